@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs';
+import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { createChdbConnection } from 'chdb/connection';
+import type { StorageConfig } from './config.ts';
+import { SerialQueue } from './serial-queue.ts';
+
+/** The one handle every query function takes: a client plus the queue that serialises writes. */
+export interface Db {
+  readonly client: ClickHouseClient;
+  readonly config: StorageConfig;
+  /** Serialises inserts; see SerialQueue for why. */
+  readonly writes: SerialQueue;
+  close(): Promise<void>;
+}
+
+/**
+ * Settings every insert passes explicitly. In embedded mode settings persist on the session, so an
+ * insert that relies on "no token" must say so, or it inherits the previous insert's token and is
+ * silently dropped as a duplicate.
+ */
+export function insertSettings(dedupToken = ''): ClickHouseSettings {
+  return { insert_deduplication_token: dedupToken, async_insert: 0 };
+}
+
+export function openDb(config: StorageConfig): Db {
+  let client: ClickHouseClient;
+  if (config.mode === 'embedded') {
+    mkdirSync(config.path, { recursive: true });
+    client = createClient({ connection: createChdbConnection({ path: config.path }) });
+  } else {
+    client = createClient({
+      url: config.url,
+      username: config.username,
+      password: config.password,
+      database: config.database,
+      request_timeout: 60_000,
+    });
+  }
+  const writes = new SerialQueue();
+  return {
+    client,
+    config,
+    writes,
+    async close() {
+      // Closing chDB while a query runs can abort the engine: let queued writes finish first.
+      await writes.run(async () => undefined);
+      await client.close();
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import type { CurvePoint } from '@kneeboard/contracts';
+import type { Db } from '../db.ts';
+
+/**
+ * Per (run, level): the rows inside the step's measurement window. "ok" = status 1–399.
+ * Percentiles use quantilesExactInclusive (linear interpolation between order statistics, like
+ * numpy's default and Excel's PERCENTILE.INC): exact at any latency, unlike quantilesTiming,
+ * which clamps at 30 s.
+ */
+const WINDOWED_REQUESTS = `
+  FROM kb_requests_v1 AS r
+  INNER JOIN (
+    SELECT run_id, level, measure_from_ms, ended_at_ms FROM kb_steps_v1 FINAL WHERE run_id IN {run_ids:Array(UUID)}
+  ) AS s ON r.run_id = s.run_id AND r.level = s.level
+  WHERE r.run_id IN {run_ids:Array(UUID)}
+    AND r.ts_ms >= s.measure_from_ms
+    AND (s.ended_at_ms IS NULL OR r.ts_ms <= s.ended_at_ms)`;
+
+const OK = 'r.status BETWEEN 1 AND 399';
+
+const nullableMs = z.number().nullable();
+
+const CurveRow = z.object({
+  level: z.number(),
+  requests: z.coerce.number(),
+  ok: z.coerce.number(),
+  measure_from: z.number(),
+  ended_at: z.number().nullable(),
+  last_ts: z.number().nullable(),
+  lat: z.array(nullableMs),
+  compute: z.array(nullableMs),
+  queue: z.array(nullableMs),
+  other: z.array(nullableMs),
+});
+type CurveRow = z.infer<typeof CurveRow>;
+
+/**
+ * Length of a step's measurement window in seconds. A closed window runs to ended_at; an open one
+ * (the step is still running) to the newest request seen so far, so live QPS is not diluted by
+ * the time a batch takes to arrive.
+ */
+export function windowSeconds(measureFrom: number, endedAt: number | null, lastTs: number | null): number {
+  const end = endedAt ?? lastTs ?? measureFrom;
+  return Math.max(0, end - measureFrom) / 1000;
+}
+
+export function qps(ok: number, seconds: number): number {
+  return seconds > 0 ? ok / seconds : 0;
+}
+
+/** ClickHouse gives NaN (JSON null) for a quantile of no rows; keep it null, never 0. */
+const at = (xs: Array<number | null>, i: number): number | null => {
+  const v = xs[i];
+  return v === undefined || v === null || Number.isNaN(v) ? null : v;
+};
+
+function toPoint(row: CurveRow): CurvePoint {
+  const window_s = windowSeconds(row.measure_from, row.ended_at, row.last_ts);
+  return {
+    level: row.level,
+    requests: row.requests,
+    errors: row.requests - row.ok,
+    qps: qps(row.ok, window_s),
+    window_s,
+    p50_ms: at(row.lat, 0),
+    p90_ms: at(row.lat, 1),
+    p99_ms: at(row.lat, 2),
+    p999_ms: at(row.lat, 3),
+    compute_p50_ms: at(row.compute, 0),
+    compute_p99_ms: at(row.compute, 1),
+    queue_p50_ms: at(row.queue, 0),
+    queue_p99_ms: at(row.queue, 1),
+    other_p50_ms: at(row.other, 0),
+    in_progress: row.ended_at === null,
+  };
+}
+
+/** The run's curve: one point per level that has a step window, sorted by level. */
+export async function queryCurve(db: Db, runId: string): Promise<CurvePoint[]> {
+  const result = await db.client.query({
+    query: `
+      SELECT
+        r.level AS level,
+        count() AS requests,
+        countIf(${OK}) AS ok,
+        any(s.measure_from_ms) AS measure_from,
+        any(s.ended_at_ms) AS ended_at,
+        max(r.ts_ms) AS last_ts,
+        quantilesExactInclusiveIf(0.5, 0.9, 0.99, 0.999)(r.latency_ms, ${OK}) AS lat,
+        quantilesExactInclusiveIf(0.5, 0.99)(assumeNotNull(r.compute_ms), ${OK} AND r.compute_ms IS NOT NULL) AS compute,
+        quantilesExactInclusiveIf(0.5, 0.99)(assumeNotNull(r.queue_ms), ${OK} AND r.queue_ms IS NOT NULL) AS queue,
+        quantilesExactInclusiveIf(0.5)(r.latency_ms - ifNull(r.compute_ms, 0) - ifNull(r.queue_ms, 0),
+                                       ${OK} AND (r.compute_ms IS NOT NULL OR r.queue_ms IS NOT NULL)) AS other
+      ${WINDOWED_REQUESTS}
+      GROUP BY r.level
+      ORDER BY r.level`,
+    query_params: { run_ids: [runId] },
+    format: 'JSONEachRow',
+  });
+  return z.array(CurveRow).parse(await result.json()).map(toPoint);
+}
+
+const SummaryRow = z.object({
+  run_id: z.string(),
+  level: z.number(),
+  requests: z.coerce.number(),
+  ok: z.coerce.number(),
+  measure_from: z.number(),
+  ended_at: z.number().nullable(),
+  last_ts: z.number().nullable(),
+});
+
+export interface RunCurveSummary {
+  levels: number;
+  requests: number;
+  peak_qps: number | null;
+}
+
+/** What the runs list shows per run, from counts alone (no percentiles), for many runs in one query. */
+export async function queryRunSummaries(db: Db, runIds: string[]): Promise<Map<string, RunCurveSummary>> {
+  const out = new Map<string, RunCurveSummary>();
+  if (runIds.length === 0) return out;
+  const result = await db.client.query({
+    query: `
+      SELECT r.run_id AS run_id, r.level AS level, count() AS requests, countIf(${OK}) AS ok,
+             any(s.measure_from_ms) AS measure_from, any(s.ended_at_ms) AS ended_at, max(r.ts_ms) AS last_ts
+      ${WINDOWED_REQUESTS}
+      GROUP BY r.run_id, r.level`,
+    query_params: { run_ids: runIds },
+    format: 'JSONEachRow',
+  });
+  for (const row of z.array(SummaryRow).parse(await result.json())) {
+    const rate = qps(row.ok, windowSeconds(row.measure_from, row.ended_at, row.last_ts));
+    const s = out.get(row.run_id) ?? { levels: 0, requests: 0, peak_qps: null };
+    s.levels += 1;
+    s.requests += row.requests;
+    s.peak_qps = Math.max(s.peak_qps ?? 0, rate);
+    out.set(row.run_id, s);
+  }
+  return out;
+}

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { Run, type CreateRunBody, type RunStatus } from '@kneeboard/contracts';
+import { insertSettings, type Db } from '../db.ts';
+import { nextVersion } from '../version.ts';
+
+const RUN_COLUMNS = `
+  id, service, name, release, git_sha, load_model, parameter, tags, agent_host, agent_cores, status,
+  toUnixTimestamp64Milli(created_at) AS created_at,
+  if(finished_at IS NULL, NULL, toUnixTimestamp64Milli(assumeNotNull(finished_at))) AS finished_at`;
+
+/** ClickHouse returns 64-bit integers as strings: parse, don't cast. */
+const RunRow = Run.extend({
+  created_at: z.coerce.number(),
+  finished_at: z.coerce.number().nullable(),
+  agent_cores: z.coerce.number().int().nullable(),
+});
+
+function toRow(run: Run) {
+  return { ...run, version: nextVersion() };
+}
+
+export async function insertRun(db: Db, body: CreateRunBody, now = Date.now()): Promise<Run> {
+  const run: Run = {
+    id: randomUUID(),
+    service: body.service,
+    name: body.name && body.name.length > 0 ? body.name : `${body.service} ${body.release}`,
+    release: body.release,
+    git_sha: body.git_sha ?? null,
+    load_model: body.load_model,
+    parameter: body.parameter,
+    tags: body.tags,
+    agent_host: body.agent_host ?? null,
+    agent_cores: body.agent_cores ?? null,
+    status: 'running',
+    created_at: now,
+    finished_at: null,
+  };
+  await writeRun(db, run);
+  return run;
+}
+
+async function writeRun(db: Db, run: Run): Promise<void> {
+  await db.writes.run(() =>
+    db.client.insert({ table: 'kb_runs_v1', values: [toRow(run)], format: 'JSONEachRow', clickhouse_settings: insertSettings() }),
+  );
+}
+
+export async function getRun(db: Db, id: string): Promise<Run | null> {
+  const result = await db.client.query({
+    query: `SELECT ${RUN_COLUMNS} FROM kb_runs_v1 FINAL WHERE id = {id:UUID}`,
+    query_params: { id },
+    format: 'JSONEachRow',
+  });
+  const rows = z.array(RunRow).parse(await result.json());
+  return rows[0] ?? null;
+}
+
+/** Marks a run finished or aborted. Finishing twice keeps the first finish time. */
+export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, 'running'>, now = Date.now()): Promise<Run | null> {
+  const run = await getRun(db, id);
+  if (!run) return null;
+  if (run.status !== 'running') return run;
+  const finished: Run = { ...run, status, finished_at: now };
+  await writeRun(db, finished);
+  return finished;
+}
+
+export interface ListRunsFilter {
+  service?: string | undefined;
+  release?: string | undefined;
+  limit: number;
+}
+
+export async function listRuns(db: Db, filter: ListRunsFilter): Promise<Run[]> {
+  const result = await db.client.query({
+    query: `SELECT ${RUN_COLUMNS} FROM kb_runs_v1 FINAL
+            WHERE ({service:String} = '' OR service = {service:String})
+              AND ({release:String} = '' OR release = {release:String})
+            ORDER BY created_at DESC, id
+            LIMIT {limit:UInt32}`,
+    query_params: { service: filter.service ?? '', release: filter.release ?? '', limit: filter.limit },
+    format: 'JSONEachRow',
+  });
+  return z.array(RunRow).parse(await result.json());
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { Level } from './common.ts';
+
+const Ms = z.number().nullable();
+
+/**
+ * One load level of a run's curve, computed from raw request rows inside the step's measurement
+ * window. Latency percentiles are over successful requests (status 1–399), so fast failures cannot
+ * flatter them; errors are counted separately. A percentile with no samples is null, never 0.
+ */
+export const CurvePoint = z.object({
+  level: Level,
+  requests: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+  /** Successful requests in the window ÷ the window's length in seconds. */
+  qps: z.number().nonnegative(),
+  /** Length of the measurement window so far, seconds. */
+  window_s: z.number().nonnegative(),
+  p50_ms: Ms,
+  p90_ms: Ms,
+  p99_ms: Ms,
+  p999_ms: Ms,
+  compute_p50_ms: Ms,
+  compute_p99_ms: Ms,
+  queue_p50_ms: Ms,
+  queue_p99_ms: Ms,
+  /** latency − compute − queue: the interface and network share. */
+  other_p50_ms: Ms,
+  /** True while the step's window is still open. */
+  in_progress: z.boolean(),
+});
+export type CurvePoint = z.infer<typeof CurvePoint>;
+
+export const Curve = z.array(CurvePoint);
+export type Curve = z.infer<typeof Curve>;

@@ -1,0 +1,7 @@
+export * from './common.ts';
+export * from './run.ts';
+export * from './step.ts';
+export * from './events.ts';
+export * from './curve.ts';
+export * from './run-detail.ts';
+export * from './errors.ts';

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { Curve } from './curve.ts';
+import { Run } from './run.ts';
+import { StepWindow } from './step.ts';
+
+/** Everything the run page shows; also the payload of each live update. */
+export const RunDetail = z.object({
+  run: Run,
+  steps: z.array(StepWindow),
+  curve: Curve,
+});
+export type RunDetail = z.infer<typeof RunDetail>;
+
+/** Server-Sent Event names on `GET /api/v1/runs/{id}/live`. Each `snapshot` carries a full RunDetail. */
+export const LIVE_EVENT = { snapshot: 'snapshot', end: 'end' } as const;

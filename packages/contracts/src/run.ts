@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { EpochMs, RunId } from './common.ts';
+
+export const LoadModel = z.enum(['closed', 'open']);
+export type LoadModel = z.infer<typeof LoadModel>;
+
+export const RunStatus = z.enum(['running', 'finished', 'aborted']);
+export type RunStatus = z.infer<typeof RunStatus>;
+
+const Label = z.string().trim().min(1).max(200);
+
+export const Tags = z.record(z.string().min(1).max(100), z.string().max(500));
+export type Tags = z.infer<typeof Tags>;
+
+export const CreateRunBody = z.object({
+  service: Label,
+  name: z.string().trim().max(200).optional(),
+  release: Label,
+  git_sha: z.string().regex(/^[0-9a-f]{4,64}$/i, 'must be a hex git sha').optional(),
+  load_model: LoadModel.default('closed'),
+  parameter: z.string().trim().min(1).max(100).default('concurrency'),
+  tags: Tags.default({}),
+  agent_host: z.string().max(255).optional(),
+  agent_cores: z.number().int().positive().max(100_000).optional(),
+});
+export type CreateRunBody = z.infer<typeof CreateRunBody>;
+export type CreateRunInput = z.input<typeof CreateRunBody>;
+
+export const CreateRunResponse = z.object({ id: RunId });
+
+export const Run = z.object({
+  id: RunId,
+  service: z.string(),
+  name: z.string(),
+  release: z.string(),
+  git_sha: z.string().nullable(),
+  load_model: LoadModel,
+  parameter: z.string(),
+  tags: Tags,
+  agent_host: z.string().nullable(),
+  agent_cores: z.number().int().nullable(),
+  status: RunStatus,
+  created_at: EpochMs,
+  finished_at: EpochMs.nullable(),
+});
+export type Run = z.infer<typeof Run>;
+
+export const FinishRunBody = z
+  .object({ status: z.enum(['finished', 'aborted']).default('finished') })
+  .default({ status: 'finished' });
+
+export const ListRunsQuery = z.object({
+  service: z.string().optional(),
+  release: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+/** A row of the runs list: the run plus what the list shows about its curve. */
+export const RunSummary = Run.extend({
+  levels: z.number().int().nonnegative(),
+  requests: z.number().int().nonnegative(),
+  peak_qps: z.number().nonnegative().nullable(),
+});
+export type RunSummary = z.infer<typeof RunSummary>;
+
+export const ListRunsResponse = z.object({ runs: z.array(RunSummary) });
