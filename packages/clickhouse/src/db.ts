@@ -22,11 +22,22 @@ export function insertSettings(dedupToken = ''): ClickHouseSettings {
   return { insert_deduplication_token: dedupToken, async_insert: 0 };
 }
 
+type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[0]>['connection']>;
+
+/**
+ * chDB implements the Connection interface of @clickhouse/client-common, while @clickhouse/client
+ * bundles its own copy of the same interface; their ClickHouseSettings differ in one optional field
+ * across patch versions, so TypeScript sees two types. The runtime contract is the same one.
+ */
+function embeddedConnection(path: string): ClientConnection {
+  return createChdbConnection({ path }) as unknown as ClientConnection;
+}
+
 export function openDb(config: StorageConfig): Db {
   let client: ClickHouseClient;
   if (config.mode === 'embedded') {
     mkdirSync(config.path, { recursive: true });
-    client = createClient({ connection: createChdbConnection({ path: config.path }) });
+    client = createClient({ connection: embeddedConnection(config.path) });
   } else {
     client = createClient({
       url: config.url,

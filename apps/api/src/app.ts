@@ -1,0 +1,54 @@
+import cors from '@fastify/cors';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Db } from '@kneeboard/clickhouse';
+import type { RouteDeps } from './deps.ts';
+import { LiveHub } from './live/live-hub.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { healthRoutes } from './routes/health.ts';
+import { eventRoutes } from './routes/v1/events.ts';
+import { liveRoutes } from './routes/v1/live.ts';
+import { runRoutes } from './routes/v1/runs.ts';
+import { stepRoutes } from './routes/v1/steps.ts';
+import { loadRunDetail } from './services/run-detail.ts';
+
+export interface AppOptions {
+  db: Db;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * Builds the API as a Fastify instance without listening, so tests use app.inject() or listen on
+ * port 0. Third-party plugins first, then the app's own, then the versioned routes.
+ */
+export async function buildApp({ db, logger = false }: AppOptions) {
+  const app = Fastify({ logger }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(cors, { origin: true });
+  await registerOpenApi(app);
+  registerErrorHandler(app);
+
+  const hub = new LiveHub(
+    (runId) => loadRunDetail(db, runId),
+    (err) => app.log.error({ err }, 'live update failed'),
+  );
+  app.addHook('onClose', async () => hub.close());
+
+  const deps: RouteDeps = { db, hub };
+  await app.register(healthRoutes, deps);
+  await app.register(
+    async (v1) => {
+      await v1.register(runRoutes, deps);
+      await v1.register(stepRoutes, deps);
+      await v1.register(eventRoutes, deps);
+      await v1.register(liveRoutes, deps);
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}
+
+export type KneeboardApp = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { LIVE_EVENT, type RunDetail } from '@kneeboard/contracts';
+import type { RouteDeps } from '../../deps.ts';
+import { notFound } from '../../errors.ts';
+import { loadRunDetail } from '../../services/run-detail.ts';
+import { IdParams } from './runs.ts';
+
+/** Proxies drop idle connections; a comment line every 15 s keeps the stream open. */
+const HEARTBEAT_MS = 15_000;
+
+function frame(event: string, data: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub }) => {
+  app.get('/runs/:id/live', {
+    schema: {
+      summary: 'Server-Sent Events: a `snapshot` (RunDetail) on connect and on every change, `end` when the run ends',
+      tags: ['runs'],
+      params: IdParams,
+    },
+    handler: async (req, reply) => {
+      const first = await loadRunDetail(db, req.params.id);
+      if (!first) throw notFound('run');
+
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+
+      let closed = false;
+      const cleanups: Array<() => void> = [];
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        for (const c of cleanups) c();
+        res.end();
+      };
+      const send = (detail: RunDetail) => {
+        if (closed) return;
+        res.write(frame(LIVE_EVENT.snapshot, detail));
+        if (detail.run.status !== 'running') {
+          res.write(frame(LIVE_EVENT.end, { status: detail.run.status }));
+          close();
+        }
+      };
+
+      res.write('retry: 1000\n\n');
+      if (first.run.status === 'running') {
+        cleanups.push(hub.subscribe(req.params.id, send));
+        const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+        cleanups.push(() => clearInterval(heartbeat));
+      }
+      req.raw.on('close', close);
+      send(first);
+    },
+  });
+};

@@ -1,0 +1,70 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { finishRun, insertRun, listRuns, queryRunSummaries } from '@kneeboard/clickhouse';
+import {
+  ApiError,
+  CreateRunBody,
+  CreateRunResponse,
+  FinishRunBody,
+  ListRunsQuery,
+  ListRunsResponse,
+  Run,
+  RunDetail,
+  RunId,
+} from '@kneeboard/contracts';
+import type { RouteDeps } from '../../deps.ts';
+import { notFound } from '../../errors.ts';
+import { loadRunDetail } from '../../services/run-detail.ts';
+
+export const IdParams = z.object({ id: RunId });
+
+export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub }) => {
+  app.post('/runs', {
+    schema: { summary: 'Create a run', tags: ['runs'], body: CreateRunBody, response: { 201: CreateRunResponse, 400: ApiError } },
+    handler: async (req, reply) => {
+      const run = await insertRun(db, req.body);
+      return reply.code(201).send({ id: run.id });
+    },
+  });
+
+  app.get('/runs', {
+    schema: { summary: 'List runs, newest first', tags: ['runs'], querystring: ListRunsQuery, response: { 200: ListRunsResponse } },
+    handler: async (req) => {
+      const runs = await listRuns(db, req.query);
+      const summaries = await queryRunSummaries(db, runs.map((r) => r.id));
+      return {
+        runs: runs.map((run) => ({ ...run, ...(summaries.get(run.id) ?? { levels: 0, requests: 0, peak_qps: null }) })),
+      };
+    },
+  });
+
+  app.get('/runs/:id', {
+    schema: {
+      summary: 'A run with its steps and its curve',
+      tags: ['runs'],
+      params: IdParams,
+      response: { 200: RunDetail, 404: ApiError },
+    },
+    handler: async (req) => {
+      const detail = await loadRunDetail(db, req.params.id);
+      if (!detail) throw notFound('run');
+      return detail;
+    },
+  });
+
+  app.post('/runs/:id/finish', {
+    schema: {
+      summary: 'Mark a run finished (or aborted)',
+      tags: ['runs'],
+      params: IdParams,
+      body: FinishRunBody,
+      response: { 200: Run, 404: ApiError },
+    },
+    handler: async (req) => {
+      const run = await finishRun(db, req.params.id, req.body.status);
+      if (!run) throw notFound('run');
+      hub.notify(run.id);
+      return run;
+    },
+  });
+};
