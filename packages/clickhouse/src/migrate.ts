@@ -8,6 +8,7 @@ const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url))
 const FILE_NAME = /^(\d{3})_([a-z0-9_]+)\.sql$/;
 
 export interface Migration {
+  file: string;
   version: number;
   name: string;
   sql: string;
@@ -21,7 +22,7 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .map((file) => {
       const [, version, name] = FILE_NAME.exec(file) as RegExpExecArray;
       const sql = readFileSync(`${dir}/${file}`, 'utf8');
-      return { version: Number(version), name: name as string, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+      return { file, version: Number(version), name: name as string, sql, checksum: createHash('sha256').update(sql).digest('hex') };
     });
 }
 
@@ -44,7 +45,7 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<Mi
   for (const m of migrations) {
     const known = applied.get(m.version);
     if (known !== undefined) {
-      if (known !== m.checksum) throw new Error(`migration ${m.version}_${m.name} was changed after it was applied`);
+      if (known !== m.checksum) throw new Error(`migration ${m.file} was changed after it was applied; add a new migration instead`);
       continue;
     }
     await db.client.command({ query: m.sql });
