@@ -29,6 +29,6 @@ describe('migrations', () => {
 
   it('refuse to run when an applied migration was edited', async () => {
     const edited = loadMigrations().map((m) => (m.version === 1 ? { ...m, checksum: 'edited' } : m));
-    await expect(migrate(db, edited)).rejects.toThrow(/001_create_runs_v1 was changed/);
+    await expect(migrate(db, edited)).rejects.toThrow(/001_create_runs_v1.sql was changed/);
   });
 });
