@@ -1,0 +1,118 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { resolveDemoTargetOptions, type DemoTargetOptions } from './options.ts';
+import { formatServerTiming } from './server-timing.ts';
+import { sampleServiceMs } from './service-time.ts';
+import { SlotPool } from './slot-pool.ts';
+
+export interface DemoTargetStats {
+  /** Requests received and not yet answered (queued + being served). */
+  inFlight: number;
+  /** Highest inFlight seen since start or the last resetStats(): the load a client really applied. */
+  maxInFlight: number;
+  /** Requests waiting for a slot right now. */
+  queued: number;
+  /** Requests answered since start or the last resetStats(). */
+  served: number;
+}
+
+export interface DemoTarget {
+  url: string;
+  port: number;
+  stats(): DemoTargetStats;
+  /** Starts a new observation window: maxInFlight restarts from the current inFlight, served from 0. */
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A service with a known latency-versus-load curve: W slots, service time S held by a timer, a FIFO
+ * queue in front. Max throughput W·1000/S, knee at concurrency W, latency ≈ S below the knee and
+ * ≈ c·S/W above it. Every response carries `Server-Timing: queue;dur=…, compute;dur=…`, where
+ * compute is the slot time actually measured (timers are only accurate to about a millisecond).
+ *
+ * `GET /healthz` and `GET /stats` bypass the slots; every other request is served.
+ */
+export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<DemoTarget> {
+  const o = resolveDemoTargetOptions(options);
+  const slots = new SlotPool(o.workers);
+  const holding = new Set<NodeJS.Timeout>();
+  let inFlight = 0;
+  let maxInFlight = 0;
+  let served = 0;
+  const stats = (): DemoTargetStats => ({ inFlight, maxInFlight, queued: slots.queued, served });
+
+  function serve(req: IncomingMessage, res: ServerResponse): void {
+    const arrivedAt = performance.now();
+    // The body is not used; reading it keeps the keep-alive connection usable.
+    req.resume();
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    // A client that hangs up while queued gives its place away instead of consuming a slot.
+    const cancel = slots.acquire(() => {
+      const queueMs = performance.now() - arrivedAt;
+      const startedAt = performance.now();
+      const timer = setTimeout(() => {
+        holding.delete(timer);
+        const computeMs = performance.now() - startedAt;
+        slots.release();
+        if (res.destroyed) return;
+        served += 1;
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'server-timing': formatServerTiming(queueMs, computeMs),
+        });
+        res.end(JSON.stringify({ queue_ms: round3(queueMs), compute_ms: round3(computeMs) }));
+      }, sampleServiceMs(o.serviceMs, o.jitterMs));
+      holding.add(timer);
+    });
+    res.once('close', () => {
+      inFlight -= 1;
+      cancel();
+    });
+  }
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/healthz') return sendJson(res, { ok: true });
+    if (req.method === 'GET' && path === '/stats') return sendJson(res, stats());
+    serve(req, res);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = o.host.includes(':') ? `[${o.host}]` : o.host;
+
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    stats,
+    resetStats() {
+      maxInFlight = inFlight;
+      served = 0;
+    },
+    close() {
+      // Held timers would keep the process alive for up to S ms after close; their requests are gone anyway.
+      for (const timer of holding) clearTimeout(timer);
+      holding.clear();
+      return new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function sendJson(res: ServerResponse, body: unknown): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;

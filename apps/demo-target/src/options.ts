@@ -1,0 +1,38 @@
+export interface DemoTargetOptions {
+  /** Worker slots W: how many requests are served at once. Default 4. */
+  workers?: number;
+  /** Service time S per request, in ms, held with a timer (no CPU burnt). Default 20. */
+  serviceMs?: number;
+  /** Uniform jitter: each service time is drawn from [S − J, S + J]. Must not exceed S. Default 0. */
+  jitterMs?: number;
+  /** Port to listen on; 0 picks a free one. Default 4100. */
+  port?: number;
+  /** Interface to listen on. Default 127.0.0.1. */
+  host?: string;
+}
+
+export type ResolvedDemoTargetOptions = Required<DemoTargetOptions>;
+
+export const DEMO_TARGET_DEFAULTS: ResolvedDemoTargetOptions = {
+  workers: 4,
+  serviceMs: 20,
+  jitterMs: 0,
+  port: 4100,
+  host: '127.0.0.1',
+};
+
+/** Fills defaults and rejects values that would make the ground truth meaningless, naming the option. */
+export function resolveDemoTargetOptions(options: DemoTargetOptions): ResolvedDemoTargetOptions {
+  const o = { ...DEMO_TARGET_DEFAULTS, ...stripUndefined(options) };
+  if (!Number.isInteger(o.workers) || o.workers < 1) throw new RangeError(`workers must be a positive integer, got ${o.workers}`);
+  if (!Number.isFinite(o.serviceMs) || o.serviceMs < 0) throw new RangeError(`serviceMs must be a non-negative number, got ${o.serviceMs}`);
+  if (!Number.isFinite(o.jitterMs) || o.jitterMs < 0 || o.jitterMs > o.serviceMs) {
+    throw new RangeError(`jitterMs must be between 0 and serviceMs (${o.serviceMs}), got ${o.jitterMs}`);
+  }
+  if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65_535) throw new RangeError(`port must be 0–65535, got ${o.port}`);
+  return o;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
