@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url));
+const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
 const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 
 export async function freePort(): Promise<number> {
@@ -22,7 +22,10 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Runs the real API entry point (`src/server.ts`) as its own process, as users start it. */
+/**
+ * Runs the real API entry point (`src/server.ts`) as its own process, as users start it, and waits
+ * until /healthz answers. Used by tests, benchmarks and the start-up script.
+ */
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(TSX, [SERVER], {
