@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Everything a fresh machine needs, then the whole product on the embedded ClickHouse (chDB):
+# install dependencies, build the web app, start API + web + demo target + a demo sweep.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/pnpm.sh
+pnpm install --frozen-lockfile
+pnpm --filter @kneeboard/web build
+exec node scripts/up.mjs
