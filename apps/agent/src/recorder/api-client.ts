@@ -1,0 +1,95 @@
+import { Agent, request } from 'undici';
+import {
+  CreateRunBody,
+  CreateRunResponse,
+  IngestResponse,
+  StepWindow,
+  type CreateRunInput,
+  type EventBatch,
+  type StepWindowInput,
+} from '@kneeboard/contracts';
+import { ApiHttpError, parseApiErrorBody, parseRetryAfter } from './api-errors.ts';
+import { DEFAULT_RETRY_POLICY, withRetry, type RetryNotice, type RetryPolicy } from './retry.ts';
+
+export interface KneeboardApiOptions {
+  /** e.g. http://127.0.0.1:4000 */
+  baseUrl: string;
+  retry?: RetryPolicy;
+  /** Told about every retry, e.g. to print a warning. */
+  onRetry?: (notice: RetryNotice & { what: string }) => void;
+  /** Per attempt: no response headers or body progress for this long fails the attempt. Default 15 s. */
+  attemptTimeoutMs?: number;
+}
+
+/**
+ * The Kneeboard ingest API, as a load generator sees it. Every call except health() retries
+ * 429/502/503/504 and network errors with backoff, resending the identical body.
+ */
+export class KneeboardApi {
+  readonly baseUrl: string;
+  private readonly retry: RetryPolicy;
+  private readonly onRetry: KneeboardApiOptions['onRetry'];
+  private readonly attemptTimeoutMs: number;
+  // Its own connections: API traffic must never wait behind, or add to, the load on the target.
+  private readonly dispatcher = new Agent({ connections: 4, pipelining: 1, connect: { timeout: 5_000 } });
+
+  constructor(options: KneeboardApiOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
+    this.onRetry = options.onRetry;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 15_000;
+  }
+
+  /** One quick GET /healthz, no retries: for a clear start-up message when the API is not there. */
+  async health(timeoutMs = 3_000): Promise<void> {
+    await this.attempt('GET', '/healthz', undefined, timeoutMs);
+  }
+
+  async createRun(body: CreateRunInput): Promise<string> {
+    const json = await this.call('create the run', 'POST', '/api/v1/runs', CreateRunBody.parse(body));
+    return CreateRunResponse.parse(json).id;
+  }
+
+  /** Posting a level again replaces its window: post with ended_at null at the start, then the final window. */
+  async postStep(runId: string, step: StepWindowInput): Promise<void> {
+    await this.call(`post step ${step.level}`, 'POST', `/api/v1/runs/${runId}/steps`, StepWindow.parse(step));
+  }
+
+  /** Resent with the same batch_id on retry, so the API stores it once. */
+  async postEvents(runId: string, batch: EventBatch): Promise<IngestResponse> {
+    const json = await this.call(`send batch ${batch.batch_id}`, 'POST', `/api/v1/runs/${runId}/events`, batch);
+    return IngestResponse.parse(json);
+  }
+
+  async finishRun(runId: string, status: 'finished' | 'aborted'): Promise<void> {
+    await this.call('finish the run', 'POST', `/api/v1/runs/${runId}/finish`, { status });
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private call(what: string, method: string, path: string, body: unknown): Promise<unknown> {
+    const text = JSON.stringify(body);
+    return withRetry(() => this.attempt(method, path, text, this.attemptTimeoutMs), this.retry, (notice) =>
+      this.onRetry?.({ ...notice, what }),
+    );
+  }
+
+  private async attempt(method: string, path: string, body: string | undefined, timeoutMs: number): Promise<unknown> {
+    const url = this.baseUrl + path;
+    const res = await request(url, {
+      method: method as 'GET' | 'POST',
+      dispatcher: this.dispatcher,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await res.body.text();
+    if (res.statusCode < 200 || res.statusCode > 299) {
+      throw new ApiHttpError(method, url, res.statusCode, parseApiErrorBody(text), parseRetryAfter(res.headers['retry-after']));
+    }
+    return text === '' ? undefined : JSON.parse(text);
+  }
+}

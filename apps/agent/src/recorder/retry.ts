@@ -1,0 +1,51 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiHttpError, isNetworkError } from './api-errors.ts';
+
+export interface RetryPolicy {
+  /** First backoff; doubled after every failed attempt, with full jitter. */
+  initialDelayMs: number;
+  maxDelayMs: number;
+  /** Stop retrying once this much time has passed since the first attempt. */
+  giveUpAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { initialDelayMs: 200, maxDelayMs: 5_000, giveUpAfterMs: 60_000 };
+
+export interface RetryNotice {
+  attempt: number;
+  delayMs: number;
+  error: unknown;
+}
+
+/** Only 429/502/503/504 and network errors are retried; a 400 is final (the same body would fail again). */
+export function isRetriable(err: unknown): boolean {
+  return err instanceof ApiHttpError ? err.retriable : isNetworkError(err);
+}
+
+/**
+ * Runs `attempt` until it succeeds, a final error occurs, or the policy gives up (then the last
+ * error is thrown). The caller's attempt must resend the identical request — for event batches,
+ * the same batch_id — so a retry after a lost acknowledgement is deduplicated by the API.
+ */
+export async function withRetry<T>(
+  attempt: () => Promise<T>,
+  policy: RetryPolicy,
+  onRetry?: (notice: RetryNotice) => void,
+): Promise<T> {
+  const started = Date.now();
+  let backoff = policy.initialDelayMs;
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isRetriable(err)) throw err;
+      // The receiver's Retry-After wins over our own backoff; giveUpAfterMs still bounds the wait.
+      const hinted = err instanceof ApiHttpError ? err.retryAfterMs : undefined;
+      const delayMs = hinted ?? Math.random() * backoff;
+      if (Date.now() + delayMs - started > policy.giveUpAfterMs) throw err;
+      onRetry?.({ attempt: n, delayMs, error: err });
+      await sleep(delayMs);
+      backoff = Math.min(backoff * 2, policy.maxDelayMs);
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { build, type Histogram } from 'hdr-histogram-js';
+import type { CurvePoint } from '@kneeboard/contracts';
+import type { RequestOutcome } from './send-request.ts';
+
+/** One level's numbers as printed: the API's CurvePoint fields, plus what only the agent knows. */
+export interface LevelSummary extends CurvePoint {
+  /**
+   * Little's law: requests in flight on average = throughput × mean latency, over all requests in
+   * the window. In a closed loop it should equal the level; less means time was lost between
+   * requests inside the agent, so the agent — not the target — limited the load.
+   */
+  in_flight: number | null;
+  /** Errors in the window by cause: `{ "HTTP 503": 12, "ECONNRESET": 1 }`. */
+  error_kinds: Record<string, number>;
+  /** Responses whose Server-Timing header could not be (fully) parsed. */
+  unparseable_timings: number;
+  /** True when the sweep was stopped during this level. */
+  aborted: boolean;
+}
+
+/** µs resolution: latencies are recorded as integers, 3 significant digits kept at any magnitude. */
+const newHistogram = (): Histogram => build({ numberOfSignificantValueDigits: 3 });
+const toMicros = (ms: number): number => Math.max(0, Math.round(ms * 1000));
+
+/**
+ * Local statistics of one level, computed as the API computes its curve point (same window, same
+ * success rule: status 1–399) so the live table and the dashboard agree.
+ */
+export class LevelStats {
+  private requests = 0;
+  private errors = 0;
+  private latencySumMs = 0;
+  private unparseable = 0;
+  private readonly errorKinds = new Map<string, number>();
+  private readonly latency = newHistogram();
+  private readonly compute = newHistogram();
+  private readonly queue = newHistogram();
+  private readonly other = newHistogram();
+
+  constructor(
+    readonly level: number,
+    private readonly measureFrom: number,
+    private readonly endAt: number,
+  ) {}
+
+  add(o: RequestOutcome): void {
+    if (o.completedAtMs < this.measureFrom || o.completedAtMs > this.endAt) return;
+    this.requests += 1;
+    this.latencySumMs += o.latencyMs;
+    if (o.serverTimingUnparseable) this.unparseable += 1;
+    if (o.errorKind !== null) {
+      this.errors += 1;
+      this.errorKinds.set(o.errorKind, (this.errorKinds.get(o.errorKind) ?? 0) + 1);
+      return;
+    }
+    this.latency.recordValue(toMicros(o.latencyMs));
+    if (o.computeMs !== null) this.compute.recordValue(toMicros(o.computeMs));
+    if (o.queueMs !== null) this.queue.recordValue(toMicros(o.queueMs));
+    if (o.computeMs !== null || o.queueMs !== null) this.other.recordValue(toMicros(o.latencyMs - (o.computeMs ?? 0) - (o.queueMs ?? 0)));
+  }
+
+  /** The window actually measured: [measureFrom, endedAt], shorter than planned if the sweep stopped. */
+  summarize(measureFrom: number, endedAt: number, aborted: boolean): LevelSummary {
+    const windowMs = Math.max(0, endedAt - measureFrom);
+    const window_s = windowMs / 1000;
+    const ok = this.requests - this.errors;
+    return {
+      level: this.level,
+      requests: this.requests,
+      errors: this.errors,
+      qps: window_s > 0 ? ok / window_s : 0,
+      window_s,
+      p50_ms: percentile(this.latency, 50),
+      p90_ms: percentile(this.latency, 90),
+      p99_ms: percentile(this.latency, 99),
+      p999_ms: percentile(this.latency, 99.9),
+      compute_p50_ms: percentile(this.compute, 50),
+      compute_p99_ms: percentile(this.compute, 99),
+      queue_p50_ms: percentile(this.queue, 50),
+      queue_p99_ms: percentile(this.queue, 99),
+      other_p50_ms: percentile(this.other, 50),
+      in_progress: false,
+      in_flight: windowMs > 0 && this.requests > 0 ? Math.round((this.latencySumMs / windowMs) * 1000) / 1000 : null,
+      error_kinds: Object.fromEntries(this.errorKinds),
+      unparseable_timings: this.unparseable,
+      aborted,
+    };
+  }
+}
+
+/** A percentile of no samples is null, never 0. */
+function percentile(h: Histogram, p: number): number | null {
+  return h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000;
+}

@@ -1,0 +1,103 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
+import { closedPort } from './support/closed-port.ts';
+import { FakeApi } from './support/fake-api.ts';
+import { runCli } from './support/run-cli.ts';
+
+let fake: FakeApi;
+let target: DemoTarget;
+let deadPort: number;
+
+beforeAll(async () => {
+  fake = await FakeApi.start();
+  target = await startDemoTarget({ workers: 2, serviceMs: 10, port: 0 });
+  deadPort = await closedPort();
+});
+afterAll(async () => {
+  await target.close();
+  await fake.close();
+});
+
+const base = () => ['sweep', '--target', `${target.url}/`, '--service', 'demo', '--release', 'cli-test', '--api', fake.url];
+
+describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
+  it('prints help and exits 0', async () => {
+    const { code, stdout } = await runCli(['sweep', '--help']).done;
+    expect(code).toBe(0);
+    expect(stdout).toContain('--levels <list>');
+    expect(stdout).toContain('--warmup <time>');
+  });
+
+  it.each([
+    [['--duration', '10x'], '--duration'],
+    [['--levels', '1,x'], '--levels'],
+    [['--levels', '2,2'], '--levels: must not repeat a level'],
+    [['--git-sha', 'not-hex'], '--git-sha: must be a hex git sha'],
+    [['--tag', 'novalue'], '--tag'],
+    [['--target', 'ftp://x'], '--target: must be an http:// or https:// URL'],
+    [['--bogus'], "unknown option '--bogus'"],
+  ])('exits 2 naming the flag for %j', async (extra, message) => {
+    const { code, stderr } = await runCli([...base(), ...extra]).done;
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+
+  it('exits 2 when a required flag is missing', async () => {
+    const { code, stderr } = await runCli(['sweep', '--target', `${target.url}/`, '--release', 'x']).done;
+    expect(code).toBe(2);
+    expect(stderr).toContain('--service');
+  });
+
+  it('exits 1 naming the API URL and the cause when the API is not running', async () => {
+    const api = `http://127.0.0.1:${deadPort}`;
+    const { code, stderr } = await runCli([...base(), '--api', api]).done;
+    expect(code).toBe(1);
+    expect(stderr).toContain(`cannot reach the Kneeboard API at ${api} (ECONNREFUSED). Is it running? Start everything with`);
+  });
+
+  it('exits 1 naming the target URL and the cause when the target is not running', async () => {
+    const runsBefore = fake.runs.length;
+    const dead = `http://127.0.0.1:${deadPort}/x`;
+    const { code, stderr } = await runCli([...base(), '--target', dead]).done;
+    expect(code).toBe(1);
+    expect(stderr).toContain(`cannot reach the target at ${dead} (ECONNREFUSED)`);
+    expect(fake.runs.length).toBe(runsBefore);
+  });
+
+  it('runs a sweep: the run URL and the table on a pipe (no progress line), JSON on stdout with --json', async () => {
+    const { code, stdout, stderr } = await runCli([...base(), '--levels', '1,2', '--duration', '500ms', '--warmup', '0', '--web', 'http://ui.test', '--json']).done;
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json.status).toBe('finished');
+    expect(json.run_url).toBe(`http://ui.test/runs/${json.run_id}`);
+    expect(json.levels.map((l: { level: number }) => l.level)).toEqual([1, 2]);
+    expect(json.upload.lost_events).toBe(0);
+    expect(stderr).toContain(`run http://ui.test/runs/${json.run_id}`);
+    expect(stderr).toMatch(/\| level \|\s+QPS \|\s+p50 \|\s+p99 \| compute p50 \| queue p50 \| errors \| in-flight \|/);
+    expect(stderr).toMatch(/\|\s+2 \|\s+\d+/);
+    expect(stderr).not.toContain('\x1b[2K');
+    expect(fake.finishes.at(-1)).toEqual({ runId: json.run_id, status: 'finished' });
+  });
+
+  it('on SIGINT: flushes, finishes the run as aborted, exits 130', async () => {
+    const run = runCli([...base(), '--levels', '2,4', '--duration', '10s', '--warmup', '0']);
+    // Wait for the table header: the run exists and load is on its way.
+    const deadline = Date.now() + 10_000;
+    while (!run.stdout().includes('| level |')) {
+      if (Date.now() > deadline) throw new Error(`no table header; stdout so far: ${run.stdout()}`);
+      await sleep(20);
+    }
+    await sleep(500);
+    run.child.kill('SIGINT');
+    const { code, stdout } = await run.done;
+    expect(code).toBe(130);
+    expect(stdout).toContain('stopping: flushing events');
+    expect(stdout).toMatch(/\|\s+2 \|.*\(stopped early\)/);
+    const runId = /runs\/([0-9a-f-]{36})/.exec(stdout)![1]!;
+    expect(fake.finishes.filter((f) => f.runId === runId)).toEqual([{ runId, status: 'aborted' }]);
+    const recorded = Number(/(\d+) requests recorded/.exec(stdout)![1]);
+    expect(recorded).toBeGreaterThan(20);
+    expect(fake.events(runId).length).toBe(recorded);
+  });
+});

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CreateRunBody, EventBatch, FinishRunBody, formatPath, StepWindow } from '@kneeboard/contracts';
+import type { z } from 'zod';
+
+export type Route = 'healthz' | 'runs' | 'steps' | 'events' | 'finish';
+
+/** One events POST as received, whatever the answer. */
+export interface EventsAttempt {
+  batchId: string;
+  events: number;
+  answered: number | 'drop';
+  at: number;
+}
+
+/**
+ * A stand-in for the Kneeboard API on 127.0.0.1, built on node:http only: it validates bodies with
+ * the real contracts (400 with the ApiError shape otherwise), stores batches once per batch_id,
+ * records everything it received, and can be told to fail the next calls of a route.
+ */
+export class FakeApi {
+  readonly runs: Array<{ id: string; body: z.output<typeof CreateRunBody> }> = [];
+  readonly steps: Array<{ runId: string; step: z.output<typeof StepWindow>; at: number }> = [];
+  /** Stored batches (first successful copy of each batch_id). */
+  readonly batches: EventBatch[] = [];
+  readonly eventsAttempts: EventsAttempt[] = [];
+  private readonly runOfBatch = new Map<string, string>();
+  readonly finishes: Array<{ runId: string; status: string }> = [];
+  private readonly failures: Array<{ route: Route; how: number | 'drop'; retryAfter?: string }> = [];
+  private server = createServer((req, res) => void this.handle(req, res));
+  url = '';
+
+  static async start(port = 0): Promise<FakeApi> {
+    const api = new FakeApi();
+    await new Promise<void>((resolve) => api.server.listen(port, '127.0.0.1', resolve));
+    api.url = `http://127.0.0.1:${(api.server.address() as AddressInfo).port}`;
+    return api;
+  }
+
+  /** The next `times` calls to `route` get `how`: a status code, or 'drop' (socket destroyed, no answer). */
+  failNext(route: Route, times: number, how: number | 'drop', retryAfter?: string): void {
+    for (let i = 0; i < times; i++) this.failures.push({ route, how, retryAfter });
+  }
+
+  /** Every stored event (of one run, if given), concatenated in arrival order. */
+  events(runId?: string): Array<{ level: number; ts: number; latency: number; compute: number | null; queue: number | null; status: number }> {
+    const batches = runId === undefined ? this.batches : this.batches.filter((b) => this.runOfBatch.get(b.batch_id) === runId);
+    return batches.flatMap((b) =>
+      b.level.map((level, i) => ({
+        level,
+        ts: b.ts_ms[i]!,
+        latency: b.latency_ms[i]!,
+        compute: b.compute_ms[i]!,
+        queue: b.queue_ms[i]!,
+        status: b.status[i]!,
+      })),
+    );
+  }
+
+  /** The latest window posted for each level (the API's rule: the latest post wins). */
+  finalSteps(): Map<number, z.output<typeof StepWindow>> {
+    const out = new Map<number, z.output<typeof StepWindow>>();
+    for (const { step } of this.steps) out.set(step.level, step);
+    return out;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve, reject) => this.server.close((err) => (err ? reject(err) : resolve())));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '').split('?')[0]!;
+    const m = /^\/api\/v1\/runs(?:\/([^/]+)\/(steps|events|finish))?$/.exec(path);
+    const route: Route | undefined = path === '/healthz' ? 'healthz' : m ? ((m[2] as Route | undefined) ?? 'runs') : undefined;
+    const text = await readBody(req);
+    if (route === undefined) return send(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${path}` });
+
+    const failureAt = this.failures.findIndex((f) => f.route === route);
+    const failure = failureAt === -1 ? undefined : this.failures.splice(failureAt, 1)[0];
+    const json = text === '' ? undefined : (JSON.parse(text) as unknown);
+    if (route === 'events') {
+      const b = json as { batch_id?: string; level?: unknown[] };
+      const attempt: EventsAttempt = { batchId: String(b.batch_id), events: b.level?.length ?? 0, answered: 'drop', at: Date.now() };
+      this.eventsAttempts.push(attempt);
+      res.once('finish', () => (attempt.answered = res.statusCode));
+    }
+    if (failure?.how === 'drop') return void req.socket.destroy();
+    if (failure) {
+      const headers: Record<string, string> = failure.retryAfter === undefined ? {} : { 'retry-after': failure.retryAfter };
+      return send(res, failure.how, { statusCode: failure.how, error: 'Injected', message: 'injected failure' }, headers);
+    }
+
+    const runId = m?.[1] ?? '';
+    switch (route) {
+      case 'healthz':
+        return send(res, 200, { ok: true });
+      case 'runs':
+        return this.validated(res, CreateRunBody, json, (body) => {
+          const id = randomUUID();
+          this.runs.push({ id, body });
+          send(res, 201, { id });
+        });
+      case 'steps':
+        return this.validated(res, StepWindow, json, (step) => {
+          this.steps.push({ runId, step, at: Date.now() });
+          send(res, 200, { ok: true });
+        });
+      case 'events':
+        return this.validated(res, EventBatch, json, (batch) => {
+          const duplicate = this.batches.some((b) => b.batch_id === batch.batch_id);
+          if (!duplicate) {
+            this.batches.push(batch);
+            this.runOfBatch.set(batch.batch_id, runId);
+          }
+          send(res, 200, { accepted: duplicate ? 0 : batch.level.length, duplicate });
+        });
+      case 'finish':
+        return this.validated(res, FinishRunBody, json, (body) => {
+          this.finishes.push({ runId, status: body.status });
+          send(res, 200, { ok: true });
+        });
+    }
+  }
+
+  private validated<S extends z.ZodType>(res: ServerResponse, schema: S, json: unknown, ok: (value: z.output<S>) => void): void {
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return ok(parsed.data);
+    const issues = parsed.error.issues.map((i) => ({ field: formatPath(i.path), message: i.message }));
+    send(res, 400, { statusCode: 400, error: 'Bad Request', message: `${issues[0]?.field}: ${issues[0]?.message}`, field: issues[0]?.field, issues });
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (text += chunk));
+    req.on('end', () => resolve(text));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,144 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
+import { runSweep, SweepError, type LevelSummary, type SweepInput } from '../src/index.ts';
+import { closedPort } from './support/closed-port.ts';
+import { FakeApi } from './support/fake-api.ts';
+
+let fake: FakeApi;
+let target: DemoTarget;
+
+beforeEach(async () => {
+  fake = await FakeApi.start();
+  target = await startDemoTarget({ workers: 2, serviceMs: 10, port: 0 });
+});
+afterEach(async () => {
+  await target.close();
+  await fake.close();
+});
+
+const input = (overrides: Partial<SweepInput> = {}): SweepInput => ({
+  target: `${target.url}/work`,
+  levels: [1, 2, 4],
+  durationMs: 1_000,
+  warmupMs: 300,
+  run: { service: 'demo', release: 'test', tags: { suite: 'sweep.int' } },
+  api: fake.url,
+  web: 'http://web.test',
+  agentId: 'agent-under-test',
+  retry: { initialDelayMs: 10, maxDelayMs: 50, giveUpAfterMs: 2_000 },
+  ...overrides,
+});
+
+describe('closed-loop sweep against the demo target (W=2, S=10 ms) and a fake API', () => {
+  it('holds exactly c requests in flight, uploads every request, and finds the ceiling of 200 req/s', async () => {
+    const maxInFlight = new Map<number, number>();
+    const finished: LevelSummary[] = [];
+    const result = await runSweep(input(), {
+      reporter: {
+        // The previous level has drained when the next starts, so each level gets its own maximum.
+        stepStarted: () => target.resetStats(),
+        stepFinished: (s) => {
+          maxInFlight.set(s.level, target.stats().maxInFlight);
+          finished.push(s);
+        },
+      },
+    });
+
+    expect(result.status).toBe('finished');
+    expect(result.runUrl).toBe(`http://web.test/runs/${result.runId}`);
+    expect(fake.runs.map((r) => r.id)).toEqual([result.runId]);
+    expect(fake.runs[0]!.body).toMatchObject({ service: 'demo', release: 'test', load_model: 'closed', parameter: 'concurrency', tags: { suite: 'sweep.int' } });
+    expect(fake.finishes).toEqual([{ runId: result.runId, status: 'finished' }]);
+    expect(finished).toEqual(result.levels);
+
+    // Never more than c in flight at the server, and never fewer at the peak: the pool did not cap it.
+    expect(Object.fromEntries(maxInFlight)).toEqual({ 1: 1, 2: 2, 4: 4 });
+
+    // Every request arrived, in columnar batches of equal-length arrays, none twice.
+    const events = fake.events();
+    expect(events.length).toBe(result.upload.recorded);
+    expect(result.upload).toMatchObject({ lostEvents: 0, batches: fake.batches.length });
+    for (const b of fake.batches) {
+      expect(b.agent_id).toBe('agent-under-test');
+      for (const col of [b.ts_ms, b.latency_ms, b.compute_ms, b.queue_ms, b.status]) expect(col.length).toBe(b.level.length);
+    }
+    expect(new Set(fake.batches.map((b) => b.batch_id)).size).toBe(fake.batches.length);
+    expect(events.every((e) => e.status === 200 && e.compute !== null && e.queue !== null)).toBe(true);
+
+    // Each level's window was posted open at its start, then closed at warm-up + duration.
+    const final = fake.finalSteps();
+    for (const level of [1, 2, 4]) {
+      const posts = fake.steps.filter((s) => s.step.level === level).map((s) => s.step);
+      expect(posts.map((p) => p.ended_at === null)).toEqual([true, false]);
+      const w = final.get(level)!;
+      expect(w.measure_from - w.started_at).toBeCloseTo(300, 6);
+      expect(w.ended_at! - w.measure_from).toBeCloseTo(1_000, 6);
+    }
+
+    // The API's view (events in the window / window length) and the local table agree.
+    for (const s of result.levels) {
+      const w = final.get(s.level)!;
+      const inWindow = events.filter((e) => e.level === s.level && e.ts >= w.measure_from && e.ts <= w.ended_at!);
+      expect(s.requests).toBe(inWindow.length);
+    }
+
+    const byLevel = new Map(result.levels.map((s) => [s.level, s]));
+    const l4 = byLevel.get(4)!;
+    expect(l4.qps).toBeGreaterThan(160);
+    expect(l4.qps).toBeLessThan(240);
+    // Past the knee (c = 4 > W = 2) half the latency is queue: (c − W)·S/W = 10 ms.
+    expect(l4.queue_p50_ms!).toBeGreaterThan(7);
+    expect(l4.queue_p50_ms!).toBeLessThan(14);
+    expect(l4.compute_p50_ms!).toBeGreaterThan(9);
+    expect(l4.compute_p50_ms!).toBeLessThan(13);
+    // Below the knee throughput grows with c.
+    expect(byLevel.get(2)!.qps).toBeGreaterThan(1.6 * byLevel.get(1)!.qps);
+    for (const s of result.levels) expect(s.in_flight!).toBeGreaterThan(0.9 * s.level);
+  });
+
+  it('on abort: closes the open window early, uploads what was measured, finishes the run as aborted', async () => {
+    const stop = new AbortController();
+    const result = await runSweep(input({ levels: [2, 4], durationMs: 5_000, warmupMs: 100 }), {
+      signal: stop.signal,
+      reporter: { stepStarted: () => setTimeout(() => stop.abort(), 600) },
+    });
+    expect(result.status).toBe('aborted');
+    expect(result.levels.map((s) => [s.level, s.aborted])).toEqual([[2, true]]);
+    const w = fake.finalSteps().get(2)!;
+    expect(w.ended_at! - w.measure_from).toBeGreaterThan(300);
+    expect(w.ended_at! - w.measure_from).toBeLessThan(1_500);
+    expect(fake.finalSteps().has(4)).toBe(false);
+    expect(fake.events().length).toBe(result.upload.recorded);
+    expect(result.upload.recorded).toBeGreaterThan(50);
+    expect(fake.finishes.map((f) => f.status)).toEqual(['aborted']);
+  });
+
+  it('counts transport errors as status 0 events instead of dropping them', async () => {
+    let closed = false;
+    const result = await runSweep(input({ levels: [2], durationMs: 800, warmupMs: 0 }), {
+      // The target dies mid-step: every request after that is a transport error.
+      reporter: { stepStarted: () => setTimeout(() => void target.close().then(() => (closed = true)), 300) },
+    });
+    expect(closed).toBe(true);
+    const [s] = result.levels;
+    expect(s!.errors).toBeGreaterThan(0);
+    expect(Object.keys(s!.error_kinds).length).toBeGreaterThan(0);
+    const failed = fake.events().filter((e) => e.status === 0);
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((e) => e.compute === null && e.queue === null)).toBe(true);
+    // afterEach closes the target; give it a live one.
+    target = await startDemoTarget({ port: 0 });
+  });
+
+  it('refuses to start, with a SweepError naming the URL, when the API or the target is unreachable', async () => {
+    const port = await closedPort();
+    const noApi = runSweep(input({ api: `http://127.0.0.1:${port}` }));
+    await expect(noApi).rejects.toThrow(SweepError);
+    await expect(noApi).rejects.toThrow(`cannot reach the Kneeboard API at http://127.0.0.1:${port} (ECONNREFUSED)`);
+    const noTarget = runSweep(input({ target: `http://127.0.0.1:${port}/` }));
+    await expect(noTarget).rejects.toMatchObject({ kind: 'target-unreachable' });
+    await expect(noTarget).rejects.toThrow(`cannot reach the target at http://127.0.0.1:${port}/ (ECONNREFUSED)`);
+    expect(fake.runs).toEqual([]);
+    await expect(runSweep(input({ levels: [2, 2] }))).rejects.toMatchObject({ kind: 'config' });
+  });
+});
