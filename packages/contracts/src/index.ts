@@ -4,4 +4,5 @@ export * from './step.ts';
 export * from './events.ts';
 export * from './curve.ts';
 export * from './run-detail.ts';
+export * from './analysis.ts';
 export * from './errors.ts';

@@ -1,0 +1,13 @@
+export { analyzeCurve, POOR_FIT_R2 } from './analyze.ts';
+export { fitUsl, MIN_FIT_LEVELS, type Sample, type UslFitResult } from './usl-fit.ts';
+export { uslThroughput, uslDenominator, uslPeakLevel, amdahlCeiling, type UslParams } from './usl.ts';
+export { uslCurve, USL_CURVE_POINTS } from './usl-curve.ts';
+export { kneedle, type KneedleOptions, type KneedleResult, type KneedleCurve, type KneedleDirection } from './kneedle.ts';
+export { throughputKnee, type ThroughputKnee } from './throughput-knee.ts';
+export { latencyKnee, type LatencyKnee } from './latency-knee.ts';
+export { closedLoopKnee, type KneeFinding } from './closed-loop-knee.ts';
+export { openLoopKnee } from './open-loop.ts';
+export { scalingEfficiency, type Efficiency } from './efficiency.ts';
+export { littlesLaw, littlesLawWarning, GENERATOR_LIMIT_RATIO } from './littles-law.ts';
+export { selectPoints } from './points.ts';
+export { verdict, type VerdictInput } from './verdict.ts';

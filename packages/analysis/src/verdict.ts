@@ -1,0 +1,68 @@
+import type { LoadModel } from '@kneeboard/contracts';
+import { at, fmtCoef, fmtLevel, fmtPct, fmtQps } from './format.ts';
+import type { UslFitResult } from './usl-fit.ts';
+
+interface Point {
+  level: number;
+  qps: number;
+}
+
+export interface VerdictInput {
+  points: readonly Point[];
+  parameter: string;
+  loadModel: LoadModel;
+  /** Only a fit good enough to trust (R² ≥ 0.9): its coefficients name the cause. */
+  fit: UslFitResult | null;
+  /** Where throughput stopped scaling according to the knee detectors; null if it never did. */
+  saturationLevel: number | null;
+}
+
+/** Throughput within 10% of the smallest level's across a doubling or more: nothing scales. */
+const SERIAL_GAIN = 1.1;
+/** A fall of more than 5% from the peak by the last level is retrograde, not noise. */
+const RETROGRADE_DROP = 0.95;
+/** At least 80% efficiency at the largest level, with no knee, reads as linear. */
+const LINEAR_EFFICIENCY = 0.8;
+
+/**
+ * One sentence in one of four shapes: "Scales linearly to …", "Saturates at … (contention …)",
+ * "Retrograde above … (coherency …)", "Does not scale (serialized) …". It is decided from the
+ * measurements, so it holds with two levels and no fit; the USL coefficients, when there is a
+ * fit, name the cause.
+ */
+export function verdict({ points, parameter, loadModel, fit, saturationLevel }: VerdictInput): string {
+  const first = points[0];
+  const last = points[points.length - 1];
+  if (first === undefined || last === undefined) return 'No completed levels yet: nothing to judge.';
+  if (first === last) return `Only ${at(parameter, first.level)} is measured so far: a verdict needs two levels or more.`;
+
+  const perUnit = first.qps / first.level;
+  const efficiency = (p: Point) => p.qps / (p.level * perUnit);
+  const peak = points.reduce((best, p) => (p.qps > best.qps ? p : best), first);
+
+  if (last.level >= 2 * first.level && peak.qps <= SERIAL_GAIN * first.qps) {
+    const sigma = fit ? `, contention σ=${fmtCoef(fit.sigma)}` : '';
+    return (
+      `Does not scale (serialized): ${at(parameter, last.level)} delivers ${fmtQps(last.qps)} QPS, ` +
+      `no more than ${fmtQps(first.qps)} at ${fmtLevel(first.level)} (efficiency ${fmtPct(efficiency(last))}${sigma}).`
+    );
+  }
+
+  if (peak !== first && peak !== last && last.qps <= RETROGRADE_DROP * peak.qps) {
+    const kappa = fit?.model === 'usl' ? ` (coherency κ=${fmtCoef(fit.kappa)})` : ' (coherency)';
+    return (
+      `Retrograde above ${at(parameter, peak.level)}${kappa}: throughput falls ${fmtPct(1 - last.qps / peak.qps)} ` +
+      `from its peak of ${fmtQps(peak.qps)} QPS by ${fmtLevel(last.level)}.`
+    );
+  }
+
+  if (saturationLevel === null && efficiency(last) >= LINEAR_EFFICIENCY) {
+    return `Scales linearly to ${at(parameter, last.level)} (efficiency ${fmtPct(efficiency(last))} there).`;
+  }
+
+  const level = saturationLevel ?? points.find((p) => p.qps >= RETROGRADE_DROP * peak.qps)?.level ?? peak.level;
+  let cause = 'contention';
+  if (loadModel === 'open') cause = 'achieved falls short of offered above it';
+  else if (fit) cause = `contention σ=${fmtCoef(fit.sigma)}${fit.model === 'usl' ? `, coherency κ=${fmtCoef(fit.kappa)}` : ''}`;
+  return `Saturates at ${at(parameter, level)} (${cause}): throughput levels off at about ${fmtQps(peak.qps)} QPS.`;
+}
