@@ -7,6 +7,7 @@ import { LiveHub } from './live/live-hub.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
+import { analysisRoutes } from './routes/v1/analysis.ts';
 import { eventRoutes } from './routes/v1/events.ts';
 import { liveRoutes } from './routes/v1/live.ts';
 import { runRoutes } from './routes/v1/runs.ts';
@@ -45,6 +46,7 @@ export async function buildApp({ db, logger = false }: AppOptions) {
       await v1.register(stepRoutes, deps);
       await v1.register(eventRoutes, deps);
       await v1.register(liveRoutes, deps);
+      await v1.register(analysisRoutes, deps);
     },
     { prefix: '/api/v1' },
   );

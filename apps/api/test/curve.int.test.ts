@@ -52,6 +52,7 @@ function expectedPoint(rows: Row[], step: { level: number; measure_from: number;
     requests: inWindow.length,
     errors: inWindow.length - ok.length,
     qps: ok.length / ((step.ended_at - step.measure_from) / 1000),
+    mean: ok.reduce((sum, r) => sum + r.latency, 0) / ok.length,
     p50: percentile(ok.map((r) => r.latency), 0.5),
     p90: percentile(ok.map((r) => r.latency), 0.9),
     p99: percentile(ok.map((r) => r.latency), 0.99),
@@ -92,6 +93,7 @@ describe('the curve, computed in ClickHouse from raw rows', () => {
       expect(got.requests).toBeLessThan(rows.filter((r) => r.level === step.level).length); // warm-up and spill excluded
       expect(got.qps).toBeCloseTo(want.qps, 6);
       expect(got.window_s).toBeCloseTo(10, 6);
+      expect(got.mean_ms).toBeCloseTo(want.mean, 6);
       expect(got.p50_ms).toBeCloseTo(want.p50 as number, 6);
       expect(got.p90_ms).toBeCloseTo(want.p90 as number, 6);
       expect(got.p99_ms).toBeCloseTo(want.p99 as number, 6);

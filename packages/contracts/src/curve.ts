@@ -16,6 +16,8 @@ export const CurvePoint = z.object({
   qps: z.number().nonnegative(),
   /** Length of the measurement window so far, seconds. */
   window_s: z.number().nonnegative(),
+  /** Mean latency of successful requests: with QPS it gives the in-flight count by Little's law. */
+  mean_ms: Ms.optional(),
   p50_ms: Ms,
   p90_ms: Ms,
   p99_ms: Ms,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RunAnalysis } from './analysis.ts';
 import { Curve } from './curve.ts';
 import { Run } from './run.ts';
 import { StepWindow } from './step.ts';
@@ -8,6 +9,8 @@ export const RunDetail = z.object({
   run: Run,
   steps: z.array(StepWindow),
   curve: Curve,
+  /** The knee, USL fit, efficiency and verdict for the curve; the API always sends it. */
+  analysis: RunAnalysis.optional(),
 });
 export type RunDetail = z.infer<typeof RunDetail>;
 

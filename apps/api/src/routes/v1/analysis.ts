@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApiError, RunAnalysis } from '@kneeboard/contracts';
+import type { RouteDeps } from '../../deps.ts';
+import { notFound } from '../../errors.ts';
+import { loadRunDetail } from '../../services/run-detail.ts';
+import { IdParams } from './runs.ts';
+
+export const analysisRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
+  app.get('/runs/:id/analysis', {
+    schema: {
+      summary: "The curve's knee, USL fit, scaling efficiency, verdict and warnings",
+      tags: ['runs'],
+      params: IdParams,
+      response: { 200: RunAnalysis, 404: ApiError },
+    },
+    handler: async (req) => {
+      const detail = await loadRunDetail(db, req.params.id);
+      if (!detail?.analysis) throw notFound('run');
+      return detail.analysis;
+    },
+  });
+};
