@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
+import { ListRunsResponse, RunDetail } from '@kneeboard/contracts';
+import { startServerProcess, type ServerProcess } from '../src/spawn.ts';
+
+const KNEEBOARD = fileURLToPath(new URL('../node_modules/@kneeboard/agent/bin/kneeboard.mjs', import.meta.url));
+
+/** The `kneeboard` CLI in its own process, as a user runs it; killed if it outlives its budget. */
+function kneeboard(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [KNEEBOARD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const within = (actual: number | null | undefined, expected: number, tolerance: number) => {
+  expect(actual).not.toBeNull();
+  expect(Math.abs((actual as number) - expected) / expected).toBeLessThanOrEqual(tolerance);
+};
+
+const dataDir = mkdtempSync(join(tmpdir(), 'kb-e2e-'));
+let api: ServerProcess;
+let target: DemoTarget;
+
+beforeAll(async () => {
+  [api, target] = await Promise.all([startServerProcess({ KNEEBOARD_DATA_DIR: dataDir }), startDemoTarget({ workers: 4, serviceMs: 20, port: 0 })]);
+});
+afterAll(async () => {
+  await Promise.all([api?.stop(), target?.close()]);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('agent → API → ClickHouse → curve, against a server with a known answer (W=4, S=20 ms)', () => {
+  it('draws the queueing curve: 200 QPS above the knee, 20 ms below it, queue growing above it', async () => {
+    const result = await kneeboard(
+      ['sweep', '--target', target.url, '--levels', '1,2,4,8,16', '--duration', '3s', '--warmup', '1s', '--service', 'demo', '--release', 'e2e', '--api', api.url],
+      90_000,
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+
+    const { runs } = ListRunsResponse.parse(await (await fetch(`${api.url}/api/v1/runs?service=demo`)).json());
+    expect(runs).toHaveLength(1);
+    const detail = RunDetail.parse(await (await fetch(`${api.url}/api/v1/runs/${runs[0]?.id}`)).json());
+    expect(detail.run.status).toBe('finished');
+    expect(detail.curve.map((p) => p.level)).toEqual([1, 2, 4, 8, 16]);
+    const at = (level: number) => detail.curve.find((p) => p.level === level);
+
+    // Ground truth: max throughput W·1000/S = 200 QPS at and above the knee (concurrency 4).
+    within(at(8)?.qps, 200, 0.15);
+    within(at(16)?.qps, 200, 0.15);
+    within(at(1)?.p50_ms, 20, 0.15);
+    // Above the knee latency ≈ c·S/W: the growth is queueing, compute stays at S.
+    const queueShare = (level: number) => (at(level)?.queue_p50_ms ?? 0) / (at(level)?.p50_ms ?? 1);
+    expect(queueShare(4)).toBeLessThan(0.1);
+    expect(queueShare(8)).toBeGreaterThan(queueShare(4));
+    expect(queueShare(16)).toBeGreaterThan(queueShare(8));
+    within(at(16)?.compute_p50_ms, 20, 0.15);
+    within(at(16)?.p50_ms, (16 * 20) / 4, 0.2);
+    for (const p of detail.curve) expect(p.errors).toBe(0);
+
+    expect(detail.analysis?.knee?.level).toBe(4);
+    // Every request the agent recorded was uploaded; the windows hold all but the warm-up.
+    const [, recorded, uploaded] = /(\d+) requests recorded, (\d+) uploaded/.exec(result.stdout) ?? [];
+    expect(Number(uploaded)).toBe(Number(recorded));
+    expect(runs[0]?.requests).toBeLessThan(Number(recorded));
+    expect(runs[0]?.requests).toBeGreaterThan(2_000);
+  });
+});
