@@ -1,0 +1,185 @@
+/**
+ * A stand-in for the Kneeboard API on loopback, serving the contract's shapes from fixture data:
+ *   GET /api/v1/runs?service=&release=&limit=   ListRunsResponse, newest first
+ *   GET /api/v1/runs/{id}                       RunDetail, 404 ApiError for unknown ids
+ *   GET /api/v1/runs/{id}/live                  SSE: `snapshot` (full RunDetail) on connect and on
+ *                                               every change, `end` once the run is over
+ * plus one live run that gains a level every `liveStepMs`. The test process owns it: control it
+ * with the returned methods.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { LIVE_EVENT, type ApiError, type RunDetail, type RunSummary } from '@kneeboard/contracts';
+import { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, staticRuns } from './fixture-data.ts';
+
+export interface FixtureApiOptions {
+  /** Static runs to serve; defaults to the fixture set (seed 001, a wide sweep, an aborted run). */
+  runs?: RunDetail[];
+  /** Serve the live run (default true). */
+  live?: boolean;
+  /** Time between live ticks (default 300 ms). */
+  liveStepMs?: number;
+  liveLevels?: number[];
+  /** Port to listen on (default: any free port). */
+  port?: number;
+}
+
+export interface FixtureStats {
+  liveStreams: number;
+  detailGets: Record<string, number>;
+  listGets: number;
+}
+
+export interface FixtureApi {
+  /** `http://127.0.0.1:<port>`: pass as KNEEBOARD_API_URL. */
+  url: string;
+  port: number;
+  liveRunId: string;
+  /** The static runs served, newest first. */
+  runs: RunDetail[];
+  /** Start the live run over from its first level (and as running). */
+  restartLive(): void;
+  /** Hold the live run at its current tick (true) or let it progress again (false). */
+  setLivePaused(paused: boolean): void;
+  /** false: `/live` answers 503 JSON, so the browser must fall back to polling. */
+  setSseEnabled(enabled: boolean): void;
+  stats(): FixtureStats;
+  close(): Promise<void>;
+}
+
+function summary(d: RunDetail): RunSummary {
+  const done = d.curve.filter((p) => !p.in_progress);
+  return {
+    ...d.run,
+    levels: d.curve.length,
+    requests: d.curve.reduce((n, p) => n + p.requests, 0),
+    peak_qps: (done.length > 0 ? done : d.curve).reduce<number | null>((m, p) => (m === null || p.qps > m ? p.qps : m), null),
+  };
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function notFound(res: http.ServerResponse, message: string): void {
+  const body: ApiError = { statusCode: 404, error: 'Not Found', message };
+  sendJson(res, 404, body);
+}
+
+export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<FixtureApi> {
+  const now = Date.now();
+  const runs = options.runs ?? staticRuns(now);
+  const withLive = options.live ?? true;
+  const stepMs = options.liveStepMs ?? 300;
+  const levels = options.liveLevels ?? LIVE_LEVELS;
+
+  let liveStart = Date.now();
+  let createdAt = liveStart;
+  let pausedAtTick: number | null = null;
+  let sseEnabled = true;
+  const stats: FixtureStats = { liveStreams: 0, detailGets: {}, listGets: 0 };
+  const streams = new Set<http.ServerResponse>();
+
+  const liveTick = () => pausedAtTick ?? Math.floor((Date.now() - liveStart) / stepMs);
+  const live = () => liveRunAt(liveTick(), createdAt, levels, stepMs);
+  const all = (): RunDetail[] => (withLive ? [live(), ...runs] : runs);
+  const find = (id: string) => all().find((d) => d.run.id === id);
+
+  function stream(req: http.IncomingMessage, res: http.ServerResponse, id: string): void {
+    if (!sseEnabled) return sendJson(res, 503, { statusCode: 503, error: 'Service Unavailable', message: 'live updates are switched off in this fixture' });
+    if (!find(id)) return notFound(res, `no run ${id}`);
+    stats.liveStreams++;
+    // Deliberately no `no-transform`: the web app must get events through unbuffered regardless.
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    streams.add(res);
+    let last = '';
+    const push = () => {
+      const d = find(id);
+      if (!d) return;
+      const data = JSON.stringify(d);
+      if (data !== last) {
+        last = data;
+        res.write(`event: ${LIVE_EVENT.snapshot}\ndata: ${data}\n\n`);
+      }
+      if (d.run.status !== 'running') {
+        res.write(`event: ${LIVE_EVENT.end}\ndata: {}\n\n`);
+        stop();
+        res.end();
+      }
+    };
+    const poll = setInterval(push, Math.min(100, stepMs / 3));
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 10_000);
+    const stop = () => {
+      clearInterval(poll);
+      clearInterval(heartbeat);
+      streams.delete(res);
+    };
+    req.on('close', stop);
+    push();
+  }
+
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://fixture');
+    const parts = url.pathname.split('/').filter(Boolean); // api, v1, runs, {id}, live
+    if (req.method !== 'GET') return sendJson(res, 405, { statusCode: 405, error: 'Method Not Allowed', message: `${req.method} is not served by the fixture` });
+    if (url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
+    if (parts[0] !== 'api' || parts[1] !== 'v1' || parts[2] !== 'runs') return notFound(res, `no route ${url.pathname}`);
+    const id = parts[3];
+    if (id === undefined) {
+      stats.listGets++;
+      const service = url.searchParams.get('service');
+      const release = url.searchParams.get('release');
+      const limit = Number(url.searchParams.get('limit') ?? 100);
+      const list = all()
+        .filter((d) => (!service || d.run.service === service) && (!release || d.run.release === release))
+        .sort((a, b) => b.run.created_at - a.run.created_at)
+        .slice(0, limit)
+        .map(summary);
+      return sendJson(res, 200, { runs: list });
+    }
+    if (parts.length === 4) {
+      stats.detailGets[id] = (stats.detailGets[id] ?? 0) + 1;
+      const d = find(id);
+      return d ? sendJson(res, 200, d) : notFound(res, `no run ${id}`);
+    }
+    if (parts.length === 5 && parts[4] === 'live') return stream(req, res, id);
+    return notFound(res, `no route ${url.pathname}`);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    liveRunId: FIXTURE_IDS.live,
+    runs,
+    restartLive() {
+      liveStart = Date.now();
+      createdAt = liveStart;
+      pausedAtTick = null;
+    },
+    setLivePaused(paused) {
+      if (paused) {
+        pausedAtTick ??= liveTick();
+      } else if (pausedAtTick !== null) {
+        liveStart = Date.now() - pausedAtTick * stepMs;
+        pausedAtTick = null;
+      }
+    },
+    setSseEnabled(enabled) {
+      sseEnabled = enabled;
+    },
+    stats: () => structuredClone(stats),
+    async close() {
+      for (const res of streams) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,7 @@
+/** Helpers for browser tests against the built web app; the lead's end-to-end test with the real API uses these. */
+export { launchChromium, CHROMIUM_ARGS, CHROMIUM_PATH } from './browser.ts';
+export { ensureNextBuild, isBuildStale } from './build.ts';
+export { startFixtureApi, type FixtureApi, type FixtureApiOptions, type FixtureStats } from './fixture-api.ts';
+export { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, modelPoint, staticRuns } from './fixture-data.ts';
+export { freePort, startNextApp, WEB_DIR, type NextApp, type StartNextAppOptions } from './next-app.ts';
+export { startStack, SCREENSHOT_DIR, type Stack } from './stack.ts';

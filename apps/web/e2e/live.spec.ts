@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_LEVELS } from './fixture-data.ts';
+import { startStack, type Stack } from './stack.ts';
+
+const STEP_MS = 400;
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ liveStepMs: STEP_MS });
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+/** Levels drawn in the QPS chart, and whether a hollow (in-progress) point is among them. */
+async function drawn(page: import('playwright-core').Page) {
+  return page.locator('[data-testid="qps-chart"] circle.kb-dot').evaluateAll((els) => ({
+    levels: els.map((e) => Number(e.getAttribute('data-level'))),
+    live: els.filter((e) => e.getAttribute('data-in-progress') === 'true').map((e) => Number(e.getAttribute('data-level'))),
+  }));
+}
+
+describe('live run', () => {
+  it('gains points over Server-Sent Events while the run runs, then settles as finished', async () => {
+    stack.api.setSseEnabled(true);
+    stack.api.restartLive();
+    const before = stack.api.stats();
+    const { page, errors } = await stack.newPage();
+    await page.goto(`${stack.web.url}/runs/${stack.api.liveRunId}`);
+    await page.locator('[data-testid="qps-chart"] circle.kb-dot').first().waitFor();
+
+    const first = await drawn(page);
+    expect(first.levels.length).toBeGreaterThanOrEqual(1);
+    expect(first.levels.length).toBeLessThan(LIVE_LEVELS.length);
+    expect(first.live.length).toBe(1); // the level being measured is drawn hollow
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), { timeout: 5000 }).toBe('stream');
+
+    await expect.poll(async () => (await drawn(page)).levels.length, { timeout: 5000 }).toBeGreaterThan(first.levels.length);
+    await stack.screenshot(page, 'run-live');
+
+    // The whole sweep arrives, and the run turns finished without a reload.
+    await expect.poll(async () => (await drawn(page)).levels, { timeout: LIVE_LEVELS.length * STEP_MS + 8000 }).toEqual(LIVE_LEVELS);
+    await expect.poll(() => page.getByTestId('run-status').textContent(), { timeout: 5000 }).toBe('finished');
+    expect((await drawn(page)).live).toEqual([]);
+    expect(await page.locator('[data-testid="curve-table"] tbody tr').count()).toBe(LIVE_LEVELS.length);
+
+    const after = stack.api.stats();
+    expect(after.liveStreams - before.liveStreams).toBeGreaterThanOrEqual(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('falls back to polling every second when the stream is unavailable', async () => {
+    stack.api.setSseEnabled(false);
+    stack.api.restartLive();
+    const before = stack.api.stats();
+    const { page } = await stack.newPage();
+    await page.goto(`${stack.web.url}/runs/${stack.api.liveRunId}`);
+    await page.locator('[data-testid="qps-chart"] circle.kb-dot').first().waitFor();
+    const first = await drawn(page);
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), { timeout: 5000 }).toBe('polling');
+    await expect.poll(async () => (await drawn(page)).levels.length, { timeout: 5000 }).toBeGreaterThan(first.levels.length);
+    await expect.poll(() => page.getByTestId('run-status').textContent(), { timeout: LIVE_LEVELS.length * STEP_MS + 8000 }).toBe('finished');
+    expect((await drawn(page)).levels).toEqual(LIVE_LEVELS);
+
+    const polls = (stack.api.stats().detailGets[stack.api.liveRunId] ?? 0) - (before.detailGets[stack.api.liveRunId] ?? 0);
+    expect(polls).toBeGreaterThanOrEqual(3); // one server render + at least two browser polls
+    stack.api.setSseEnabled(true);
+    await page.close();
+  });
+});

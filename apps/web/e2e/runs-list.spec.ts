@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIXTURE_IDS } from './fixture-data.ts';
+import { startStack, type Stack } from './stack.ts';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ liveStepMs: 60_000 });
+});
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('runs list', () => {
+  it('lists every run newest first, with the running one marked live', async () => {
+    const { page, errors } = await stack.newPage();
+    await page.goto(`${stack.web.url}/`);
+    const rows = page.getByTestId('run-row');
+    await rows.first().waitFor();
+    const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')));
+    expect(ids).toEqual([FIXTURE_IDS.live, FIXTURE_IDS.seed, FIXTURE_IDS.wide, FIXTURE_IDS.aborted]);
+    const statuses = await page.getByTestId('run-status').allTextContents();
+    expect(statuses).toEqual(['running', 'finished', 'finished', 'aborted']);
+    expect(await rows.first().locator('.pulse').count()).toBe(1);
+    const seedRow = await rows.nth(1).textContent();
+    expect(seedRow).toContain('vector-search');
+    expect(seedRow).toContain('v0.2.0');
+    expect(seedRow).toContain('103.0'); // peak QPS
+    await stack.screenshot(page, 'runs-list');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('filters by service and release through the URL, and a row opens its run', async () => {
+    const { page } = await stack.newPage();
+    await page.goto(`${stack.web.url}/`);
+    await page.locator('select[name="service"]').selectOption('checkout-api');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/service=checkout-api/);
+    await expect.poll(() => page.getByTestId('run-row').count()).toBe(2);
+
+    await page.goto(`${stack.web.url}/?service=checkout-api&release=v2.3.1`);
+    const rows = page.getByTestId('run-row');
+    expect(await rows.count()).toBe(1);
+    await rows.first().click();
+    await page.waitForURL(new RegExp(`/runs/${FIXTURE_IDS.wide}$`));
+    await page.locator('[data-testid="qps-chart"] circle.kb-dot').first().waitFor();
+
+    await page.goto(`${stack.web.url}/?service=nothing-here`);
+    await page.getByTestId('runs-empty').waitFor();
+    expect(await page.getByTestId('runs-empty').textContent()).toContain('No runs match');
+    await page.close();
+  });
+});
+
+describe('runs list with no runs', () => {
+  it('tells the user how to start a sweep', async () => {
+    const empty = await startStack({ runs: [], live: false });
+    try {
+      const { page } = await empty.newPage();
+      await page.goto(`${empty.web.url}/`);
+      const notice = page.getByTestId('runs-empty');
+      await notice.waitFor();
+      const text = await notice.textContent();
+      expect(text).toContain('No runs yet');
+      expect(text).toContain('pnpm kneeboard sweep --target');
+      expect(text).toContain('--levels 1,2,4,8,16');
+      await empty.screenshot(page, 'runs-empty');
+      await page.close();
+    } finally {
+      await empty.close();
+    }
+  });
+});

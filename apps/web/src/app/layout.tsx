@@ -1,0 +1,29 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import './globals.css';
+
+export const metadata: Metadata = {
+  title: { default: 'Kneeboard', template: '%s · Kneeboard' },
+  description: 'Live latency-versus-load curves',
+};
+
+export default function RootLayout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <header className="topbar">
+          <Link href="/" className="brand">
+            <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden>
+              <path d="M2 17 C 8 16, 11 14, 13 9 S 16 3, 18 2" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+            </svg>
+            Kneeboard
+          </Link>
+          <nav className="topnav">
+            <Link href="/">Runs</Link>
+          </nav>
+        </header>
+        <main className="page">{children}</main>
+      </body>
+    </html>
+  );
+}

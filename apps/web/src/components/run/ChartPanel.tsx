@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+
+/** The frame around one chart: title, what the axes mean, controls on the right, and an empty state. */
+export function ChartPanel({
+  title,
+  subtitle,
+  controls,
+  legend,
+  footnote,
+  empty,
+  testId,
+  className,
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  controls?: ReactNode;
+  legend?: ReactNode;
+  footnote?: ReactNode;
+  /** When set, shown instead of the chart (no data yet, or nothing drawable). */
+  empty?: ReactNode;
+  testId: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className={`panel chart-panel${className ? ` ${className}` : ''}`} data-testid={testId}>
+      <header className="chart-head">
+        <div>
+          <h2>{title}</h2>
+          {subtitle ? <div className="chart-sub">{subtitle}</div> : null}
+        </div>
+        {controls ? <div className="chart-controls">{controls}</div> : null}
+      </header>
+      {legend ? <div className="chart-legend">{legend}</div> : null}
+      <div className="chart-body">{empty ? <div className="chart-empty">{empty}</div> : children}</div>
+      {footnote ? <p className="chart-foot">{footnote}</p> : null}
+    </section>
+  );
+}
+
+export function Segmented<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+  testId,
+}: {
+  label: string;
+  value: T;
+  options: ReadonlyArray<{ value: T; label: string }>;
+  onChange: (value: T) => void;
+  testId?: string;
+}) {
+  return (
+    <span className="control" data-testid={testId}>
+      <span className="control-label">{label}</span>
+      <span className="segmented" role="group" aria-label={label}>
+        {options.map((o) => (
+          <button key={o.value} type="button" aria-pressed={o.value === value} onClick={() => onChange(o.value)}>
+            {o.label}
+          </button>
+        ))}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,63 @@
+import type { CurvePoint } from '@kneeboard/contracts';
+import type { RowBase } from '../../lib/curve-series.ts';
+import { formatCount, formatLevel, formatMs, formatQps } from '../../lib/format.ts';
+import { LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, type LatencyKey } from '../../lib/series.ts';
+
+export type TooltipVariant = 'qps' | 'latency' | 'split';
+
+interface Props {
+  active?: boolean;
+  payload?: ReadonlyArray<{ payload?: unknown }>;
+  parameter: string;
+  variant: TooltipVariant;
+  visible?: ReadonlyArray<LatencyKey>;
+}
+
+function Line({ color, label, value, unit, dim = false }: { color?: string; label: string; value: string; unit: string; dim?: boolean }) {
+  return (
+    <tr className={dim ? 'dim' : undefined}>
+      <td>
+        {color ? <span className="swatch" style={{ background: color }} /> : null}
+        {label}
+      </td>
+      <td className="num">
+        {value} <span className="unit">{unit}</span>
+      </td>
+    </tr>
+  );
+}
+
+/** Exact values for one level: QPS with one decimal, milliseconds with two, and the counts behind them. */
+export function CurveTooltip({ active, payload, parameter, variant, visible = [] }: Props) {
+  const row = payload?.[0]?.payload as RowBase | undefined;
+  if (!active || row === undefined) return null;
+  const p: CurvePoint = row.point;
+  const errorRate = p.requests > 0 ? (100 * p.errors) / p.requests : 0;
+  return (
+    <div className="chart-tooltip" data-testid="chart-tooltip">
+      <div className="tt-head">
+        {parameter} <strong>{formatLevel(p.level)}</strong>
+        {p.in_progress ? <span className="measuring"> · measuring</span> : null}
+      </div>
+      <table>
+        <tbody>
+          {variant === 'qps' ? <Line color={QPS_SERIES.color} label="throughput" value={formatQps(p.qps)} unit="req/s" /> : null}
+          {variant === 'latency'
+            ? LATENCY_SERIES.map((s) => <Line key={s.key} color={s.color} label={s.label} value={formatMs(p[s.key])} unit="ms" dim={!visible.includes(s.key)} />)
+            : null}
+          {variant === 'split' ? (
+            <>
+              {[...SPLIT_SERIES].reverse().map((s) => (
+                <Line key={s.key} color={s.color} label={s.label} value={formatMs(p[`${s.key}_p50_ms`])} unit="ms" />
+              ))}
+              <Line label="latency p50" value={formatMs(p.p50_ms)} unit="ms" />
+            </>
+          ) : null}
+          <Line label="requests" value={formatCount(p.requests)} unit="" />
+          <Line label="errors" value={`${formatCount(p.errors)}${p.errors > 0 ? ` (${errorRate.toFixed(1)}%)` : ''}`} unit="" />
+          <Line label="window" value={p.window_s.toFixed(1)} unit="s" />
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import type { LiveMode } from '../../lib/live.ts';
+
+const TEXT: Record<LiveMode, string> = {
+  static: '',
+  connecting: 'connecting…',
+  stream: 'live',
+  polling: 'live (polling)',
+  ended: 'run ended',
+};
+
+/** "live · updated 0.4 s ago" while following a run; turns amber when updates stop arriving. */
+export function LiveIndicator({ mode, updatedAt }: { mode: LiveMode; updatedAt: number | null }) {
+  const [now, setNow] = useState<number | null>(null);
+  const ticking = mode === 'stream' || mode === 'polling' || mode === 'connecting';
+  useEffect(() => {
+    if (!ticking) return;
+    const tick = () => setNow(Date.now());
+    tick();
+    const id = setInterval(tick, 500);
+    return () => clearInterval(id);
+  }, [ticking]);
+  if (mode === 'static') return null;
+  const age = updatedAt !== null && now !== null ? Math.max(0, now - updatedAt) / 1000 : null;
+  const stale = ticking && age !== null && age > 5;
+  return (
+    <span className={`live live-${mode}${stale ? ' live-stale' : ''}`} data-testid="live-indicator" data-mode={mode}>
+      {mode === 'stream' || mode === 'polling' ? <span className="live-dot" aria-hidden /> : null}
+      {TEXT[mode]}
+      {ticking && age !== null ? <span className="live-age"> · updated {age < 1 ? '<1' : age.toFixed(0)} s ago</span> : null}
+    </span>
+  );
+}

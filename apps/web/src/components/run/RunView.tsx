@@ -1,0 +1,143 @@
+'use client';
+
+import type { RunDetail } from '@kneeboard/contracts';
+import { useMemo, useState } from 'react';
+import { inProgressLevel, latencyData, normalizeCurve, qpsData, splitData } from '../../lib/curve-series.ts';
+import { formatLevel } from '../../lib/format.ts';
+import { defaultXScale, type ScaleKind } from '../../lib/scales.ts';
+import { LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, type LatencyKey } from '../../lib/series.ts';
+import { ChartPanel, Segmented } from './ChartPanel.tsx';
+import { CurveTable } from './CurveTable.tsx';
+import { KneeMarker } from './KneeMarker.tsx';
+import { LatencyChart } from './LatencyChart.tsx';
+import { LiveIndicator } from './LiveIndicator.tsx';
+import { QpsChart } from './QpsChart.tsx';
+import { RunHeader } from './RunHeader.tsx';
+import { SplitChart } from './SplitChart.tsx';
+import { useLiveRun } from './useLiveRun.ts';
+
+const SCALE_OPTIONS = [
+  { value: 'linear', label: 'linear' },
+  { value: 'log', label: 'log' },
+] as const;
+
+/** The run page body: header, the three charts and the table, kept current while the run runs. */
+export function RunView({ initial }: { initial: RunDetail }) {
+  const { detail, mode, updatedAt } = useLiveRun(initial);
+  const { run } = detail;
+  const curve = useMemo(() => normalizeCurve(detail.curve), [detail.curve]);
+
+  // null = follow the default, which changes as a live run's levels widen.
+  const [xChoice, setXChoice] = useState<ScaleKind | null>(null);
+  const [yScale, setYScale] = useState<ScaleKind>('linear');
+  const [visible, setVisible] = useState<LatencyKey[]>(LATENCY_SERIES.filter((s) => s.defaultOn).map((s) => s.key));
+  const xScale = xChoice ?? defaultXScale(curve.map((p) => p.level));
+
+  const qps = useMemo(() => qpsData(curve), [curve]);
+  const latency = useMemo(() => latencyData(curve, visible, yScale), [curve, visible, yScale]);
+  const split = useMemo(() => splitData(curve), [curve]);
+  const measuring = inProgressLevel(curve);
+
+  const waiting = curve.length === 0 ? (run.status === 'running' ? 'Waiting for the first level to report…' : 'This run recorded no levels.') : null;
+  const xControl = <Segmented label={`${run.parameter} axis`} value={xScale} options={SCALE_OPTIONS} onChange={setXChoice} testId="x-scale" />;
+
+  const toggle = (key: LatencyKey) =>
+    setVisible((cur) => {
+      const next = cur.includes(key) ? cur.filter((k) => k !== key) : [...cur, key];
+      return LATENCY_SERIES.map((s) => s.key).filter((k) => next.includes(k));
+    });
+
+  return (
+    <div className="run-view" data-run-status={run.status}>
+      <RunHeader detail={{ ...detail, curve }} live={<LiveIndicator mode={mode} updatedAt={updatedAt} />} />
+
+      <div className="charts">
+        <ChartPanel
+          title="Throughput"
+          subtitle={<>successful requests per second against {run.parameter}</>}
+          controls={xControl}
+          legend={
+            <>
+              <span className="legend-item" style={{ color: QPS_SERIES.color }}>
+                <span className="legend-dot filled" />
+                <span className="legend-text">throughput</span>
+              </span>
+              {measuring !== null ? (
+                <span className="legend-item" style={{ color: QPS_SERIES.color }}>
+                  <span className="legend-dot" />
+                  <span className="legend-text">
+                    {run.parameter} {formatLevel(measuring)}: still being measured
+                  </span>
+                </span>
+              ) : null}
+            </>
+          }
+          empty={waiting}
+          testId="qps-chart"
+        >
+          <QpsChart data={qps} parameter={run.parameter} xScale={xScale}>
+            <KneeMarker level={null} />
+          </QpsChart>
+        </ChartPanel>
+
+        <ChartPanel
+          title="Latency"
+          subtitle={<>percentiles of successful requests, milliseconds</>}
+          controls={
+            <>
+              <Segmented label="latency axis" value={yScale} options={SCALE_OPTIONS} onChange={setYScale} testId="y-scale" />
+            </>
+          }
+          legend={LATENCY_SERIES.map((s) => (
+            <label key={s.key} className="legend-toggle" data-testid={`toggle-${s.key}`}>
+              <input type="checkbox" checked={visible.includes(s.key)} onChange={() => toggle(s.key)} />
+              <span className="swatch" style={{ background: s.color }} />
+              {s.label}
+            </label>
+          ))}
+          footnote={
+            yScale === 'log' && latency.droppedOnLog > 0
+              ? `${latency.droppedOnLog} value(s) of 0 ms cannot be drawn on a log axis and are left out.`
+              : undefined
+          }
+          empty={waiting ?? (visible.length === 0 ? 'Pick a percentile to draw.' : yScale === 'log' && latency.yAxis === null ? 'No latency samples yet.' : null)}
+          testId="latency-chart"
+        >
+          <LatencyChart data={latency} visible={visible} parameter={run.parameter} xScale={xScale} yScale={yScale}>
+            <KneeMarker level={null} />
+          </LatencyChart>
+        </ChartPanel>
+
+        <ChartPanel
+          title="Where the median request's time goes"
+          subtitle={<>p50 of each component per {run.parameter}, milliseconds</>}
+          legend={SPLIT_SERIES.map((s) => (
+            <span key={s.key} className="legend-item" title={s.hint}>
+              <span className="swatch" style={{ background: s.color }} />
+              {s.label}
+            </span>
+          ))}
+          footnote="Each component is its own median, so the stack is close to, not exactly, the latency p50. other = latency − compute − queue (interface and network)."
+          empty={
+            waiting ??
+            (split.hasServerTiming ? null : (
+              <>
+                No compute/queue split: the target sends no <code>Server-Timing</code> header (e.g.{' '}
+                <code>Server-Timing: queue;dur=12.5, compute;dur=48.1</code>).
+              </>
+            ))
+          }
+          testId="split-chart"
+          className="chart-wide"
+        >
+          <SplitChart data={split} parameter={run.parameter} />
+        </ChartPanel>
+      </div>
+
+      <h2 className="section-title">
+        Curve <span className="muted">· one row per {run.parameter} level</span>
+      </h2>
+      <CurveTable curve={curve} parameter={run.parameter} />
+    </div>
+  );
+}

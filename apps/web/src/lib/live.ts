@@ -1,0 +1,36 @@
+/**
+ * The pure half of live updates: parsing stream messages and deciding what to keep. The hook in
+ * components/run/useLiveRun.ts owns the EventSource and the polling timer.
+ */
+import { RunDetail } from '@kneeboard/contracts';
+
+export type LiveMode = 'static' | 'connecting' | 'stream' | 'polling' | 'ended';
+
+/** Parse a `snapshot` event's data or a polled body; null (with the reason logged by the caller) when invalid. */
+export function parseRunDetail(data: unknown): { ok: true; detail: RunDetail } | { ok: false; error: string } {
+  let value: unknown = data;
+  if (typeof data === 'string') {
+    try {
+      value = JSON.parse(data);
+    } catch (err) {
+      return { ok: false, error: `not JSON: ${(err as Error).message}` };
+    }
+  }
+  const parsed = RunDetail.safeParse(value);
+  if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
+  return { ok: true, detail: parsed.data };
+}
+
+/**
+ * Whether an incoming detail should replace the one on screen. A run never goes back from finished
+ * to running, and a level's sample count never shrinks, so an out-of-order (older) poll response
+ * is ignored instead of making the chart flicker backwards.
+ */
+export function isNewer(current: RunDetail, incoming: RunDetail): boolean {
+  if (incoming.run.id !== current.run.id) return false;
+  if (current.run.status !== 'running' && incoming.run.status === 'running') return false;
+  const total = (d: RunDetail) => d.curve.reduce((n, p) => n + p.requests, 0);
+  if (incoming.run.status === current.run.status && incoming.curve.length < current.curve.length) return false;
+  if (incoming.run.status === current.run.status && incoming.curve.length === current.curve.length && total(incoming) < total(current)) return false;
+  return true;
+}

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { defaultXScale, isPowersOfTwo, levelDomain, levelTicks, linearAxis, logAxis, logSafe, niceCeil } from './scales.ts';
+
+describe('x scale', () => {
+  it('is log when levels span more than 8×, linear otherwise', () => {
+    expect(defaultXScale([1, 2, 4, 8, 16, 32])).toBe('log');
+    expect(defaultXScale([1, 2, 4, 8])).toBe('linear'); // exactly 8×
+    expect(defaultXScale([100, 200, 300])).toBe('linear');
+    expect(defaultXScale([1])).toBe('linear');
+    expect(defaultXScale([])).toBe('linear');
+  });
+
+  it('recognises power-of-two sweeps', () => {
+    expect(isPowersOfTwo([1, 2, 4, 512])).toBe(true);
+    expect(isPowersOfTwo([1, 3])).toBe(false);
+    expect(isPowersOfTwo([])).toBe(false);
+  });
+
+  it('ticks at the swept levels, thinned to twelve with both ends kept', () => {
+    expect(levelTicks([4, 1, 2, 2])).toEqual([1, 2, 4]);
+    const many = Array.from({ length: 40 }, (_, i) => i + 1);
+    const ticks = levelTicks(many);
+    expect(ticks.length).toBeLessThanOrEqual(12);
+    expect(ticks[0]).toBe(1);
+    expect(ticks[ticks.length - 1]).toBe(40);
+  });
+
+  it('pads a log domain on both sides and never reaches zero', () => {
+    const [lo, hi] = levelDomain([1, 2, 4, 512], 'log');
+    expect(lo).toBeGreaterThan(0);
+    expect(lo).toBeLessThan(1);
+    expect(hi).toBeGreaterThan(512);
+    const [single] = levelDomain([16], 'log');
+    expect(single).toBe(8);
+    expect(levelDomain([1, 2, 3], 'linear')).toEqual([0, 4]);
+  });
+
+  it('rounds up to 1-2-5-ish nice numbers', () => {
+    expect(niceCeil(97)).toBe(100);
+    expect(niceCeil(101)).toBe(120);
+    expect(niceCeil(0.33)).toBe(0.4);
+    expect(niceCeil(0)).toBe(1);
+  });
+});
+
+describe('log y axis', () => {
+  it('bounds the positive values with 1-2-5 ticks', () => {
+    expect(logAxis([49, 52, 310, 355])).toEqual({ domain: [20, 500], ticks: [20, 50, 100, 200, 500] });
+  });
+
+  it('ignores zeros, negatives and gaps', () => {
+    const axis = logAxis([0, -3, null, undefined, Number.NaN, 0.2, 30]);
+    expect(axis?.domain).toEqual([0.2, 50]);
+    expect(axis?.ticks.every((t) => t > 0)).toBe(true);
+  });
+
+  it('keeps few ticks over many decades', () => {
+    const axis = logAxis([0.3, 25_000]);
+    expect(axis?.domain).toEqual([0.2, 50_000]);
+    expect(axis!.ticks.length).toBeLessThanOrEqual(9);
+    expect(axis!.ticks).toContain(1000);
+  });
+
+  it('widens a single value to a visible range and gives up without positive values', () => {
+    expect(logAxis([100])?.domain).toEqual([100, 200]);
+    expect(logAxis([0, null])).toBeNull();
+  });
+
+  it('turns what a log axis cannot draw into a gap', () => {
+    expect(logSafe(0)).toBeNull();
+    expect(logSafe(-1)).toBeNull();
+    expect(logSafe(null)).toBeNull();
+    expect(logSafe(Number.POSITIVE_INFINITY)).toBeNull();
+    expect(logSafe(0.01)).toBe(0.01);
+  });
+});
+
+describe('linear y axis', () => {
+  it('starts at 0 with round steps and at most seven ticks', () => {
+    expect(linearAxis([20, 103])).toEqual({ domain: [0, 120], ticks: [0, 20, 40, 60, 80, 100, 120] });
+    expect(linearAxis([355, null])).toEqual({ domain: [0, 400], ticks: [0, 100, 200, 300, 400] });
+    expect(linearAxis([36])).toEqual({ domain: [0, 40], ticks: [0, 10, 20, 30, 40] });
+    expect(linearAxis([0.9])).toEqual({ domain: [0, 1], ticks: [0, 0.2, 0.4, 0.6, 0.8, 1] });
+    expect(linearAxis([250])).toEqual({ domain: [0, 250], ticks: [0, 50, 100, 150, 200, 250] });
+    for (const max of [1, 7, 13, 99, 101, 1130, 25_000]) {
+      const { domain, ticks } = linearAxis([max]);
+      expect(domain[1]).toBeGreaterThanOrEqual(max);
+      expect(ticks.length).toBeLessThanOrEqual(7);
+      expect(ticks[0]).toBe(0);
+    }
+  });
+
+  it('gives a unit axis when there is nothing to draw', () => {
+    expect(linearAxis([]).domain).toEqual([0, 1]);
+    expect(linearAxis([null, 0]).domain).toEqual([0, 1]);
+  });
+});
