@@ -1,0 +1,92 @@
+/**
+ * How far behind the live curve is: the time from a request completing in the agent to its
+ * appearance in a `snapshot` on GET /api/v1/runs/{id}/live, with the real agent CLI sweeping the
+ * demo target into the real API (three processes on loopback).
+ *
+ * Each snapshot shows the in-progress level's window up to its newest request (measure_from +
+ * window_s). Requests that completed between two snapshots' newest times appeared with the
+ * second; their delay runs from (arrival − newest) to (arrival − previous newest).
+ *
+ *   pnpm tsx bench/live-latency.bench.ts
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServerProcess } from '@kneeboard/api/spawn';
+import { ListRunsResponse, RunDetail } from '@kneeboard/contracts';
+import { startDemoTarget } from '@kneeboard/demo-target';
+import { quantile, report } from './lib/report.ts';
+
+const KNEEBOARD = fileURLToPath(new URL('../apps/agent/bin/kneeboard.mjs', import.meta.url));
+
+const dataDir = mkdtempSync(join(tmpdir(), 'kb-bench-live-'));
+const [api, target] = await Promise.all([startServerProcess({ KNEEBOARD_DATA_DIR: dataDir }), startDemoTarget({ workers: 8, serviceMs: 10, port: 0 })]);
+try {
+  const agent = spawn(
+    process.execPath,
+    [KNEEBOARD, 'sweep', '--target', target.url, '--levels', '4,8,16', '--duration', '6s', '--warmup', '500ms', '--service', 'bench', '--release', 'live', '--api', api.url],
+    { stdio: 'ignore' },
+  );
+  const agentDone = new Promise((resolve) => agent.on('close', resolve));
+
+  let runId: string | undefined;
+  while (!runId) {
+    runId = ListRunsResponse.parse(await (await fetch(`${api.url}/api/v1/runs`)).json()).runs[0]?.id;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+
+  const freshness: number[] = [];
+  const worst: number[] = [];
+  const mean: number[] = [];
+  const previousNewest = new Map<number, number>();
+  const res = await fetch(`${api.url}/api/v1/runs/${runId}/live`);
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let snapshots = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const arrival = Date.now();
+    buffer += decoder.decode(value, { stream: true });
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const data = /^event: snapshot\ndata: (.*)$/m.exec(block)?.[1];
+      if (!data) continue;
+      snapshots++;
+      const detail = RunDetail.parse(JSON.parse(data));
+      for (const point of detail.curve.filter((p) => p.in_progress)) {
+        const step = detail.steps.find((s) => s.level === point.level);
+        if (!step || point.requests === 0) continue;
+        const newest = step.measure_from + point.window_s * 1000;
+        const prev = previousNewest.get(point.level);
+        previousNewest.set(point.level, newest);
+        if (prev === undefined || newest <= prev) continue;
+        freshness.push(arrival - newest);
+        worst.push(arrival - prev);
+        mean.push(arrival - (prev + newest) / 2);
+      }
+    }
+  }
+  await agentDone;
+
+  report(
+    'live-latency',
+    [
+      { measure: 'newest request → on screen, p50 ms', value: quantile(freshness, 0.5) },
+      { measure: 'newest request → on screen, p99 ms', value: quantile(freshness, 0.99) },
+      { measure: 'average request → on screen, p50 ms', value: quantile(mean, 0.5) },
+      { measure: 'oldest request of an update → on screen, p50 ms', value: quantile(worst, 0.5) },
+      { measure: 'oldest request of an update → on screen, max ms', value: Math.max(...worst) },
+      { measure: 'snapshots received', value: snapshots },
+    ],
+    { levels: [4, 8, 16], updates: freshness.length },
+  );
+} finally {
+  await Promise.all([api.stop(), target.close()]);
+  rmSync(dataDir, { recursive: true, force: true });
+}
