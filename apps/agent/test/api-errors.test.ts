@@ -23,7 +23,7 @@ describe('retry rules', () => {
         return 'ok';
       },
       policy,
-      (n) => notices.push(n.attempt),
+      { onRetry: (n) => notices.push(n.attempt) },
     );
     expect(value).toBe('ok');
     expect(notices).toEqual([1, 2]);
@@ -43,6 +43,17 @@ describe('retry rules', () => {
       'ECONNREFUSED',
     );
     expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it('gives up after one attempt when the failure streak is already older than the budget', async () => {
+    let calls = 0;
+    const attempt = async () => {
+      calls += 1;
+      throw netError('ECONNREFUSED');
+    };
+    const policy = { initialDelayMs: 5, maxDelayMs: 10, giveUpAfterMs: 1_000 };
+    await expect(withRetry(attempt, policy, { failingSince: () => Date.now() - 2_000 })).rejects.toThrow('ECONNREFUSED');
+    expect(calls).toBe(1);
   });
 
   it('honours Retry-After over its own backoff', async () => {
@@ -74,6 +85,7 @@ describe('API error helpers', () => {
     expect(parseApiErrorBody('<html>bad gateway</html>')).toBeUndefined();
     const err = new ApiHttpError('POST', 'http://api/x', 400, { statusCode: 400, error: 'Bad Request', message: 'nope', field: 'service' }, undefined);
     expect(err.message).toBe('POST http://api/x → 400: nope (field service)');
+    expect(new ApiHttpError('GET', 'http://api/y', 502, undefined, undefined).message).toBe('GET http://api/y → 502');
   });
 
   it('describe causes briefly', () => {

@@ -86,6 +86,12 @@ describe('closed-loop sweep against the demo target (W=2, S=10 ms) and a fake AP
     const l4 = byLevel.get(4)!;
     expect(l4.qps).toBeGreaterThan(160);
     expect(l4.qps).toBeLessThan(240);
+    // Tighter, and immune to a busy machine's late timers: past the knee both slots are always busy,
+    // so throughput must be W ÷ the compute time the target actually achieved.
+    const w4 = final.get(4)!;
+    const computes = events.filter((e) => e.level === 4 && e.ts >= w4.measure_from && e.ts <= w4.ended_at!).map((e) => e.compute!);
+    const achievedCeiling = (2 * 1000) / (computes.reduce((a, b) => a + b, 0) / computes.length);
+    expect(Math.abs(l4.qps / achievedCeiling - 1)).toBeLessThan(0.1);
     // Past the knee (c = 4 > W = 2) half the latency is queue: (c − W)·S/W = 10 ms.
     expect(l4.queue_p50_ms!).toBeGreaterThan(7);
     expect(l4.queue_p50_ms!).toBeLessThan(14);
@@ -128,6 +134,18 @@ describe('closed-loop sweep against the demo target (W=2, S=10 ms) and a fake AP
     expect(failed.every((e) => e.compute === null && e.queue === null)).toBe(true);
     // afterEach closes the target; give it a live one.
     target = await startDemoTarget({ port: 0 });
+  });
+
+  it('stops the sweep, finishes the run as aborted and fails when events can no longer be stored', async () => {
+    fake.failNext('events', 10_000, 503);
+    const started = Date.now();
+    const sweep = runSweep(input({ levels: [1, 2], durationMs: 3_000, warmupMs: 0, retry: { initialDelayMs: 10, maxDelayMs: 50, giveUpAfterMs: 300 } }));
+    await expect(sweep).rejects.toMatchObject({ kind: 'api-failed', message: expect.stringContaining('events could not be stored (503') });
+    // The first batch leaves after 1 s and is given up 0.3 s later; later batches get one attempt each.
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(fake.finishes.map((f) => f.status)).toEqual(['aborted']);
+    expect(fake.finalSteps().get(1)?.ended_at).not.toBeNull();
+    expect(fake.finalSteps().has(2)).toBe(false);
   });
 
   it('refuses to start, with a SweepError naming the URL, when the API or the target is unreachable', async () => {

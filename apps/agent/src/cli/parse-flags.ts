@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
+import { HTTP_TOKEN } from '../recorder/http-token.ts';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
@@ -32,7 +33,7 @@ export function collectTag(value: string, previous: Record<string, string> = {})
 export function collectHeader(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const colon = value.indexOf(':');
   const name = colon > 0 ? value.slice(0, colon).trim().toLowerCase() : '';
-  if (!/^[!#$%&'*+\-.^_`|~0-9a-z]+$/.test(name)) {
+  if (!HTTP_TOKEN.test(name)) {
     throw new InvalidArgumentError(`"${value}" is not a header: use 'Name: value', e.g. -H 'content-type: application/json'.`);
   }
   return { ...previous, [name]: value.slice(colon + 1).trim() };

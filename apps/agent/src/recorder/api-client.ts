@@ -9,7 +9,7 @@ import {
   type StepWindowInput,
 } from '@kneeboard/contracts';
 import { ApiHttpError, parseApiErrorBody, parseRetryAfter } from './api-errors.ts';
-import { DEFAULT_RETRY_POLICY, withRetry, type RetryNotice, type RetryPolicy } from './retry.ts';
+import { DEFAULT_RETRY_POLICY, isRetriable, withRetry, type RetryNotice, type RetryPolicy } from './retry.ts';
 
 export interface KneeboardApiOptions {
   /** e.g. http://127.0.0.1:4000 */
@@ -30,6 +30,8 @@ export class KneeboardApi {
   private readonly retry: RetryPolicy;
   private readonly onRetry: KneeboardApiOptions['onRetry'];
   private readonly attemptTimeoutMs: number;
+  /** Start of the current run of retriable failures, shared by all calls (see RetryHooks.failingSince). */
+  private failingSince: number | undefined;
   // Its own connections: API traffic must never wait behind, or add to, the load on the target.
   private readonly dispatcher = new Agent({ connections: 4, pipelining: 1, connect: { timeout: 5_000 } });
 
@@ -71,8 +73,19 @@ export class KneeboardApi {
 
   private call(what: string, method: string, path: string, body: unknown): Promise<unknown> {
     const text = JSON.stringify(body);
-    return withRetry(() => this.attempt(method, path, text, this.attemptTimeoutMs), this.retry, (notice) =>
-      this.onRetry?.({ ...notice, what }),
+    return withRetry(
+      async () => {
+        try {
+          const result = await this.attempt(method, path, text, this.attemptTimeoutMs);
+          this.failingSince = undefined;
+          return result;
+        } catch (err) {
+          if (isRetriable(err)) this.failingSince ??= Date.now();
+          throw err;
+        }
+      },
+      this.retry,
+      { onRetry: (notice) => this.onRetry?.({ ...notice, what }), failingSince: () => this.failingSince ?? Date.now() },
     );
   }
 

@@ -14,14 +14,18 @@ export class ApiHttpError extends Error {
     /** From a Retry-After header, when present. */
     readonly retryAfterMs: number | undefined,
   ) {
-    const detail = body ? `${body.message}${body.field ? ` (field ${body.field})` : ''}` : 'no error body';
-    super(`${method} ${url} → ${status}: ${detail}`);
+    super(`${method} ${url} → ${describeStatus(status, body)}`);
     this.name = 'ApiHttpError';
   }
 
   get retriable(): boolean {
     return RETRIABLE_STATUSES.has(this.status);
   }
+}
+
+/** `400: level[3]: too small (field level[3])`: the status and the API's own words. */
+export function describeStatus(status: number, body: ApiError | undefined): string {
+  return body ? `${status}: ${body.message}${body.field ? ` (field ${body.field})` : ''}` : `${status}`;
 }
 
 export function parseApiErrorBody(text: string): ApiError | undefined {

@@ -22,17 +22,24 @@ export function isRetriable(err: unknown): boolean {
   return err instanceof ApiHttpError ? err.retriable : isNetworkError(err);
 }
 
+export interface RetryHooks {
+  onRetry?: (notice: RetryNotice) => void;
+  /**
+   * When the failures began, for the give-up rule. Default: the first attempt of this call. A client
+   * making many calls passes the start of its current failure streak, so once the receiver has been
+   * down for giveUpAfterMs, later calls give up after one attempt instead of each waiting it out.
+   */
+  failingSince?: () => number;
+}
+
 /**
  * Runs `attempt` until it succeeds, a final error occurs, or the policy gives up (then the last
  * error is thrown). The caller's attempt must resend the identical request — for event batches,
  * the same batch_id — so a retry after a lost acknowledgement is deduplicated by the API.
  */
-export async function withRetry<T>(
-  attempt: () => Promise<T>,
-  policy: RetryPolicy,
-  onRetry?: (notice: RetryNotice) => void,
-): Promise<T> {
+export async function withRetry<T>(attempt: () => Promise<T>, policy: RetryPolicy, hooks: RetryHooks = {}): Promise<T> {
   const started = Date.now();
+  const failingSince = hooks.failingSince ?? (() => started);
   let backoff = policy.initialDelayMs;
   for (let n = 1; ; n++) {
     try {
@@ -42,8 +49,8 @@ export async function withRetry<T>(
       // The receiver's Retry-After wins over our own backoff; giveUpAfterMs still bounds the wait.
       const hinted = err instanceof ApiHttpError ? err.retryAfterMs : undefined;
       const delayMs = hinted ?? Math.random() * backoff;
-      if (Date.now() + delayMs - started > policy.giveUpAfterMs) throw err;
-      onRetry?.({ attempt: n, delayMs, error: err });
+      if (Date.now() + delayMs - failingSince() > policy.giveUpAfterMs) throw err;
+      hooks.onRetry?.({ attempt: n, delayMs, error: err });
       await sleep(delayMs);
       backoff = Math.min(backoff * 2, policy.maxDelayMs);
     }

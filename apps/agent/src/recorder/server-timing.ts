@@ -1,3 +1,5 @@
+import { HTTP_TOKEN } from './http-token.ts';
+
 /** The two Server-Timing metrics Kneeboard plots, in ms; null when the server did not report one. */
 export interface ServerTimings {
   queueMs: number | null;
@@ -6,7 +8,6 @@ export interface ServerTimings {
   unparseable: boolean;
 }
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const DURATION = /^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 /**
@@ -31,7 +32,7 @@ function readEntry(entry: string, out: ServerTimings): void {
   if (entry.trim() === '') return; // a stray comma is not worth a complaint
   const [rawName = '', ...params] = splitOutsideQuotes(entry, ';').parts;
   const name = rawName.trim().toLowerCase();
-  if (!TOKEN.test(name)) {
+  if (!HTTP_TOKEN.test(name)) {
     out.unparseable = true;
     return;
   }

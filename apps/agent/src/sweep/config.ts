@@ -1,13 +1,13 @@
 import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
 import { CreateRunBody, MAX_BATCH_EVENTS } from '@kneeboard/contracts';
+import { HTTP_TOKEN } from '../recorder/http-token.ts';
 import { DEFAULT_RETRY_POLICY } from '../recorder/retry.ts';
 
 /** More connections than this from one process runs into file-descriptor limits; use more agents. */
 export const MAX_LEVEL = 10_000;
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
-const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 export const Levels = z
   .array(z.number().int('must be whole numbers (concurrency)').min(1, 'must be at least 1').max(MAX_LEVEL, `must be at most ${MAX_LEVEL}`))

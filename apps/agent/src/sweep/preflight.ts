@@ -14,7 +14,7 @@ export async function checkApi(api: KneeboardApi): Promise<void> {
     }
     throw new SweepError(
       'api-unreachable',
-      `cannot reach the Kneeboard API at ${api.baseUrl} (${describeCause(err)}). Is it running? Start everything with \`pnpm up\`.`,
+      `cannot reach the Kneeboard API at ${api.baseUrl} (${describeCause(err)}). Is it running? Start everything with \`./scripts/start.sh\`, or pass --api <url>.`,
       { cause: err },
     );
   }

@@ -17,7 +17,7 @@ export interface StepContext {
   warmupMs: number;
   durationMs: number;
   levelCount: number;
-  /** The sweep's stop signal (Ctrl-C). */
+  /** Stops the sweep: Ctrl-C, or events that can no longer be stored. */
   signal: AbortSignal;
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KneeboardApi } from '../recorder/api-client.ts';
-import { ApiHttpError, describeCause, isNetworkError } from '../recorder/api-errors.ts';
+import { ApiHttpError, describeCause, describeStatus, isNetworkError } from '../recorder/api-errors.ts';
 import { EventRecorder, type UploadStats } from '../recorder/event-recorder.ts';
 import { SweepConfig, type SweepInput } from './config.ts';
 import type { LevelSummary } from './level-stats.ts';
@@ -70,12 +70,22 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     const runUrl = `${cfg.web.replace(/\/+$/, '')}/runs/${runId}`;
     reporter.runCreated?.({ runId, runUrl });
 
+    // Stops the steps on Ctrl-C, and also once events are being lost: load whose timings cannot be
+    // stored is wasted on the target.
+    const halt = new AbortController();
+    if (signal.aborted) halt.abort();
+    signal.addEventListener('abort', () => halt.abort(), { once: true });
+    let lost: SweepError | undefined;
     const recorder = new EventRecorder({
       send: (batch) => api.postEvents(runId, batch),
       agentId: cfg.agentId,
       flushIntervalMs: cfg.flushIntervalMs,
       maxBatchEvents: cfg.maxBatchEvents,
-      onBatchLost: (err, events) => reporter.warn?.(`gave up on a batch of ${events} events: ${failureText(err)}`),
+      onBatchLost: (err, events) => {
+        reporter.warn?.(`gave up on a batch of ${events} events: ${failureText(err)}`);
+        lost ??= new SweepError('api-failed', `events could not be stored (${failureText(err)}), so the sweep was stopped`, { cause: err });
+        halt.abort();
+      },
     });
     const ctx = {
       api,
@@ -87,14 +97,14 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
       warmupMs: cfg.warmupMs,
       durationMs: cfg.durationMs,
       levelCount: cfg.levels.length,
-      signal,
+      signal: halt.signal,
     };
 
     const levels: LevelSummary[] = [];
     let failure: unknown;
     try {
       for (const [index, level] of cfg.levels.entries()) {
-        if (signal.aborted) break;
+        if (halt.signal.aborted) break;
         const summary = await runStep(ctx, level, index);
         levels.push(summary);
         reporter.stepFinished?.(summary);
@@ -104,7 +114,8 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     }
     // Whatever happened, what was measured is delivered and the run is closed.
     const upload = await recorder.close();
-    const status = signal.aborted || failure !== undefined ? 'aborted' : 'finished';
+    failure ??= lost;
+    const status = halt.signal.aborted || failure !== undefined ? 'aborted' : 'finished';
     try {
       await api.finishRun(runId, status);
     } catch (err) {
@@ -129,6 +140,6 @@ function apiFailure(what: string, apiUrl: string, err: unknown): unknown {
 }
 
 function failureText(err: unknown): string {
-  if (err instanceof ApiHttpError) return `${err.status}${err.body ? ` ${err.body.message}${err.body.field ? ` (field ${err.body.field})` : ''}` : ''}`;
+  if (err instanceof ApiHttpError) return describeStatus(err.status, err.body);
   return describeCause(err);
 }
