@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from './fixture-data.ts';
+import { freePort, startNextApp } from './next-app.ts';
+import { launchChromium } from './browser.ts';
 import { startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
@@ -70,6 +72,26 @@ describe('runs list with no runs', () => {
       await page.close();
     } finally {
       await empty.close();
+    }
+  });
+});
+
+describe('runs list without an API', () => {
+  it('says which API URL it tried and how to point the app elsewhere', async () => {
+    const deadApi = `http://127.0.0.1:${await freePort()}`;
+    const web = await startNextApp({ apiUrl: deadApi });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${web.url}/`);
+      const notice = page.getByTestId('api-error');
+      await notice.waitFor();
+      const text = await notice.textContent();
+      expect(text).toContain(deadApi);
+      expect(text).toContain('KNEEBOARD_API_URL');
+    } finally {
+      await browser.close();
+      await web.close();
     }
   });
 });

@@ -22,7 +22,8 @@ export function LiveIndicator({ mode, updatedAt }: { mode: LiveMode; updatedAt: 
     const id = setInterval(tick, 500);
     return () => clearInterval(id);
   }, [ticking]);
-  if (mode === 'static') return null;
+  // Once the run is over the page looks like any finished run: the status badge says so.
+  if (mode === 'static' || mode === 'ended') return null;
   const age = updatedAt !== null && now !== null ? Math.max(0, now - updatedAt) / 1000 : null;
   const stale = ticking && age !== null && age > 5;
   return (

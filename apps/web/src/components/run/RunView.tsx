@@ -76,7 +76,7 @@ export function RunView({ initial }: { initial: RunDetail }) {
           testId="qps-chart"
         >
           <QpsChart data={qps} parameter={run.parameter} xScale={xScale}>
-            <KneeMarker level={null} />
+            <KneeMarker level={detail.analysis?.knee?.level ?? null} />
           </QpsChart>
         </ChartPanel>
 
@@ -104,7 +104,7 @@ export function RunView({ initial }: { initial: RunDetail }) {
           testId="latency-chart"
         >
           <LatencyChart data={latency} visible={visible} parameter={run.parameter} xScale={xScale} yScale={yScale}>
-            <KneeMarker level={null} />
+            <KneeMarker level={detail.analysis?.knee?.level ?? null} />
           </LatencyChart>
         </ChartPanel>
 
