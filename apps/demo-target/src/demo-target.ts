@@ -30,7 +30,8 @@ export interface DemoTarget {
  * A service with a known latency-versus-load curve: W slots, service time S held by a timer, a FIFO
  * queue in front. Max throughput W·1000/S, knee at concurrency W, latency ≈ S below the knee and
  * ≈ c·S/W above it. Every response carries `Server-Timing: queue;dur=…, compute;dur=…`, where
- * compute is the slot time actually measured (timers are only accurate to about a millisecond).
+ * compute is the slot time actually measured (timers are only accurate to about a millisecond, and
+ * fire later on a busy machine; a slot that stays busy makes up its lateness on the next request).
  *
  * `GET /healthz` and `GET /stats` bypass the slots; every other request is served.
  */
@@ -41,6 +42,8 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
   let inFlight = 0;
   let maxInFlight = 0;
   let served = 0;
+  /** How late (negative: early) the timer of the slot being released right now fired; 0 outside release(). */
+  let lateness = 0;
   const stats = (): DemoTargetStats => ({ inFlight, maxInFlight, queued: slots.queued, served });
 
   function serve(req: IncomingMessage, res: ServerResponse): void {
@@ -51,12 +54,20 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
     maxInFlight = Math.max(maxInFlight, inFlight);
     // A client that hangs up while queued gives its place away instead of consuming a slot.
     const cancel = slots.acquire(() => {
-      const queueMs = performance.now() - arrivedAt;
       const startedAt = performance.now();
+      const queueMs = startedAt - arrivedAt;
+      const serviceMs = sampleServiceMs(o.serviceMs, o.jitterMs);
+      // Granted straight from a slot whose timer fired late (or early): even it out on this request,
+      // so a busy slot still serves 1000/S requests a second on a machine whose timers run late.
+      const holdMs = Math.max(0, serviceMs - lateness);
+      const dueAt = startedAt + holdMs;
       const timer = setTimeout(() => {
         holding.delete(timer);
-        const computeMs = performance.now() - startedAt;
-        slots.release();
+        const endedAt = performance.now();
+        const computeMs = endedAt - startedAt;
+        lateness = endedAt - dueAt;
+        slots.release(); // hands the slot to the next queued request synchronously, with `lateness` set
+        lateness = 0;
         if (res.destroyed) return;
         served += 1;
         res.writeHead(200, {
@@ -64,7 +75,7 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
           'server-timing': formatServerTiming(queueMs, computeMs),
         });
         res.end(JSON.stringify({ queue_ms: round3(queueMs), compute_ms: round3(computeMs) }));
-      }, sampleServiceMs(o.serviceMs, o.jitterMs));
+      }, holdMs);
       holding.add(timer);
     });
     res.once('close', () => {

@@ -1,4 +1,4 @@
-import { request } from 'node:http';
+import { Agent, request, type ClientRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 export interface Timed {
@@ -10,11 +10,14 @@ export interface Timed {
   doneAt: number;
 }
 
-/** One GET on its own connection, so concurrent calls really are concurrent at the server. */
-export function timedGet(url: string): Promise<Timed> {
+/**
+ * One GET, by default on its own new connection so concurrent calls really are concurrent at the
+ * server. `onRequest` receives the request, e.g. to destroy it (a client hanging up).
+ */
+export function timedGet(url: string, agent: Agent | false = false, onRequest?: (req: ClientRequest) => void): Promise<Timed> {
   const startedAt = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request(url, { agent: false }, (res) => {
+    const req = request(url, { agent }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -28,7 +31,18 @@ export function timedGet(url: string): Promise<Timed> {
     });
     req.on('error', reject);
     req.end();
+    onRequest?.(req);
   });
+}
+
+/**
+ * A keep-alive agent with `n` connections already open, so `n` requests sent together reach the
+ * server together: connection set-up on a busy machine would otherwise stagger their arrival.
+ */
+export async function warmAgent(url: string, n: number): Promise<Agent> {
+  const agent = new Agent({ keepAlive: true, maxSockets: n });
+  await Promise.all(Array.from({ length: n }, () => timedGet(`${url}/healthz`, agent)));
+  return agent;
 }
 
 /** Parses the demo target's own Server-Timing format; the agent has the lenient general parser. */
