@@ -8,6 +8,10 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { healthRoutes } from './routes/health.ts';
 import { analysisRoutes } from './routes/v1/analysis.ts';
+import { compareRoutes } from './routes/v1/compare.ts';
+import { linkRoutes } from './routes/v1/links.ts';
+import { runExportRoutes } from './routes/v1/run-exports.ts';
+import { serviceRoutes } from './routes/v1/services.ts';
 import { eventRoutes } from './routes/v1/events.ts';
 import { liveRoutes } from './routes/v1/live.ts';
 import { runRoutes } from './routes/v1/runs.ts';
@@ -47,6 +51,10 @@ export async function buildApp({ db, logger = false }: AppOptions) {
       await v1.register(eventRoutes, deps);
       await v1.register(liveRoutes, deps);
       await v1.register(analysisRoutes, deps);
+      await v1.register(runExportRoutes, deps);
+      await v1.register(compareRoutes, deps);
+      await v1.register(serviceRoutes, deps);
+      await v1.register(linkRoutes, deps);
     },
     { prefix: '/api/v1' },
   );

@@ -1,4 +1,5 @@
 import type { AnalyzeCurveInput, RunAnalysis, UslFit } from '@kneeboard/contracts';
+import { agentHealthWarning } from './agent-health.ts';
 import { closedLoopKnee } from './closed-loop-knee.ts';
 import { scalingEfficiency } from './efficiency.ts';
 import { littlesLaw, littlesLawWarning } from './littles-law.ts';
@@ -62,6 +63,8 @@ export function analyzeCurve(input: AnalyzeCurveInput): RunAnalysis {
   const checks = closed ? littlesLaw(points) : [];
   const generatorWarning = littlesLawWarning(checks, parameter);
   if (generatorWarning) warnings.push(generatorWarning);
+  const healthWarning = agentHealthWarning(input.curve, parameter);
+  if (healthWarning) warnings.push(healthWarning);
   const { efficiency, basis } = scalingEfficiency(points, parameter);
 
   const minLevel = points[0]?.level ?? 0;

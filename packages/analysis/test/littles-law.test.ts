@@ -36,3 +36,13 @@ describe("Little's law check", () => {
     expect(littlesLawWarning([], 'workers')).toBeNull();
   });
 });
+
+describe('agentHealthWarning', () => {
+  it('names the levels the agent itself flagged, with its reason', async () => {
+    const { agentHealthWarning } = await import('../src/agent-health.ts');
+    const health = (limited: boolean) => ({ target: 16, in_flight_mean: limited ? 9 : 16, late_sends: 0, missed_sends: 0, agent_cpu_cores: 1, event_loop_delay_p99_ms: 40, generator_limited: limited, reason: limited ? 'held 9 of 16 in flight' : null });
+    const text = agentHealthWarning([{ level: 8, health: health(false) }, { level: 16, health: health(true) }, { level: 32, health: null }], 'concurrency');
+    expect(text).toMatch(/^Generator-limited at concurrency 16: .*held 9 of 16 in flight/);
+    expect(agentHealthWarning([{ level: 8, health: health(false) }], 'concurrency')).toBeNull();
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Level } from './common.ts';
+import { StepHealth } from './step.ts';
 
 const Ms = z.number().nullable();
 
@@ -30,6 +31,8 @@ export const CurvePoint = z.object({
   other_p50_ms: Ms,
   /** True while the step's window is still open. */
   in_progress: z.boolean(),
+  /** The agent's own health during the step, when it reported it. Always sent by the API (null when none). */
+  health: StepHealth.nullable().optional(),
 });
 export type CurvePoint = z.infer<typeof CurvePoint>;
 

@@ -6,3 +6,6 @@ export * from './curve.ts';
 export * from './run-detail.ts';
 export * from './analysis.ts';
 export * from './errors.ts';
+export * from './compare.ts';
+export * from './services.ts';
+export * from './links.ts';

@@ -37,6 +37,10 @@ export const Run = z.object({
   load_model: LoadModel,
   parameter: z.string(),
   tags: Tags,
+  /** Set by people, not agents: "baseline", "flaky"… Always sent by the API. */
+  labels: z.array(z.string()).optional(),
+  /** A note shown in the review. Always sent by the API ('' when none). */
+  note: z.string().optional(),
   agent_host: z.string().nullable(),
   agent_cores: z.number().int().nullable(),
   status: RunStatus,
@@ -49,9 +53,21 @@ export const FinishRunBody = z
   .object({ status: z.enum(['finished', 'aborted']).default('finished') })
   .default({ status: 'finished' });
 
+export const RunLabel = z.string().trim().min(1).max(50);
+
+/** What people may change on a run after the fact. */
+export const UpdateRunBody = z
+  .object({
+    labels: z.array(RunLabel).max(20).optional(),
+    note: z.string().max(5000).optional(),
+  })
+  .refine((b) => b.labels !== undefined || b.note !== undefined, { message: 'give labels or note', path: ['labels'] });
+export type UpdateRunBody = z.infer<typeof UpdateRunBody>;
+
 export const ListRunsQuery = z.object({
   service: z.string().optional(),
   release: z.string().optional(),
+  status: RunStatus.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 

@@ -2,6 +2,30 @@ import { z } from 'zod';
 import { EpochMs, Level } from './common.ts';
 
 /**
+ * How the load generator itself fared during a step, measured by the agent. A step where the agent
+ * could not hold the configured load is `generator_limited`: its numbers are the agent's ceiling,
+ * not the server's.
+ */
+export const StepHealth = z.object({
+  /** The load the step was meant to hold: concurrency (closed loop) or requests/s (open loop). */
+  target: z.number().nonnegative(),
+  /** Requests actually in flight, time-averaged over the measurement window (a direct count). */
+  in_flight_mean: z.number().nonnegative().nullable(),
+  /** Open loop: sends that left later than their intended time (beyond a small tolerance). */
+  late_sends: z.number().int().nonnegative().default(0),
+  /** Open loop: intended sends that were never made (the agent fell too far behind). */
+  missed_sends: z.number().int().nonnegative().default(0),
+  /** The agent process's CPU use, in cores (1.0 = one core busy). */
+  agent_cpu_cores: z.number().nonnegative().nullable(),
+  /** The agent's event-loop delay, p99, ms: a busy agent sends and times late. */
+  event_loop_delay_p99_ms: z.number().nonnegative().nullable(),
+  generator_limited: z.boolean(),
+  /** Why the step was flagged, in one sentence; null when it was not. */
+  reason: z.string().max(500).nullable().default(null),
+});
+export type StepHealth = z.infer<typeof StepHealth>;
+
+/**
  * A load level's time window. Requests completed before `measure_from` are warm-up and excluded
  * from the curve. `ended_at` may be omitted while the step is still running (the agent posts the
  * window when the step starts and again when it ends); the latest post for a level wins.
@@ -12,6 +36,8 @@ export const StepWindow = z
     started_at: EpochMs,
     measure_from: EpochMs,
     ended_at: EpochMs.nullable().default(null),
+    /** Sent with the step's final window by agents that measure themselves. */
+    health: StepHealth.nullable().optional(),
   })
   .superRefine((s, ctx) => {
     if (s.measure_from < s.started_at) {

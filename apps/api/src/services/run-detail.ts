@@ -1,6 +1,12 @@
 import { analyzeCurve } from '@kneeboard/analysis';
 import { getRun, listSteps, queryCurve, type Db } from '@kneeboard/clickhouse';
-import type { RunDetail } from '@kneeboard/contracts';
+import type { CurvePoint, RunDetail, StepWindow } from '@kneeboard/contracts';
+
+/** Each level's point carries the agent's health for that step, so the curve says where the generator was the ceiling. */
+function withHealth(curve: CurvePoint[], steps: StepWindow[]): CurvePoint[] {
+  const health = new Map(steps.map((s) => [s.level, s.health ?? null]));
+  return curve.map((p) => ({ ...p, health: health.get(p.level) ?? null }));
+}
 
 /**
  * The run, its step windows, its curve and the analysis of that curve, read in parallel. The
@@ -8,8 +14,13 @@ import type { RunDetail } from '@kneeboard/contracts';
  * stored. Null when the run does not exist.
  */
 export async function loadRunDetail(db: Db, runId: string): Promise<RunDetail | null> {
-  const [run, steps, curve] = await Promise.all([getRun(db, runId), listSteps(db, runId), queryCurve(db, runId)]);
+  const [run, steps, rawCurve] = await Promise.all([getRun(db, runId), listSteps(db, runId), queryCurve(db, runId)]);
   if (!run) return null;
-  const analysis = analyzeCurve({ curve, load_model: run.load_model, parameter: run.parameter });
+  const curve = withHealth(rawCurve, steps);
+  const analysis = analyzeCurve({
+    curve: curve.map((p) => ({ ...p, in_flight: p.health?.in_flight_mean ?? null })),
+    load_model: run.load_model,
+    parameter: run.parameter,
+  });
   return { run, steps, curve, analysis };
 }

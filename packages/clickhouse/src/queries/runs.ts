@@ -5,7 +5,7 @@ import { insertSettings, type Db } from '../db.ts';
 import { nextVersion } from '../version.ts';
 
 const RUN_COLUMNS = `
-  id, service, name, release, git_sha, load_model, parameter, tags, agent_host, agent_cores, status,
+  id, service, name, release, git_sha, load_model, parameter, tags, labels, note, agent_host, agent_cores, status,
   toUnixTimestamp64Milli(created_at) AS created_at,
   if(finished_at IS NULL, NULL, toUnixTimestamp64Milli(assumeNotNull(finished_at))) AS finished_at`;
 
@@ -30,6 +30,8 @@ export async function insertRun(db: Db, body: CreateRunBody, now = Date.now()): 
     load_model: body.load_model,
     parameter: body.parameter,
     tags: body.tags,
+    labels: [],
+    note: '',
     agent_host: body.agent_host ?? null,
     agent_cores: body.agent_cores ?? null,
     status: 'running',
@@ -66,9 +68,19 @@ export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, '
   return finished;
 }
 
+/** Replaces a run's labels and/or note; the rest of the run is unchanged. */
+export async function updateRun(db: Db, id: string, change: { labels?: string[] | undefined; note?: string | undefined }): Promise<Run | null> {
+  const run = await getRun(db, id);
+  if (!run) return null;
+  const updated: Run = { ...run, labels: change.labels ?? run.labels ?? [], note: change.note ?? run.note ?? '' };
+  await writeRun(db, updated);
+  return updated;
+}
+
 export interface ListRunsFilter {
   service?: string | undefined;
   release?: string | undefined;
+  status?: RunStatus | undefined;
   limit: number;
 }
 
@@ -77,9 +89,10 @@ export async function listRuns(db: Db, filter: ListRunsFilter): Promise<Run[]> {
     query: `SELECT ${RUN_COLUMNS} FROM kb_runs_v1 FINAL
             WHERE ({service:String} = '' OR service = {service:String})
               AND ({release:String} = '' OR release = {release:String})
+              AND ({status:String} = '' OR status = {status:String})
             ORDER BY created_at DESC, id
             LIMIT {limit:UInt32}`,
-    query_params: { service: filter.service ?? '', release: filter.release ?? '', limit: filter.limit },
+    query_params: { service: filter.service ?? '', release: filter.release ?? '', status: filter.status ?? '', limit: filter.limit },
     format: 'JSONEachRow',
   });
   return z.array(RunRow).parse(await result.json());

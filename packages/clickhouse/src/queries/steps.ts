@@ -1,14 +1,56 @@
 import { z } from 'zod';
-import type { StepWindow } from '@kneeboard/contracts';
+import type { StepHealth, StepWindow } from '@kneeboard/contracts';
 import { insertSettings, type Db } from '../db.ts';
 import { nextVersion } from '../version.ts';
 
-const StepRow = z.object({
+const HEALTH_COLUMNS = `target, in_flight_mean, late_sends, missed_sends, agent_cpu_cores, event_loop_delay_p99_ms, generator_limited, health_reason`;
+
+const HealthColumns = z.object({
+  target: z.number().nullable(),
+  in_flight_mean: z.number().nullable(),
+  late_sends: z.coerce.number().nullable(),
+  missed_sends: z.coerce.number().nullable(),
+  agent_cpu_cores: z.number().nullable(),
+  event_loop_delay_p99_ms: z.number().nullable(),
+  generator_limited: z.coerce.number().nullable(),
+  health_reason: z.string().nullable(),
+});
+type HealthColumns = z.infer<typeof HealthColumns>;
+
+const StepRow = HealthColumns.extend({
   level: z.number(),
   started_at: z.number(),
   measure_from: z.number(),
   ended_at: z.number().nullable(),
 });
+
+function healthToColumns(h: StepHealth | null | undefined): HealthColumns {
+  return {
+    target: h?.target ?? null,
+    in_flight_mean: h?.in_flight_mean ?? null,
+    late_sends: h?.late_sends ?? null,
+    missed_sends: h?.missed_sends ?? null,
+    agent_cpu_cores: h?.agent_cpu_cores ?? null,
+    event_loop_delay_p99_ms: h?.event_loop_delay_p99_ms ?? null,
+    generator_limited: h ? Number(h.generator_limited) : null,
+    health_reason: h?.reason ?? null,
+  };
+}
+
+/** Health is stored only when the agent reported it: a step without `target` has none. */
+export function columnsToHealth(c: HealthColumns): StepHealth | null {
+  if (c.target === null || c.generator_limited === null) return null;
+  return {
+    target: c.target,
+    in_flight_mean: c.in_flight_mean,
+    late_sends: c.late_sends ?? 0,
+    missed_sends: c.missed_sends ?? 0,
+    agent_cpu_cores: c.agent_cpu_cores,
+    event_loop_delay_p99_ms: c.event_loop_delay_p99_ms,
+    generator_limited: c.generator_limited === 1,
+    reason: c.health_reason,
+  };
+}
 
 export async function upsertStep(db: Db, runId: string, step: StepWindow): Promise<void> {
   const row = {
@@ -17,6 +59,7 @@ export async function upsertStep(db: Db, runId: string, step: StepWindow): Promi
     started_at_ms: step.started_at,
     measure_from_ms: step.measure_from,
     ended_at_ms: step.ended_at,
+    ...healthToColumns(step.health),
     version: nextVersion(),
   };
   await db.writes.run(() =>
@@ -26,10 +69,13 @@ export async function upsertStep(db: Db, runId: string, step: StepWindow): Promi
 
 export async function listSteps(db: Db, runId: string): Promise<StepWindow[]> {
   const result = await db.client.query({
-    query: `SELECT level, started_at_ms AS started_at, measure_from_ms AS measure_from, ended_at_ms AS ended_at
+    query: `SELECT level, started_at_ms AS started_at, measure_from_ms AS measure_from, ended_at_ms AS ended_at, ${HEALTH_COLUMNS}
             FROM kb_steps_v1 FINAL WHERE run_id = {run_id:UUID} ORDER BY level`,
     query_params: { run_id: runId },
     format: 'JSONEachRow',
   });
-  return z.array(StepRow).parse(await result.json());
+  return z
+    .array(StepRow)
+    .parse(await result.json())
+    .map((r) => ({ level: r.level, started_at: r.started_at, measure_from: r.measure_from, ended_at: r.ended_at, health: columnsToHealth(r) }));
 }

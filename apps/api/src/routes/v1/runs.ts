@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { finishRun, insertRun, listRuns, queryRunSummaries } from '@kneeboard/clickhouse';
+import { finishRun, insertRun, listRuns, queryRunSummaries, updateRun } from '@kneeboard/clickhouse';
 import {
   ApiError,
   CreateRunBody,
@@ -11,6 +11,7 @@ import {
   Run,
   RunDetail,
   RunId,
+  UpdateRunBody,
 } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
@@ -49,6 +50,22 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
       const detail = await loadRunDetail(db, req.params.id);
       if (!detail) throw notFound('run');
       return detail;
+    },
+  });
+
+  app.patch('/runs/:id', {
+    schema: {
+      summary: "Set a run's labels and/or its note for the review",
+      tags: ['runs'],
+      params: IdParams,
+      body: UpdateRunBody,
+      response: { 200: Run, 400: ApiError, 404: ApiError },
+    },
+    handler: async (req) => {
+      const run = await updateRun(db, req.params.id, req.body);
+      if (!run) throw notFound('run');
+      hub.notify(run.id);
+      return run;
     },
   });
 

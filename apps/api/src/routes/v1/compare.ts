@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { compareMarkdown } from '@kneeboard/analysis/compare';
+import { ApiError, CompareQuery, CompareResponse } from '@kneeboard/contracts';
+import type { RouteDeps } from '../../deps.ts';
+import { buildComparison } from '../../services/compare.ts';
+import { compareCurveSvg } from '../../services/curve-svg.ts';
+
+const MarkdownQuery = CompareQuery.extend({
+  /** The web app's origin, so the Markdown can link to the interactive view and the embeddable SVG. */
+  web: z.url().optional(),
+});
+
+export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
+  app.get('/compare', {
+    schema: {
+      summary: 'Compare head runs with a base run: per-level deltas with bootstrap intervals and verdicts',
+      tags: ['compare'],
+      querystring: CompareQuery,
+      response: { 200: CompareResponse, 400: ApiError, 404: ApiError },
+    },
+    handler: async (req) => (await buildComparison(db, req.query)).report,
+  });
+
+  app.get('/compare.md', {
+    schema: { summary: 'A comparison as Markdown for a pull request', tags: ['compare'], querystring: MarkdownQuery },
+    handler: async (req, reply) => {
+      const { report } = await buildComparison(db, req.query);
+      const pairs: Array<[string, string]> = [['base', req.query.base], ...req.query.head.map((h): [string, string] => ['head', h])];
+      const qs = new URLSearchParams(pairs).toString();
+      const links = req.query.web ? { view: `${req.query.web}/compare?${qs}`, svg: `${req.query.web}/api/v1/compare.svg?${qs}` } : {};
+      return reply.type('text/markdown; charset=utf-8').send(compareMarkdown(report, report.base.parameter, links));
+    },
+  });
+
+  app.get('/compare.svg', {
+    schema: { summary: 'An embeddable SVG overlay of the compared runs', tags: ['compare'], querystring: CompareQuery },
+    handler: async (req, reply) => {
+      const { report, details } = await buildComparison(db, req.query);
+      const summary = report.heads.map((h) => h.overall.summary).join(' ');
+      return reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'no-cache').send(compareCurveSvg(details, summary));
+    },
+  });
+};

@@ -1,0 +1,73 @@
+import { escapeXml } from './escape.ts';
+import { renderPanel } from './panel.ts';
+import type { CurveChartInput } from './types.ts';
+
+const STYLE = `
+  text { font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; fill: #1f2937; }
+  .title { font-size: 15px; font-weight: 600; } .subtitle { font-size: 12px; fill: #6b7280; }
+  .panel-title { font-size: 13px; font-weight: 600; } .tick { font-size: 11px; fill: #6b7280; }
+  .label { font-size: 12px; fill: #374151; } .legend { font-size: 12px; }
+  .grid { stroke: #e5e7eb; } .axis { stroke: #9ca3af; }
+  .marker { stroke: #b91c1c; stroke-dasharray: 3 3; } .marker-label { font-size: 11px; fill: #b91c1c; }`;
+
+/**
+ * A self-contained SVG of a latency-versus-load curve (or an overlay of runs): throughput on the
+ * left, p50 (solid) and p99 (faint) latency on the right, the knee marked. Rendered on the server
+ * without a browser, for READMEs, wikis and pull requests.
+ */
+export function renderCurveSvg(input: CurveChartInput): string {
+  const width = input.width ?? 960;
+  const height = input.height ?? 380;
+  const headerHeight = input.subtitle ? 48 : 32;
+  const legendHeight = 24;
+  const levels = [...new Set(input.series.flatMap((s) => s.points.map((p) => p.level)))].sort((a, b) => a - b);
+  const panelHeight = height - headerHeight - legendHeight;
+  const half = width / 2;
+
+  const legend = input.series
+    .map((s, i) => {
+      const lx = 16 + i * 170;
+      const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
+      return `<line x1="${lx}" x2="${lx + 24}" y1="${height - 12}" y2="${height - 12}" stroke="${s.colour}" stroke-width="2"${dash}/><text x="${lx + 30}" y="${height - 8}" class="legend">${escapeXml(s.label)}</text>`;
+    })
+    .join('\n');
+
+  const body =
+    levels.length === 0
+      ? `<text x="${width / 2}" y="${height / 2}" text-anchor="middle" class="subtitle">no measured levels yet</text>`
+      : [
+          renderPanel({
+            box: { x: 0, y: headerHeight, width: half, height: panelHeight },
+            title: 'Throughput',
+            xLabel: input.parameter,
+            yLabel: 'throughput (req/s)',
+            levels,
+            series: input.series,
+            metrics: [{ key: 'qps', faint: false }],
+            marker: input.marker,
+          }),
+          renderPanel({
+            box: { x: half, y: headerHeight, width: half, height: panelHeight },
+            title: 'Latency: p50 (solid) and p99 (faint)',
+            xLabel: input.parameter,
+            yLabel: 'latency (ms)',
+            levels,
+            series: input.series,
+            metrics: [
+              { key: 'p50_ms', faint: false },
+              { key: 'p99_ms', faint: true },
+            ],
+            marker: input.marker,
+          }),
+        ].join('\n');
+
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeXml(input.title)}">
+<style>${STYLE}</style>
+<rect width="100%" height="100%" fill="#ffffff"/>
+<text x="16" y="22" class="title">${escapeXml(input.title)}</text>
+${input.subtitle ? `<text x="16" y="40" class="subtitle">${escapeXml(input.subtitle)}</text>` : ''}
+${body}
+${legend}
+</svg>
+`;
+}

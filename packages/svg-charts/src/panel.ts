@@ -1,0 +1,81 @@
+import { scaleLinear, scaleLog, type ScaleContinuousNumeric } from 'd3-scale';
+import { line } from 'd3-shape';
+import { escapeXml } from './escape.ts';
+import type { ChartSeries, SeriesPoint } from './types.ts';
+
+export interface PanelBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface PanelSpec {
+  box: PanelBox;
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  levels: number[];
+  series: ChartSeries[];
+  /** Which values of a point to draw; p99 is drawn thinner and fainter than p50. */
+  metrics: Array<{ key: keyof Omit<SeriesPoint, 'level'>; faint: boolean }>;
+  marker?: { level: number; label: string } | null;
+}
+
+const MARGIN = { top: 28, right: 12, bottom: 40, left: 56 };
+const fmt = (v: number) => (Math.abs(v) >= 1000 ? `${(v / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })}k` : v.toLocaleString('en-US', { maximumFractionDigits: 2 }));
+
+/** Geometric sweeps (1, 2, 4 … 512) read best on a log₂ axis; anything narrower stays linear. */
+export function xScaleFor(levels: number[], range: [number, number]): ScaleContinuousNumeric<number, number> {
+  const lo = Math.min(...levels);
+  const hi = Math.max(...levels);
+  if (lo > 0 && hi / lo > 8) return scaleLog().base(2).domain([lo, hi]).range(range);
+  return scaleLinear().domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi]).range(range).nice();
+}
+
+/** One chart panel: axes with units, a grid, a line per series and metric, gaps where values are missing. */
+export function renderPanel(spec: PanelSpec): string {
+  const { box } = spec;
+  const x0 = box.x + MARGIN.left;
+  const x1 = box.x + box.width - MARGIN.right;
+  const y0 = box.y + box.height - MARGIN.bottom;
+  const y1 = box.y + MARGIN.top;
+  const x = xScaleFor(spec.levels, [x0, x1]);
+  const values = spec.series.flatMap((s) => s.points.flatMap((p) => spec.metrics.map((m) => p[m.key]))).filter((v): v is number => v !== null);
+  const y = scaleLinear().domain([0, Math.max(1, ...values) * 1.05]).range([y0, y1]).nice();
+
+  const out: string[] = [];
+  out.push(`<text x="${box.x + MARGIN.left}" y="${box.y + 16}" class="panel-title">${escapeXml(spec.title)}</text>`);
+  for (const t of y.ticks(5)) {
+    out.push(`<line x1="${x0}" x2="${x1}" y1="${y(t)}" y2="${y(t)}" class="grid"/>`);
+    out.push(`<text x="${x0 - 6}" y="${y(t) + 4}" text-anchor="end" class="tick">${fmt(t)}</text>`);
+  }
+  for (const level of spec.levels) {
+    out.push(`<text x="${x(level)}" y="${y0 + 16}" text-anchor="middle" class="tick">${fmt(level)}</text>`);
+  }
+  out.push(`<line x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}" class="axis"/>`);
+  out.push(`<text x="${(x0 + x1) / 2}" y="${y0 + 34}" text-anchor="middle" class="label">${escapeXml(spec.xLabel)}</text>`);
+  out.push(`<text transform="translate(${box.x + 14} ${(y0 + y1) / 2}) rotate(-90)" text-anchor="middle" class="label">${escapeXml(spec.yLabel)}</text>`);
+
+  if (spec.marker && spec.levels.length > 0) {
+    const mx = x(spec.marker.level);
+    out.push(`<line x1="${mx}" x2="${mx}" y1="${y1}" y2="${y0}" class="marker"/>`);
+    out.push(`<text x="${mx + 4}" y="${y1 + 10}" class="marker-label">${escapeXml(spec.marker.label)}</text>`);
+  }
+
+  for (const s of spec.series) {
+    for (const m of spec.metrics) {
+      const pts = s.points.filter((p) => p[m.key] !== null).sort((a, b) => a.level - b.level);
+      const path = line<SeriesPoint>()
+        .defined((p) => p[m.key] !== null)
+        .x((p) => x(p.level))
+        .y((p) => y(p[m.key] as number))([...s.points].sort((a, b) => a.level - b.level));
+      const style = `stroke="${s.colour}" stroke-width="${m.faint ? 1.25 : 2}"${s.dashed ? ' stroke-dasharray="6 4"' : ''}${m.faint ? ' stroke-opacity="0.55"' : ''}`;
+      out.push(`<path d="${path ?? ''}" fill="none" ${style} class="series" data-series="${escapeXml(s.label)}" data-metric="${m.key}"/>`);
+      for (const p of pts) {
+        out.push(`<circle cx="${x(p.level)}" cy="${y(p[m.key] as number)}" r="${m.faint ? 2 : 3}" fill="${s.colour}"${m.faint ? ' fill-opacity="0.55"' : ''}><title>${escapeXml(`${s.label} · ${p.level}: ${fmt(p[m.key] as number)}`)}</title></circle>`);
+      }
+    }
+  }
+  return out.join('\n');
+}
