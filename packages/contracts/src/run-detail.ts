@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { RunAnalysis } from './analysis.ts';
 import { Curve } from './curve.ts';
-import { Run } from './run.ts';
+import { Run, RunStatus } from './run.ts';
 import { StepWindow } from './step.ts';
 
 /** Everything the run page shows; also the payload of each live update. */
@@ -16,3 +16,7 @@ export type RunDetail = z.infer<typeof RunDetail>;
 
 /** Server-Sent Event names on `GET /api/v1/runs/{id}/live`. Each `snapshot` carries a full RunDetail. */
 export const LIVE_EVENT = { snapshot: 'snapshot', end: 'end' } as const;
+
+/** The data of the `end` event: the run's final status. */
+export const LiveEnd = z.object({ status: RunStatus });
+export type LiveEnd = z.infer<typeof LiveEnd>;

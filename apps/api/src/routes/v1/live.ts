@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { LIVE_EVENT, type RunDetail } from '@kneeboard/contracts';
+import { LIVE_EVENT, type LiveEnd, type RunDetail } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
 import { loadRunDetail } from '../../services/run-detail.ts';
@@ -44,7 +44,8 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
         if (closed) return;
         res.write(frame(LIVE_EVENT.snapshot, detail));
         if (detail.run.status !== 'running') {
-          res.write(frame(LIVE_EVENT.end, { status: detail.run.status }));
+          const end: LiveEnd = { status: detail.run.status };
+          res.write(frame(LIVE_EVENT.end, end));
           close();
         }
       };
