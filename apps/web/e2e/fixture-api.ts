@@ -1,7 +1,8 @@
 /**
  * A stand-in for the Kneeboard API on loopback, serving the contract's shapes from fixture data:
  *   GET /api/v1/runs?service=&release=&limit=   ListRunsResponse, newest first
- *   GET /api/v1/runs/{id}                       RunDetail, 404 ApiError for unknown ids
+ *   GET /api/v1/runs/{id}                       RunDetail (with `analysis`), 404 ApiError for unknown ids
+ *   GET /api/v1/runs/{id}/analysis              RunAnalysis
  *   GET /api/v1/runs/{id}/live                  SSE: `snapshot` (full RunDetail) on connect and on
  *                                               every change, `end` once the run is over
  * plus one live run that gains a level every `liveStepMs`. The test process owns it: control it
@@ -10,10 +11,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIVE_EVENT, type ApiError, type RunDetail, type RunSummary } from '@kneeboard/contracts';
-import { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, staticRuns } from './fixture-data.ts';
+import { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, staticRuns, withAnalysis } from './fixture-data.ts';
 
 export interface FixtureApiOptions {
-  /** Static runs to serve; defaults to the fixture set (seed 001, a wide sweep, an aborted run). */
+  /**
+   * Static runs to serve; defaults to the fixture set (seed 001, a generator-limited sweep, a wide
+   * sweep, an aborted run). Runs without `analysis` get it from `@kneeboard/analysis`, as from the API.
+   */
   runs?: RunDetail[];
   /** Serve the live run (default true). */
   live?: boolean;
@@ -70,7 +74,7 @@ function notFound(res: http.ServerResponse, message: string): void {
 
 export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<FixtureApi> {
   const now = Date.now();
-  const runs = options.runs ?? staticRuns(now);
+  const runs = (options.runs ?? staticRuns(now)).map((d) => (d.analysis ? d : withAnalysis(d)));
   const withLive = options.live ?? true;
   const stepMs = options.liveStepMs ?? 300;
   const levels = options.liveLevels ?? LIVE_LEVELS;
@@ -145,6 +149,10 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
       return d ? sendJson(res, 200, d) : notFound(res, `no run ${id}`);
     }
     if (parts.length === 5 && parts[4] === 'live') return stream(req, res, id);
+    if (parts.length === 5 && parts[4] === 'analysis') {
+      const d = find(id);
+      return d?.analysis ? sendJson(res, 200, d.analysis) : notFound(res, `no run ${id}`);
+    }
     return notFound(res, `no route ${url.pathname}`);
   });
 

@@ -2,8 +2,12 @@
  * Fixture runs in the API's shapes (RunDetail), for the fixture server and the browser tests.
  * One is seed 001's table (exact search over 1M vectors on an 8-core machine), one a wide
  * power-of-two sweep with a level where every request failed (its percentiles are null: a gap), one
- * aborted run, and a synthetic model used by the live run.
+ * sweep whose load generator could not keep the configured concurrency in flight, one so noisy that
+ * the USL fits it poorly, one aborted run,
+ * and a synthetic model used by the live run. Each detail carries the `analysis` the real API would
+ * send, computed by `@kneeboard/analysis` from its curve (never written by hand).
  */
+import { analyzeCurve } from '@kneeboard/analysis';
 import type { CurvePoint, Run, RunDetail, StepWindow } from '@kneeboard/contracts';
 
 const HOUR = 3_600_000;
@@ -17,7 +21,15 @@ export const FIXTURE_IDS = {
   wide: uuid(2),
   aborted: uuid(3),
   live: uuid(4),
+  generatorLimited: uuid(5),
+  noisy: uuid(6),
 } as const;
+
+/** The detail as the API sends it: with the analysis of its curve, recomputed like every API answer. */
+export function withAnalysis(detail: RunDetail): RunDetail {
+  const { curve, run } = detail;
+  return { ...detail, analysis: analyzeCurve({ curve, load_model: run.load_model, parameter: run.parameter }) };
+}
 
 function point(level: number, v: Partial<CurvePoint> & { qps: number; p50_ms: number | null }, windowS = 10): CurvePoint {
   const requests = Math.round(v.qps * windowS) + (v.errors ?? 0);
@@ -27,6 +39,7 @@ function point(level: number, v: Partial<CurvePoint> & { qps: number; p50_ms: nu
     errors: v.errors ?? 0,
     qps: v.qps,
     window_s: windowS,
+    ...(v.mean_ms !== undefined ? { mean_ms: v.mean_ms } : {}),
     p50_ms: v.p50_ms,
     p90_ms: v.p90_ms ?? (v.p50_ms === null ? null : v.p50_ms * 1.18),
     p99_ms: v.p99_ms ?? (v.p50_ms === null ? null : v.p50_ms * 1.6),
@@ -126,6 +139,7 @@ export function modelPoint(level: number, opts: { workers?: number; serviceMs?: 
     level,
     {
       qps,
+      mean_ms: latency,
       p50_ms: latency,
       p90_ms: latency * 1.12 + 1,
       p99_ms: latency * 1.45 + 3,
@@ -203,6 +217,88 @@ export function abortedRun(now: number): RunDetail {
   };
 }
 
+/**
+ * A sweep where the agent, not the server, ran out: its client pool holds at most 20 connections,
+ * so from concurrency 32 on only ~20 requests are in flight. Throughput flattens while latency
+ * stays low (the server is not queueing), and Little's law (QPS × mean latency ≈ 20, not 32, 64,
+ * 128) gives it away. At 128 some requests time out waiting for a pooled connection.
+ */
+export function generatorLimitedRun(now: number): RunDetail {
+  const created = now - 8 * HOUR;
+  const pool = 20;
+  const levels = [1, 2, 4, 8, 16, 32, 64, 128];
+  const curve = levels.map((level) => {
+    const inFlight = Math.min(level, pool * (1 - 0.01 * Math.log2(Math.max(1, level / pool))));
+    const mean = 4.2 * (1 + 0.012 * (inFlight - 1));
+    const qps = (inFlight / mean) * 1000;
+    const p50 = mean * 0.93;
+    const errors = level === 128 ? 61 : 0;
+    return point(level, {
+      qps,
+      errors,
+      mean_ms: mean,
+      p50_ms: p50,
+      p90_ms: mean * 1.35,
+      p99_ms: mean * 2.4 + (level > pool ? 6 : 0),
+      p999_ms: mean * 3.6 + (level > pool ? 20 : 0),
+      compute_p50_ms: p50 * 0.82,
+      compute_p99_ms: p50 * 1.4,
+      queue_p50_ms: 0.05,
+      queue_p99_ms: 0.4,
+      other_p50_ms: p50 * 0.18 - 0.05,
+    });
+  });
+  return {
+    run: run({
+      id: FIXTURE_IDS.generatorLimited,
+      service: 'search-api',
+      release: 'v4.1.0',
+      name: 'agent pool capped at 20 connections',
+      git_sha: '5eac40a1b2c3',
+      tags: { region: 'us-east-1', agent: 'shared' },
+      agent_host: 'loadgen-small',
+      agent_cores: 2,
+      created_at: created,
+      finished_at: created + levels.length * 10_000,
+    }),
+    steps: stepsFor(curve, created, 10_000, 1_000),
+    curve,
+  };
+}
+
+/**
+ * A sweep on a shared CI runner whose neighbours came and went: throughput jumps up and down from
+ * level to level, so no smooth scalability curve explains it. The USL fits poorly (R² ≈ 0.7): its
+ * line is not drawn by default, and the analysis says to read σ, κ and the peak with care.
+ */
+export function noisyRun(now: number): RunDetail {
+  const created = now - 12 * HOUR;
+  const levels = [1, 2, 4, 8, 16, 32, 64];
+  const noise = [1, 1.6, 0.7, 1.5, 0.55, 1.2, 0.5];
+  const curve = levels.map((level, i) => {
+    const p = modelPoint(level, { workers: 16, serviceMs: 10, windowS: 10 });
+    const qps = p.qps * (noise[i] ?? 1);
+    const mean = (level / qps) * 1000;
+    return point(level, { qps, mean_ms: mean, p50_ms: mean * 0.95, p99_ms: mean * 2.2, compute_p50_ms: 9.5, compute_p99_ms: 14, queue_p50_ms: Math.max(0, mean * 0.95 - 9.9), queue_p99_ms: mean, other_p50_ms: 0.4 }, 10);
+  });
+  return {
+    run: run({
+      id: FIXTURE_IDS.noisy,
+      service: 'report-builder',
+      release: 'v0.9.2',
+      name: 'shared CI runner (noisy neighbours)',
+      parameter: 'threads',
+      tags: { runner: 'shared-ci' },
+      agent_host: 'ci-shared-7',
+      agent_cores: 4,
+      created_at: created,
+      finished_at: created + levels.length * 10_000,
+    }),
+    steps: stepsFor(curve, created, 10_000, 1_000),
+    curve,
+  };
+}
+
 export const LIVE_LEVELS = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
 
 /**
@@ -215,7 +311,7 @@ export function liveRunAt(tick: number, createdAt: number, levels: ReadonlyArray
   const current = levels[done];
   if (current !== undefined) curve.push(modelPoint(current, { windowS: 2.5, inProgress: true }));
   const finished = tick >= levels.length;
-  return {
+  return withAnalysis({
     run: run({
       id: FIXTURE_IDS.live,
       service: 'demo-target',
@@ -231,10 +327,10 @@ export function liveRunAt(tick: number, createdAt: number, levels: ReadonlyArray
     }),
     steps: stepsFor(curve, createdAt, stepMs, 0),
     curve,
-  };
+  });
 }
 
-/** The static fixture runs, newest first. */
+/** The static fixture runs, newest first, each with its analysis. */
 export function staticRuns(now: number): RunDetail[] {
-  return [seedRun(now), wideRun(now), abortedRun(now)];
+  return [seedRun(now), generatorLimitedRun(now), noisyRun(now), wideRun(now), abortedRun(now)].map(withAnalysis);
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_LEVELS } from './fixture-data.ts';
+import { LIVE_LEVELS, liveRunAt } from './fixture-data.ts';
 import { startStack, type Stack } from './stack.ts';
 
 const STEP_MS = 400;
@@ -36,13 +36,46 @@ describe('live run', () => {
     expect(first.live.length).toBe(1); // the level being measured is drawn hollow
     await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), { timeout: 5000 }).toBe('stream');
 
+    // Before the 8-worker knee has levels past it to show, there is no knee to draw or state.
+    const knees = () => page.locator('.kb-knee').evaluateAll((els) => els.map((e) => e.getAttribute('data-level')));
+    if (first.levels.length < 8) {
+      expect(await knees()).toEqual([]);
+      expect(await page.getByTestId('verdict').textContent()).not.toMatch(/^Saturates/);
+    }
+
     await expect.poll(async () => (await drawn(page)).levels.length, { timeout: 5000 }).toBeGreaterThan(first.levels.length);
     await stack.screenshot(page, 'run-live');
+
+    // As levels arrive the analysis firms up: the fit is drawn, then the knee appears on both charts
+    // at the level-8 point, and the verdict names it.
+    await expect.poll(() => page.locator('[data-testid="qps-chart"] path.kb-usl').count(), { timeout: 8 * STEP_MS + 5000 }).toBe(1);
+    await expect.poll(knees, { timeout: 8 * STEP_MS + 5000 }).toEqual(['8', '8']);
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Saturates at concurrency 8/);
+    expect(await page.getByTestId('knee-reason').textContent()).toContain('concurrency 8');
+    // Read the line and the point in one go: a snapshot arriving in between could widen the axis.
+    const offsets = await page.evaluate(() =>
+      (
+        [
+          ['qps-chart', 'qps'],
+          ['latency-chart', 'p50_ms'],
+        ] as const
+      ).map(([chart, series]) => {
+        const line = document.querySelector(`[data-testid="${chart}"] .kb-knee-line`);
+        const dot = document.querySelector(`[data-testid="${chart}"] circle.kb-dot[data-series="${series}"][data-level="8"]`);
+        return Math.abs(Number(line?.getAttribute('x1')) - Number(dot?.getAttribute('cx')));
+      }),
+    );
+    for (const off of offsets) expect(off).toBeLessThan(0.5);
+    const midRun = await page.getByTestId('run-status').textContent();
+    if (midRun === 'running') await stack.screenshot(page, 'run-live-knee');
 
     // The whole sweep arrives, and the run turns finished without a reload.
     await expect.poll(async () => (await drawn(page)).levels, { timeout: LIVE_LEVELS.length * STEP_MS + 8000 }).toEqual(LIVE_LEVELS);
     await expect.poll(() => page.getByTestId('run-status').textContent(), { timeout: 5000 }).toBe('finished');
     expect((await drawn(page)).live).toEqual([]);
+    const final = liveRunAt(LIVE_LEVELS.length, 0).analysis!;
+    await expect.poll(() => page.getByTestId('verdict').textContent()).toBe(final.verdict);
+    expect(await page.getByTestId('analysis-warnings').count()).toBe(final.warnings.length > 0 ? 1 : 0);
     expect(await page.locator('[data-testid="curve-table"] tbody tr').count()).toBe(LIVE_LEVELS.length);
 
     const after = stack.api.stats();

@@ -21,9 +21,9 @@ describe('runs list', () => {
     const rows = page.getByTestId('run-row');
     await rows.first().waitFor();
     const ids = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')));
-    expect(ids).toEqual([FIXTURE_IDS.live, FIXTURE_IDS.seed, FIXTURE_IDS.wide, FIXTURE_IDS.aborted]);
+    expect(ids).toEqual([FIXTURE_IDS.live, FIXTURE_IDS.seed, FIXTURE_IDS.generatorLimited, FIXTURE_IDS.noisy, FIXTURE_IDS.wide, FIXTURE_IDS.aborted]);
     const statuses = await page.getByTestId('run-status').allTextContents();
-    expect(statuses).toEqual(['running', 'finished', 'finished', 'aborted']);
+    expect(statuses).toEqual(['running', 'finished', 'finished', 'finished', 'finished', 'aborted']);
     expect(await rows.first().locator('.pulse').count()).toBe(1);
     const seedRow = await rows.nth(1).textContent();
     expect(seedRow).toContain('vector-search');

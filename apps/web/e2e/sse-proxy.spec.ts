@@ -61,7 +61,7 @@ describe('same-origin API proxy', () => {
 
     // Larger than the compression threshold (1 kB): gzip still applies outside the event stream.
     const all = await fetch(`${web.url}/api/v1/runs`, { headers: { 'accept-encoding': 'gzip' } });
-    expect(((await all.json()) as { runs: unknown[] }).runs.length).toBe(4);
+    expect(((await all.json()) as { runs: unknown[] }).runs.length).toBe(6);
     expect(all.headers.get('content-encoding')).toBe('gzip');
 
     const missing = await fetch(`${web.url}/api/v1/runs/00000000-0000-4000-8000-00000000ffff`);

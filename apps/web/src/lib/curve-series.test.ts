@@ -1,6 +1,7 @@
 import type { CurvePoint } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
 import { inProgressLevel, latencyData, normalizeCurve, peakQps, qpsData, splitData } from './curve-series.ts';
+import { analysis, fit } from './test-analysis.ts';
 
 function pt(level: number, over: Partial<CurvePoint> = {}): CurvePoint {
   return {
@@ -40,6 +41,25 @@ describe('qpsData', () => {
       [2, 20],
     ]);
     expect(rows[0]?.errors).toBe(100);
+  });
+
+  it('carries the fit and efficiency per level, and widens the y axis for a drawn fit', () => {
+    const a = analysis({
+      usl: fit({ lambda: 10, sigma: 0, kappa: 0.01, peak_level: 9.95, peak_qps: 52 }),
+      usl_curve: [
+        { level: 1, qps: 10 },
+        { level: 9.95, qps: 130 },
+        { level: 16, qps: 20 },
+      ],
+      efficiency: [{ level: 1, efficiency: 1 }],
+    });
+    const shown = qpsData([pt(1), pt(2, { in_progress: true })], { analysis: a, showFit: true });
+    expect(shown.rows[0]?.fitted).toBeCloseTo(10, 10);
+    expect(shown.rows[1]?.fitted).toBeCloseTo(20 / 1.02, 10);
+    expect(shown.rows.map((r) => r.efficiency)).toEqual([1, null]);
+    expect(shown.yAxis.domain[1]).toBeGreaterThanOrEqual(130);
+    expect(qpsData([pt(1), pt(2)], { analysis: a, showFit: false }).yAxis.domain).toEqual([0, 20]);
+    expect(qpsData([pt(1)]).rows[0]).toMatchObject({ fitted: null, efficiency: null });
   });
 
   it('marks the level still being measured', () => {

@@ -5,9 +5,10 @@
  * Rules: a missing percentile stays null (the line shows a gap, never a drop to zero); on a log
  * axis, values that cannot be drawn (≤ 0) become null too and are counted so the chart can say so.
  */
-import type { CurvePoint } from '@kneeboard/contracts';
+import type { CurvePoint, RunAnalysis } from '@kneeboard/contracts';
 import { linearAxis, logAxis, logSafe, type ScaleKind } from './scales.ts';
 import type { LatencyKey } from './series.ts';
+import { uslThroughputAt } from './usl.ts';
 
 /** The curve sorted by level with one point per level (the last one wins, as in a live update). */
 export function normalizeCurve(curve: ReadonlyArray<CurvePoint>): CurvePoint[] {
@@ -37,6 +38,10 @@ export interface YAxisSpec {
 
 export interface QpsRow extends RowBase {
   qps: number;
+  /** The USL fit's throughput at this level, for the tooltip; null without a fit. */
+  fitted: number | null;
+  /** Scaling efficiency X(N) ÷ (N·X(1)) from the analysis; null where it has none (in progress). */
+  efficiency: number | null;
 }
 
 export interface QpsData {
@@ -44,10 +49,25 @@ export interface QpsData {
   yAxis: YAxisSpec;
 }
 
+export interface QpsOptions {
+  analysis?: RunAnalysis | null;
+  /** The fitted USL line is drawn, so the y axis must hold it too (its peak can sit above every measured point). */
+  showFit?: boolean;
+}
+
 /** Throughput per level. A QPS of 0 is a real measurement (e.g. every request failed), so it is kept. */
-export function qpsData(curve: ReadonlyArray<CurvePoint>): QpsData {
-  const rows = normalizeCurve(curve).map((p) => ({ ...base(p), qps: p.qps }));
-  return { rows, yAxis: linearAxis(rows.map((r) => r.qps)) };
+export function qpsData(curve: ReadonlyArray<CurvePoint>, options: QpsOptions = {}): QpsData {
+  const { analysis, showFit = false } = options;
+  const fit = analysis?.usl ?? null;
+  const eff = new Map((analysis?.efficiency ?? []).map((e) => [e.level, e.efficiency]));
+  const rows = normalizeCurve(curve).map((p) => ({
+    ...base(p),
+    qps: p.qps,
+    fitted: fit !== null && p.level > 0 ? uslThroughputAt(fit, p.level) : null,
+    efficiency: p.in_progress ? null : (eff.get(p.level) ?? null),
+  }));
+  const fitted = showFit ? (analysis?.usl_curve ?? []).map((u) => u.qps) : [];
+  return { rows, yAxis: linearAxis([...rows.map((r) => r.qps), ...fitted]) };
 }
 
 export type LatencyRow = RowBase & Record<LatencyKey, number | null>;

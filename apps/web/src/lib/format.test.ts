@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { formatCompact, formatCount, formatDuration, formatLevel, formatMs, formatQps, formatRelative, formatTimestamp } from './format.ts';
+import {
+  formatCompact,
+  formatCount,
+  formatDuration,
+  formatLevel,
+  formatLevelApprox,
+  formatMs,
+  formatPercent,
+  formatQps,
+  formatRelative,
+  formatSignificant,
+  formatTimestamp,
+  formatWithError,
+} from './format.ts';
 
 describe('format', () => {
   it('prints QPS with one decimal and ms with two', () => {
@@ -46,5 +59,47 @@ describe('format', () => {
     const t = Date.UTC(2025, 10, 21, 4, 22, 10);
     expect(formatTimestamp(t, 'UTC')).toBe('2025-11-21 04:22:10');
     expect(formatTimestamp(t, 'Asia/Tokyo')).toBe('2025-11-21 13:22:10');
+  });
+
+  it('prints fitted numbers to significant digits, and tiny ones with an exponent', () => {
+    expect(formatSignificant(0.12929634)).toBe('0.129');
+    expect(formatSignificant(0.0027397)).toBe('0.00274');
+    expect(formatSignificant(24.171268)).toBe('24.2');
+    expect(formatSignificant(107.79)).toBe('108');
+    expect(formatSignificant(4117.2259)).toBe('4,117');
+    expect(formatSignificant(0.049260655, 2)).toBe('0.049');
+    expect(formatSignificant(0.000012345)).toBe('1.23e-5');
+    expect(formatSignificant(0)).toBe('0');
+    expect(formatSignificant(null)).toBe('—');
+  });
+
+  it('prints ratios as percentages, with a decimal below 10%', () => {
+    expect(formatPercent(1)).toBe('100%');
+    expect(formatPercent(0.625)).toBe('63%');
+    expect(formatPercent(1.043)).toBe('104%');
+    expect(formatPercent(0.0478813)).toBe('4.8%');
+    expect(formatPercent(0)).toBe('0%');
+    expect(formatPercent(undefined)).toBe('—');
+  });
+
+  it('prints a fitted level to three significant digits and a swept one as typed', () => {
+    expect(formatLevelApprox(17.827076)).toBe('17.8');
+    expect(formatLevelApprox(8)).toBe('8');
+    expect(formatLevelApprox(1024)).toBe('1024');
+    expect(formatLevelApprox(1359.6)).toBe('1360');
+  });
+
+  it('prints a fitted value and its standard error to the same precision', () => {
+    expect(formatWithError(24.171268, 3.3297)).toBe('24.2 ± 3.3');
+    expect(formatWithError(0.12929634, 0.04926)).toBe('0.129 ± 0.049');
+    expect(formatWithError(0.0027397, 0.00106946)).toBe('0.00274 ± 0.00107');
+    expect(formatWithError(0.00019982, 0.0000792)).toBe('0.000200 ± 0.000079');
+    expect(formatWithError(312.2867, 45.59)).toBe('312 ± 46');
+    expect(formatWithError(4117.2, 120.4)).toBe('4,117 ± 120');
+    expect(formatWithError(0.0000023, 0.0000008)).toBe('(2.30 ± 0.80)e-6');
+    expect(formatWithError(0.5, 0.00001)).toBe('0.500 ± <0.001');
+    expect(formatWithError(0, 0.02)).toBe('0.000 ± 0.020');
+    expect(formatWithError(0, 2.09e-16)).toBe('0');
+    expect(formatWithError(24.17, null)).toBe('24.2');
   });
 });

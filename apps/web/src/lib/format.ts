@@ -76,3 +76,62 @@ export function formatTimestamp(ms: number, timeZone: string): string {
   const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
 }
+
+/**
+ * A fitted or derived number with `digits` significant digits: `0.129`, `0.00274`, `24.2`, `108`,
+ * `4,117` (grouped, no decimals, once the integer part has more digits than asked for). Very small
+ * values use an exponent (`1.2e-7`) rather than a run of zeros.
+ */
+export function formatSignificant(value: number | null | undefined, digits = 3): string {
+  if (value == null || !Number.isFinite(value)) return DASH;
+  if (value === 0) return '0';
+  const abs = Math.abs(value);
+  if (abs >= Math.pow(10, digits)) return countFormat.format(value);
+  if (abs < 1e-4) {
+    const [mantissa = '', exp = ''] = value.toExponential(digits - 1).split('e');
+    return `${String(Number(mantissa))}e${exp.replace('+', '')}`;
+  }
+  return String(Number(value.toPrecision(digits)));
+}
+
+/** A ratio as a percentage: `63%`, `100%`, `104%`; below 10% with one decimal (`4.8%`) so small shares stay distinct. */
+export function formatPercent(ratio: number | null | undefined): string {
+  if (ratio == null || !Number.isFinite(ratio)) return DASH;
+  const pct = ratio * 100;
+  if (pct !== 0 && Math.abs(pct) < 10) return `${Number(pct.toFixed(1))}%`;
+  return `${Math.round(pct)}%`;
+}
+
+/** A level that may be fitted rather than swept (N* = 17.827…): swept levels as typed, others to 3 significant digits. */
+export function formatLevelApprox(value: number): string {
+  if (Number.isInteger(value)) return formatLevel(value);
+  return Math.abs(value) >= 100 ? formatLevel(Math.round(value)) : formatSignificant(value, 3);
+}
+
+/**
+ * A fitted value with its standard error, both to the value's precision (`digits` significant
+ * digits): `24.2 ± 3.3`, `0.00274 ± 0.00107`, `312 ± 46`. Very small values share one exponent:
+ * `(2.30 ± 0.80)e-6`. An error below that precision prints as `± <0.001`.
+ */
+export function formatWithError(value: number, se: number | null | undefined, digits = 3): string {
+  if (!Number.isFinite(value)) return DASH;
+  if (se == null || !Number.isFinite(se)) return formatSignificant(value, digits);
+  // A parameter at exactly 0 with a rounding-noise error (1e-16) sits on its bound: no ± to give.
+  if (value === 0 && se < 1e-12) return '0';
+  const abs = Math.abs(value);
+  if (value !== 0 && abs < 1e-4) {
+    const exp = Math.floor(Math.log10(abs));
+    const scale = Math.pow(10, exp);
+    return `(${(value / scale).toFixed(digits - 1)} ± ${(se / scale).toFixed(digits - 1)})e${exp}`;
+  }
+  if (abs >= Math.pow(10, digits)) return `${countFormat.format(value)} ± ${countFormat.format(se)}`;
+  // A zero value has no precision of its own: give the error two significant digits instead.
+  const decimals =
+    value !== 0
+      ? Math.min(12, Math.max(0, digits - 1 - Math.floor(Math.log10(abs))))
+      : se > 0
+        ? Math.min(12, Math.max(0, 1 - Math.floor(Math.log10(se))))
+        : 0;
+  const err = se > 0 && Number(se.toFixed(decimals)) === 0 ? `<${Math.pow(10, -decimals).toFixed(decimals)}` : se.toFixed(decimals);
+  return `${value.toFixed(decimals)} ± ${err}`;
+}

@@ -21,3 +21,12 @@ export const SPLIT_SERIES = [
   { key: 'other', label: 'other p50', color: '#8c96a3', hint: 'latency − compute − queue: interface and network' },
 ] as const;
 export type SplitKey = (typeof SPLIT_SERIES)[number]['key'];
+
+/**
+ * The USL fit over the measured throughput: the throughput blue's light tone (Okabe–Ito sky blue),
+ * dashed, so it reads as "the model of the same quantity" and never as a second measurement.
+ */
+export const USL_SERIES = { key: 'usl', label: 'USL fit', color: '#56b4e9', dash: '6 4' } as const;
+
+/** The knee marker: an annotation, not data, so a calm dark neutral rather than a series colour. */
+export const KNEE_STYLE = { color: '#3d4754', label: 'knee' } as const;

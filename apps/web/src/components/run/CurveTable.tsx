@@ -1,4 +1,4 @@
-import type { CurvePoint } from '@kneeboard/contracts';
+import type { CurveTableRow } from '../../lib/curve-table.ts';
 import { formatCount, formatLevel, formatMs, formatQps } from '../../lib/format.ts';
 
 const MS_COLUMNS = [
@@ -11,8 +11,25 @@ const MS_COLUMNS = [
   ['other_p50_ms', 'other p50'],
 ] as const;
 
-/** The curve as numbers, like the seeds' tables: one row per level, the level being measured marked. */
-export function CurveTable({ curve, parameter }: { curve: CurvePoint[]; parameter: string }) {
+const COLUMNS = MS_COLUMNS.length + 6;
+
+/**
+ * The curve as numbers, like the seeds' tables: one row per level, the level being measured marked,
+ * with the analysis' scaling efficiency (an inline bar) and Little's-law in-flight check per level.
+ * A level where the generator may have been the ceiling is flagged in its row.
+ */
+export function CurveTable({
+  rows,
+  parameter,
+  efficiencyBasis,
+  closedLoop,
+}: {
+  rows: CurveTableRow[];
+  parameter: string;
+  efficiencyBasis: string | null;
+  closedLoop: boolean;
+}) {
+  const limited = rows.filter((r) => r.inFlight?.generatorLimited).length;
   return (
     <section className="panel table-wrap curve-table">
       <table className="data" data-testid="curve-table">
@@ -22,41 +39,98 @@ export function CurveTable({ curve, parameter }: { curve: CurvePoint[]; paramete
             <th className="num">
               QPS <span className="unit">req/s</span>
             </th>
+            <th className="eff-col" title="X(N) ÷ (N·X(1)): how much of linear scaling each level kept">
+              efficiency
+            </th>
             {MS_COLUMNS.map(([key, label]) => (
               <th key={key} className="num">
                 {label} <span className="unit">ms</span>
               </th>
             ))}
+            {closedLoop ? (
+              <th className="num" title="Little's law: requests in flight = QPS × mean latency; it should equal the configured level">
+                in flight
+              </th>
+            ) : null}
             <th className="num">requests</th>
             <th className="num">errors</th>
           </tr>
         </thead>
         <tbody>
-          {curve.length === 0 ? (
+          {rows.length === 0 ? (
             <tr>
-              <td colSpan={MS_COLUMNS.length + 4} className="muted">
+              <td colSpan={COLUMNS} className="muted">
                 No level has been measured yet.
               </td>
             </tr>
           ) : null}
-          {curve.map((p) => (
-            <tr key={p.level} data-level={p.level} className={p.in_progress ? 'in-progress' : undefined}>
-              <td className="num strong">
-                {p.in_progress ? <span className="measuring">measuring · </span> : null}
-                {formatLevel(p.level)}
-              </td>
-              <td className="num">{formatQps(p.qps)}</td>
-              {MS_COLUMNS.map(([key]) => (
-                <td key={key} className="num">
-                  {formatMs(p[key])}
+          {rows.map(({ point: p, efficiency, inFlight }) => {
+            const cls = [p.in_progress ? 'in-progress' : '', inFlight?.generatorLimited ? 'generator-limited' : ''].filter(Boolean).join(' ');
+            return (
+              <tr key={p.level} data-level={p.level} data-generator-limited={inFlight?.generatorLimited ? 'true' : undefined} className={cls || undefined}>
+                <td className="num strong">
+                  {p.in_progress ? <span className="measuring">measuring · </span> : null}
+                  {formatLevel(p.level)}
                 </td>
-              ))}
-              <td className="num">{formatCount(p.requests)}</td>
-              <td className={p.errors > 0 ? 'num errors' : 'num'}>{formatCount(p.errors)}</td>
-            </tr>
-          ))}
+                <td className="num">{formatQps(p.qps)}</td>
+                <td className="eff-col" data-testid="efficiency">
+                  {efficiency ? (
+                    <span className="eff" title={`efficiency ${efficiency.text}`}>
+                      <span className="eff-bar" aria-hidden>
+                        <span className={efficiency.superlinear ? 'eff-fill superlinear' : 'eff-fill'} style={{ width: `${efficiency.barPct}%` }} />
+                      </span>
+                      <span className="eff-text">{efficiency.text}</span>
+                    </span>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+                {MS_COLUMNS.map(([key]) => (
+                  <td key={key} className="num">
+                    {formatMs(p[key])}
+                  </td>
+                ))}
+                {closedLoop ? (
+                  <td className={inFlight?.generatorLimited ? 'num in-flight limited' : 'num in-flight'} title={inFlight?.title}>
+                    {inFlight ? (
+                      <>
+                        {inFlight.generatorLimited ? (
+                          <span className="gen-flag" data-testid="generator-limited" role="img" aria-label="possibly generator-limited">
+                            !
+                          </span>
+                        ) : null}
+                        {inFlight.text}
+                      </>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
+                ) : null}
+                <td className="num">{formatCount(p.requests)}</td>
+                <td className={p.errors > 0 ? 'num errors' : 'num'}>{formatCount(p.errors)}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
+      {efficiencyBasis || closedLoop ? (
+        <p className="table-foot">
+          {efficiencyBasis ? <span data-testid="efficiency-basis">{efficiencyBasis}</span> : null}
+          {closedLoop ? (
+            <>
+              {' '}
+              In flight is QPS × mean latency (Little&apos;s law): a closed loop should hold the configured {parameter} in flight.
+              {limited > 0 ? (
+                <>
+                  {' '}
+                  Rows marked <span className="gen-flag">!</span> fall more than 10% short: the load generator, not the server, may have been
+                  the ceiling there.
+                </>
+              ) : null}
+            </>
+          ) : null}
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import type { CurvePoint } from '@kneeboard/contracts';
-import type { RowBase } from '../../lib/curve-series.ts';
-import { formatCount, formatLevel, formatMs, formatQps } from '../../lib/format.ts';
-import { LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, type LatencyKey } from '../../lib/series.ts';
+import type { QpsRow, RowBase } from '../../lib/curve-series.ts';
+import { formatCount, formatLevel, formatMs, formatPercent, formatQps } from '../../lib/format.ts';
+import { LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
 
 export type TooltipVariant = 'qps' | 'latency' | 'split';
 
@@ -11,6 +11,8 @@ interface Props {
   parameter: string;
   variant: TooltipVariant;
   visible?: ReadonlyArray<LatencyKey>;
+  /** QPS: the USL line is drawn, so say what it predicts at this level. */
+  showFit?: boolean;
 }
 
 function Line({ color, label, value, unit, dim = false }: { color?: string; label: string; value: string; unit: string; dim?: boolean }) {
@@ -27,8 +29,18 @@ function Line({ color, label, value, unit, dim = false }: { color?: string; labe
   );
 }
 
+function QpsLines({ row, showFit }: { row: QpsRow; showFit: boolean }) {
+  return (
+    <>
+      <Line color={QPS_SERIES.color} label="throughput" value={formatQps(row.qps)} unit="req/s" />
+      {showFit && row.fitted !== null ? <Line color={USL_SERIES.color} label="USL fit" value={formatQps(row.fitted)} unit="req/s" /> : null}
+      {row.efficiency !== null ? <Line label="efficiency" value={formatPercent(row.efficiency)} unit="" /> : null}
+    </>
+  );
+}
+
 /** Exact values for one level: QPS with one decimal, milliseconds with two, and the counts behind them. */
-export function CurveTooltip({ active, payload, parameter, variant, visible = [] }: Props) {
+export function CurveTooltip({ active, payload, parameter, variant, visible = [], showFit = false }: Props) {
   const row = payload?.[0]?.payload as RowBase | undefined;
   if (!active || row === undefined) return null;
   const p: CurvePoint = row.point;
@@ -41,7 +53,7 @@ export function CurveTooltip({ active, payload, parameter, variant, visible = []
       </div>
       <table>
         <tbody>
-          {variant === 'qps' ? <Line color={QPS_SERIES.color} label="throughput" value={formatQps(p.qps)} unit="req/s" /> : null}
+          {variant === 'qps' ? <QpsLines row={row as QpsRow} showFit={showFit} /> : null}
           {variant === 'latency'
             ? LATENCY_SERIES.map((s) => <Line key={s.key} color={s.color} label={s.label} value={formatMs(p[s.key])} unit="ms" dim={!visible.includes(s.key)} />)
             : null}

@@ -10,8 +10,20 @@ import { AXIS_LABEL_STYLE, AXIS_LINE, AXIS_TICK, CHART_HEIGHT, CHART_MARGIN, GRI
 import { CurveTooltip } from './CurveTooltip.tsx';
 import { renderLevelDot } from './LevelDot.tsx';
 
-/** Throughput against load level. `children` is the overlay slot (e.g. the knee marker). */
-export function QpsChart({ data, parameter, xScale, children }: { data: QpsData; parameter: string; xScale: ScaleKind; children?: ReactNode }) {
+/** Throughput against load level. `children` is the overlay slot: the knee marker and the USL fit. */
+export function QpsChart({
+  data,
+  parameter,
+  xScale,
+  showFit = false,
+  children,
+}: {
+  data: QpsData;
+  parameter: string;
+  xScale: ScaleKind;
+  showFit?: boolean;
+  children?: ReactNode;
+}) {
   const levels = data.rows.map((r) => r.level);
   return (
     <LineChart responsive style={{ width: '100%', height: CHART_HEIGHT }} data={data.rows} margin={CHART_MARGIN}>
@@ -40,7 +52,7 @@ export function QpsChart({ data, parameter, xScale, children }: { data: QpsData;
         tickLine={AXIS_LINE}
         label={{ value: 'throughput (req/s)', angle: -90, position: 'insideLeft', offset: 4, style: { ...AXIS_LABEL_STYLE, textAnchor: 'middle' } }}
       />
-      <Tooltip content={(p) => <CurveTooltip active={p.active} payload={p.payload} parameter={parameter} variant="qps" />} isAnimationActive={false} />
+      <Tooltip content={(p) => <CurveTooltip active={p.active} payload={p.payload} parameter={parameter} variant="qps" showFit={showFit} />} isAnimationActive={false} />
       <Line
         type="linear"
         dataKey="qps"

@@ -16,7 +16,7 @@ function Item({ label, children, wide = false }: { label: string; children: Reac
 }
 
 /** Who, what and when: everything needed to tell two runs of the same service apart. */
-export function RunHeader({ detail, live }: { detail: RunDetail; live: ReactNode }) {
+export function RunHeader({ detail, live, summary }: { detail: RunDetail; live: ReactNode; summary?: ReactNode }) {
   const { run, curve } = detail;
   const tags = Object.entries(run.tags);
   const peak = peakQps(curve);
@@ -37,6 +37,7 @@ export function RunHeader({ detail, live }: { detail: RunDetail; live: ReactNode
         <StatusBadge status={run.status} />
         {live}
       </div>
+      {summary}
       <dl className="meta panel">
         <Item label="Service">{run.service}</Item>
         <Item label="Release">

@@ -3,9 +3,13 @@
 import type { RunDetail } from '@kneeboard/contracts';
 import { useMemo, useState } from 'react';
 import { inProgressLevel, latencyData, normalizeCurve, qpsData, splitData } from '../../lib/curve-series.ts';
-import { formatLevel } from '../../lib/format.ts';
-import { defaultXScale, type ScaleKind } from '../../lib/scales.ts';
-import { LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, type LatencyKey } from '../../lib/series.ts';
+import { curveTableRows } from '../../lib/curve-table.ts';
+import { formatLevel, formatSignificant } from '../../lib/format.ts';
+import { kneeMarker, type KneeMarkerSpec } from '../../lib/knee.ts';
+import { defaultXScale, levelDomain, type ScaleKind } from '../../lib/scales.ts';
+import { KNEE_STYLE, LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
+import { uslLine, uslShownByDefault } from '../../lib/usl.ts';
+import { AnalysisSummary } from './AnalysisSummary.tsx';
 import { ChartPanel, Segmented } from './ChartPanel.tsx';
 import { CurveTable } from './CurveTable.tsx';
 import { KneeMarker } from './KneeMarker.tsx';
@@ -14,6 +18,7 @@ import { LiveIndicator } from './LiveIndicator.tsx';
 import { QpsChart } from './QpsChart.tsx';
 import { RunHeader } from './RunHeader.tsx';
 import { SplitChart } from './SplitChart.tsx';
+import { UslCurve } from './UslCurve.tsx';
 import { useLiveRun } from './useLiveRun.ts';
 
 const SCALE_OPTIONS = [
@@ -21,19 +26,44 @@ const SCALE_OPTIONS = [
   { value: 'log', label: 'log' },
 ] as const;
 
-/** The run page body: header, the three charts and the table, kept current while the run runs. */
+/** A legend entry for the knee line; its title is the knee's reason. */
+function KneeLegend({ marker }: { marker: KneeMarkerSpec | null }) {
+  if (marker === null) return null;
+  return (
+    <span className="legend-item legend-knee" title={marker.title} data-testid="knee-legend">
+      <span className="knee-swatch" style={{ borderColor: KNEE_STYLE.color }} />
+      <span className="legend-text">{marker.label}</span>
+    </span>
+  );
+}
+
+/** The run page body: header and verdict, the three charts and the table, kept current while the run runs. */
 export function RunView({ initial }: { initial: RunDetail }) {
   const { detail, mode, updatedAt } = useLiveRun(initial);
-  const { run } = detail;
+  const { run, analysis } = detail;
   const curve = useMemo(() => normalizeCurve(detail.curve), [detail.curve]);
 
-  // null = follow the default, which changes as a live run's levels widen.
+  // null = follow the default, which changes as a live run's levels widen (and its fit firms up).
   const [xChoice, setXChoice] = useState<ScaleKind | null>(null);
   const [yScale, setYScale] = useState<ScaleKind>('linear');
   const [visible, setVisible] = useState<LatencyKey[]>(LATENCY_SERIES.filter((s) => s.defaultOn).map((s) => s.key));
-  const xScale = xChoice ?? defaultXScale(curve.map((p) => p.level));
+  const [fitChoice, setFitChoice] = useState<boolean | null>(null);
+  const levels = curve.map((p) => p.level);
+  const xScale = xChoice ?? defaultXScale(levels);
+  const xDomain = levelDomain(levels, xScale);
 
-  const qps = useMemo(() => qpsData(curve), [curve]);
+  const fit = analysis?.usl ?? null;
+  const hasFitLine = fit !== null && (analysis?.usl_curve.length ?? 0) >= 2;
+  const showFit = hasFitLine && (fitChoice ?? uslShownByDefault(fit));
+  const knee = kneeMarker(analysis, xDomain, xScale);
+  const [domainLo, domainHi] = xDomain;
+  const fitLine = useMemo(
+    () => (showFit && analysis ? uslLine(analysis.usl_curve, xScale, [domainLo, domainHi]) : []),
+    [showFit, analysis, xScale, domainLo, domainHi],
+  );
+
+  const qps = useMemo(() => qpsData(curve, { analysis, showFit }), [curve, analysis, showFit]);
+  const tableRows = useMemo(() => curveTableRows(curve, analysis, run.parameter), [curve, analysis, run.parameter]);
   const latency = useMemo(() => latencyData(curve, visible, yScale), [curve, visible, yScale]);
   const split = useMemo(() => splitData(curve), [curve]);
   const measuring = inProgressLevel(curve);
@@ -49,7 +79,11 @@ export function RunView({ initial }: { initial: RunDetail }) {
 
   return (
     <div className="run-view" data-run-status={run.status}>
-      <RunHeader detail={{ ...detail, curve }} live={<LiveIndicator mode={mode} updatedAt={updatedAt} />} />
+      <RunHeader
+        detail={{ ...detail, curve }}
+        live={<LiveIndicator mode={mode} updatedAt={updatedAt} />}
+        summary={<AnalysisSummary analysis={analysis} parameter={run.parameter} loadModel={run.load_model} />}
+      />
 
       <div className="charts">
         <ChartPanel
@@ -62,6 +96,19 @@ export function RunView({ initial }: { initial: RunDetail }) {
                 <span className="legend-dot filled" />
                 <span className="legend-text">throughput</span>
               </span>
+              {hasFitLine && fit ? (
+                <label
+                  className="legend-toggle"
+                  data-testid="toggle-usl"
+                  title={`The Universal Scalability Law fitted to the completed levels (R² = ${formatSignificant(fit.r2, 3)}); shown by default when R² ≥ 0.9`}
+                >
+                  <input type="checkbox" checked={showFit} onChange={() => setFitChoice(!showFit)} />
+                  <span className="swatch swatch-dashed" style={{ color: USL_SERIES.color }} />
+                  {USL_SERIES.label}
+                  <span className="muted">R² {formatSignificant(fit.r2, 2)}</span>
+                </label>
+              ) : null}
+              <KneeLegend marker={knee} />
               {measuring !== null ? (
                 <span className="legend-item" style={{ color: QPS_SERIES.color }}>
                   <span className="legend-dot" />
@@ -75,8 +122,9 @@ export function RunView({ initial }: { initial: RunDetail }) {
           empty={waiting}
           testId="qps-chart"
         >
-          <QpsChart data={qps} parameter={run.parameter} xScale={xScale}>
-            <KneeMarker level={detail.analysis?.knee?.level ?? null} />
+          <QpsChart data={qps} parameter={run.parameter} xScale={xScale} showFit={showFit}>
+            <KneeMarker marker={knee} />
+            {showFit ? <UslCurve points={fitLine} /> : null}
           </QpsChart>
         </ChartPanel>
 
@@ -88,13 +136,18 @@ export function RunView({ initial }: { initial: RunDetail }) {
               <Segmented label="latency axis" value={yScale} options={SCALE_OPTIONS} onChange={setYScale} testId="y-scale" />
             </>
           }
-          legend={LATENCY_SERIES.map((s) => (
-            <label key={s.key} className="legend-toggle" data-testid={`toggle-${s.key}`}>
-              <input type="checkbox" checked={visible.includes(s.key)} onChange={() => toggle(s.key)} />
-              <span className="swatch" style={{ background: s.color }} />
-              {s.label}
-            </label>
-          ))}
+          legend={
+            <>
+              {LATENCY_SERIES.map((s) => (
+                <label key={s.key} className="legend-toggle" data-testid={`toggle-${s.key}`}>
+                  <input type="checkbox" checked={visible.includes(s.key)} onChange={() => toggle(s.key)} />
+                  <span className="swatch" style={{ background: s.color }} />
+                  {s.label}
+                </label>
+              ))}
+              <KneeLegend marker={knee} />
+            </>
+          }
           footnote={
             yScale === 'log' && latency.droppedOnLog > 0
               ? `${latency.droppedOnLog} value(s) of 0 ms cannot be drawn on a log axis and are left out.`
@@ -104,7 +157,7 @@ export function RunView({ initial }: { initial: RunDetail }) {
           testId="latency-chart"
         >
           <LatencyChart data={latency} visible={visible} parameter={run.parameter} xScale={xScale} yScale={yScale}>
-            <KneeMarker level={detail.analysis?.knee?.level ?? null} />
+            <KneeMarker marker={knee} />
           </LatencyChart>
         </ChartPanel>
 
@@ -137,7 +190,12 @@ export function RunView({ initial }: { initial: RunDetail }) {
       <h2 className="section-title">
         Curve <span className="muted">· one row per {run.parameter} level</span>
       </h2>
-      <CurveTable curve={curve} parameter={run.parameter} />
+      <CurveTable
+        rows={tableRows}
+        parameter={run.parameter}
+        efficiencyBasis={analysis && analysis.efficiency.length > 0 ? analysis.efficiency_basis : null}
+        closedLoop={run.load_model === 'closed'}
+      />
     </div>
   );
 }

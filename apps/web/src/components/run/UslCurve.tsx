@@ -1,0 +1,41 @@
+'use client';
+
+import type { UslCurvePoint } from '@kneeboard/contracts';
+import { useXAxisScale, useYAxisScale, ZIndexLayer } from 'recharts';
+import { polylinePath } from '../../lib/usl.ts';
+import { USL_SERIES } from '../../lib/series.ts';
+
+/** Under the measured line (400): the fit is context for the measurements, not the other way round. */
+const USL_Z = 380;
+
+/**
+ * The fitted USL throughput as a dashed line. Its points are at levels that were never swept, so
+ * they are placed with the chart's own x scale (numeric, linear or log) rather than fed to the
+ * chart as rows: rows would give the tooltip fifty fitted "levels" to snap to. `data-first-x` and
+ * `data-last-x` let tests check the line starts and ends at the first and last measured level.
+ */
+export function UslCurve({ points }: { points: ReadonlyArray<UslCurvePoint> }) {
+  const x = useXAxisScale();
+  const y = useYAxisScale();
+  if (!x || !y || points.length < 2) return null;
+  const pixels = points.map((p) => ({ x: x(p.level), y: y(p.qps) }));
+  const d = polylinePath(pixels);
+  if (d === '') return null;
+  return (
+    <ZIndexLayer zIndex={USL_Z}>
+      <path
+        className="kb-usl"
+        d={d}
+        fill="none"
+        stroke={USL_SERIES.color}
+        strokeWidth={2.25}
+        strokeDasharray={USL_SERIES.dash}
+        strokeLinejoin="round"
+        data-points={points.length}
+        data-first-x={pixels[0]?.x}
+        data-last-x={pixels[pixels.length - 1]?.x}
+        pointerEvents="none"
+      />
+    </ZIndexLayer>
+  );
+}

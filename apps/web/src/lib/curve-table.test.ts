@@ -1,0 +1,66 @@
+import type { CurvePoint } from '@kneeboard/contracts';
+import { describe, expect, it } from 'vitest';
+import { curveTableRows, efficiencyCell } from './curve-table.ts';
+import { analysis } from './test-analysis.ts';
+
+function pt(level: number, over: Partial<CurvePoint> = {}): CurvePoint {
+  return {
+    level,
+    requests: 100,
+    errors: 0,
+    qps: level * 10,
+    window_s: 10,
+    p50_ms: 10,
+    p90_ms: 12,
+    p99_ms: 20,
+    p999_ms: 30,
+    compute_p50_ms: null,
+    compute_p99_ms: null,
+    queue_p50_ms: null,
+    queue_p99_ms: null,
+    other_p50_ms: null,
+    in_progress: false,
+    ...over,
+  };
+}
+
+describe('efficiencyCell', () => {
+  it('prints X(N) ÷ (N·X(1)) as a percentage with a bar capped at the cell', () => {
+    expect(efficiencyCell(0.625)).toEqual({ ratio: 0.625, text: '63%', barPct: 62.5, superlinear: false });
+    expect(efficiencyCell(1.2)).toMatchObject({ text: '120%', barPct: 100, superlinear: true });
+    expect(efficiencyCell(1)).toMatchObject({ superlinear: false });
+    expect(efficiencyCell(null)).toBeNull();
+    expect(efficiencyCell(Number.NaN)).toBeNull();
+  });
+});
+
+describe('curveTableRows', () => {
+  const a = analysis({
+    efficiency: [
+      { level: 1, efficiency: 1 },
+      { level: 32, efficiency: 0.5 },
+    ],
+    littles_law: [
+      { level: 1, in_flight: 1, ratio: 1, source: 'mean', generator_limited: false },
+      { level: 32, in_flight: 19.86, ratio: 0.6207, source: 'mean', generator_limited: true },
+    ],
+  });
+
+  it('attaches efficiency and the Little\'s-law check to their levels, flagging generator-limited ones', () => {
+    const rows = curveTableRows([pt(32), pt(1)], a, 'concurrency');
+    expect(rows.map((r) => r.point.level)).toEqual([1, 32]);
+    expect(rows[0]?.efficiency?.text).toBe('100%');
+    expect(rows[0]?.inFlight).toMatchObject({ text: '1.0', generatorLimited: false });
+    expect(rows[1]?.inFlight).toMatchObject({ text: '19.9', ratioText: '62%', generatorLimited: true });
+    expect(rows[1]?.inFlight?.title).toContain('QPS × mean latency');
+    expect(rows[1]?.inFlight?.title).toContain('load generator');
+    expect(rows[0]?.inFlight?.title).not.toContain('load generator');
+  });
+
+  it('leaves levels the analysis skipped (in progress, no analysis) empty', () => {
+    const rows = curveTableRows([pt(1), pt(32, { in_progress: true })], a, 'concurrency');
+    expect(rows[1]?.efficiency).toBeNull();
+    expect(rows[1]?.inFlight).toBeNull();
+    expect(curveTableRows([pt(1)], undefined, 'concurrency')[0]).toMatchObject({ efficiency: null, inFlight: null });
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Prepare the Universal Scalability Law fit for the page: the fitted line over the measured
+ * throughput, whether it is shown by default, and its parameters as text.
+ *
+ * The fitted points (`usl_curve`) sit at levels that were not swept (about 50 of them, geometric
+ * on wide sweeps), so they are placed on the level axis by value (a numeric axis, linear or log),
+ * never by index or category.
+ */
+import type { UslCurvePoint, UslFit } from '@kneeboard/contracts';
+import { formatLevelApprox, formatSignificant, formatWithError } from './format.ts';
+import type { ScaleKind } from './scales.ts';
+
+/** The analysis' own threshold: below it the fit explains too little for σ, κ and N* to mean much. */
+export const GOOD_FIT_R2 = 0.9;
+
+/** The fitted line is drawn by default only when the fit is good (R² ≥ 0.9); it can be switched on regardless. */
+export function uslShownByDefault(fit: UslFit | null | undefined): boolean {
+  return fit != null && fit.r2 >= GOOD_FIT_R2;
+}
+
+/** X(N) = λN / (1 + σ(N−1) + κN(N−1)), the model as the contract defines it. */
+export function uslThroughputAt(fit: Pick<UslFit, 'lambda' | 'sigma' | 'kappa'>, level: number): number {
+  return (fit.lambda * level) / (1 + fit.sigma * (level - 1) + fit.kappa * level * (level - 1));
+}
+
+/**
+ * The fitted points to draw: finite, sorted by level, inside the level axis' domain, and positive
+ * on a log axis (which cannot place 0). Empty when there is no fit.
+ */
+export function uslLine(curve: ReadonlyArray<UslCurvePoint>, xScale: ScaleKind, xDomain: readonly [number, number]): UslCurvePoint[] {
+  return curve
+    .filter((p) => Number.isFinite(p.level) && Number.isFinite(p.qps))
+    .filter((p) => (xScale === 'log' ? p.level > 0 : true))
+    .filter((p) => p.level >= xDomain[0] && p.level <= xDomain[1])
+    .sort((a, b) => a.level - b.level);
+}
+
+/** A point in pixels; undefined where the scale could not place it. */
+export interface PixelPoint {
+  x: number | undefined;
+  y: number | undefined;
+}
+
+/** An SVG path through the points, broken (a new `M`) wherever a point could not be placed. */
+export function polylinePath(points: ReadonlyArray<PixelPoint>): string {
+  const parts: string[] = [];
+  let pen = false;
+  for (const { x, y } of points) {
+    if (x === undefined || y === undefined || !Number.isFinite(x) || !Number.isFinite(y)) {
+      pen = false;
+      continue;
+    }
+    parts.push(`${pen ? 'L' : 'M'}${round(x)},${round(y)}`);
+    pen = true;
+  }
+  return parts.join('');
+}
+
+function round(v: number): number {
+  return Math.round(v * 100) / 100;
+}
+
+export interface FitParamRow {
+  key: 'lambda' | 'sigma' | 'kappa' | 'r2' | 'peak_level' | 'peak_qps';
+  /** `λ`, `σ`, `N*`… */
+  symbol: string;
+  /** `24.2 ± 3.3` */
+  value: string;
+  unit: string;
+  /** What the parameter means, for a title attribute. */
+  hint: string;
+}
+
+export interface UslFitSummary {
+  quality: 'good' | 'poor';
+  model: UslFit['model'];
+  /** λ, σ, κ, R², then N* and X(N*) when the curve peaks. */
+  rows: FitParamRow[];
+  /** When it does not peak: `asymptote λ/σ = 2,000 req/s, no peak` (Amdahl) or why not (linear). */
+  note: { text: string; hint: string } | null;
+}
+
+const withSe = (value: number, se: number | null) => formatWithError(value, se, 3);
+
+/**
+ * The fit's parameters as text: λ, σ, κ with ± one standard error (when the fit has spare degrees
+ * of freedom), R², and where throughput peaks. Amdahl fits (κ negligible) have no peak but an
+ * asymptote λ/σ; linear fits have neither.
+ */
+export function uslFitSummary(fit: UslFit, parameter: string): UslFitSummary {
+  const rows: FitParamRow[] = [
+    { key: 'lambda', symbol: 'λ', value: withSe(fit.lambda, fit.lambda_se), unit: 'req/s', hint: `throughput of one unit of load (${parameter} 1) with no contention` },
+    fit.model === 'linear'
+      ? { key: 'sigma', symbol: 'σ', value: '0', unit: 'negligible', hint: 'contention moves the fit by under 2% over the measured range, so it is fixed at 0 (linear)' }
+      : { key: 'sigma', symbol: 'σ', value: withSe(fit.sigma, fit.sigma_se), unit: '', hint: 'contention: the share of the work that is serialized (queueing for a shared resource)' },
+    // Amdahl and linear fits fix κ at 0: it has no standard error, whatever the solver reports.
+    fit.model === 'usl'
+      ? { key: 'kappa', symbol: 'κ', value: withSe(fit.kappa, fit.kappa_se), unit: '', hint: 'coherency: the cost of keeping units in step, growing with N²; it makes throughput fall past the peak' }
+      : { key: 'kappa', symbol: 'κ', value: '0', unit: 'negligible', hint: 'coherency moves the fit by under 2% over the measured range, so it is fixed at 0 (Amdahl)' },
+    { key: 'r2', symbol: 'R²', value: formatSignificant(fit.r2, 3), unit: '', hint: `share of the measured throughput's variation the fit explains; below ${GOOD_FIT_R2} read σ, κ and the peak with care` },
+  ];
+  let note: UslFitSummary['note'] = null;
+  if (fit.model === 'usl' && fit.peak_level !== null && fit.peak_qps !== null) {
+    rows.push(
+      { key: 'peak_level', symbol: 'N*', value: formatLevelApprox(fit.peak_level), unit: parameter, hint: 'where fitted throughput peaks: √((1−σ)/κ)' },
+      { key: 'peak_qps', symbol: 'X(N*)', value: formatSignificant(fit.peak_qps, 3), unit: 'req/s', hint: 'the fitted peak throughput' },
+    );
+  } else if (fit.model === 'amdahl' && fit.peak_qps !== null) {
+    note = {
+      text: `asymptote λ/σ = ${formatSignificant(fit.peak_qps, 3)} req/s, no peak`,
+      hint: 'κ is negligible over the measured range (Amdahl): throughput approaches λ/σ but never peaks',
+    };
+  } else {
+    note = { text: 'no peak: linear over the measured range', hint: 'σ and κ are both negligible over the measured range' };
+  }
+  return { quality: fit.r2 >= GOOD_FIT_R2 ? 'good' : 'poor', model: fit.model, rows, note };
+}
