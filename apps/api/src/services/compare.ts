@@ -1,18 +1,11 @@
 import { compareRuns, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, seedFrom } from '@kneeboard/analysis/compare';
 import { queryLevelSamples, type Db } from '@kneeboard/clickhouse';
 import type { CompareQuery, CompareResponse, Run, RunDetail } from '@kneeboard/contracts';
-import { HttpError } from '../errors.ts';
-import { loadRunDetail } from './run-detail.ts';
+import { requireRunDetail } from './run-detail.ts';
 
 /** Release labels name runs in sentences; when two compared runs share one, the name tells them apart. */
 function labelFor(run: Run, all: Run[]): string {
   return all.filter((r) => r.release === run.release).length > 1 ? `${run.release} (${run.name})` : run.release;
-}
-
-async function loadOrFail(db: Db, id: string, field: string): Promise<RunDetail> {
-  const detail = await loadRunDetail(db, id);
-  if (!detail) throw new HttpError(404, `no run ${id}`, field);
-  return detail;
 }
 
 /**
@@ -20,8 +13,8 @@ async function loadOrFail(db: Db, id: string, field: string): Promise<RunDetail>
  * samples read from ClickHouse. Seeded by the run ids, so a permalink always shows the same verdict.
  */
 export async function buildComparison(db: Db, query: CompareQuery): Promise<{ report: CompareResponse; details: RunDetail[] }> {
-  const base = await loadOrFail(db, query.base, 'base');
-  const heads = await Promise.all(query.head.map((id) => loadOrFail(db, id, 'head')));
+  const base = await requireRunDetail(db, query.base, 'base');
+  const heads = await Promise.all(query.head.map((id) => requireRunDetail(db, id, 'head')));
   const allRuns = [base.run, ...heads.map((h) => h.run)];
   const baseSamples = { label: labelFor(base.run, allRuns), curve: base.curve, knee: base.analysis?.knee?.level ?? null, samples: await queryLevelSamples(db, base.run.id) };
 

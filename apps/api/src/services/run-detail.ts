@@ -1,6 +1,7 @@
 import { analyzeCurve } from '@kneeboard/analysis';
 import { getRun, listSteps, queryCurve, type Db } from '@kneeboard/clickhouse';
-import type { CurvePoint, RunDetail, StepWindow } from '@kneeboard/contracts';
+import type { CurvePoint, RunAnalysis, RunDetail, StepWindow } from '@kneeboard/contracts';
+import { HttpError, notFound } from '../errors.ts';
 
 /** Each level's point carries the agent's health for that step, so the curve says where the generator was the ceiling. */
 function withHealth(curve: CurvePoint[], steps: StepWindow[]): CurvePoint[] {
@@ -13,7 +14,7 @@ function withHealth(curve: CurvePoint[], steps: StepWindow[]): CurvePoint[] {
  * analysis is pure and takes milliseconds, so it is recomputed with every snapshot rather than
  * stored. Null when the run does not exist.
  */
-export async function loadRunDetail(db: Db, runId: string): Promise<RunDetail | null> {
+export async function loadRunDetail(db: Db, runId: string): Promise<(RunDetail & { analysis: RunAnalysis }) | null> {
   const [run, steps, rawCurve] = await Promise.all([getRun(db, runId), listSteps(db, runId), queryCurve(db, runId)]);
   if (!run) return null;
   const curve = withHealth(rawCurve, steps);
@@ -23,4 +24,16 @@ export async function loadRunDetail(db: Db, runId: string): Promise<RunDetail | 
     parameter: run.parameter,
   });
   return { run, steps, curve, analysis };
+}
+
+/** The run detail, or a 404 naming the parameter that pointed at a run that does not exist. */
+export async function requireRunDetail(db: Db, runId: string, field = 'id'): Promise<RunDetail & { analysis: RunAnalysis }> {
+  const detail = await loadRunDetail(db, runId);
+  if (!detail) throw notFound('run', field);
+  return detail;
+}
+
+/** Ingest into an unknown run is the agent's mistake, final like any 400: retrying cannot help. */
+export async function requireRunForIngest(db: Db, runId: string): Promise<void> {
+  if (!(await getRun(db, runId))) throw new HttpError(400, `unknown run ${runId}`, 'id');
 }

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApiError, RunAnalysis } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { notFound } from '../../errors.ts';
-import { loadRunDetail } from '../../services/run-detail.ts';
+import { requireRunDetail } from '../../services/run-detail.ts';
 import { IdParams } from './runs.ts';
 
 export const analysisRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
@@ -13,10 +12,6 @@ export const analysisRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db
       params: IdParams,
       response: { 200: RunAnalysis, 404: ApiError },
     },
-    handler: async (req) => {
-      const detail = await loadRunDetail(db, req.params.id);
-      if (!detail?.analysis) throw notFound('run');
-      return detail.analysis;
-    },
+    handler: async (req) => (await requireRunDetail(db, req.params.id)).analysis,
   });
 };

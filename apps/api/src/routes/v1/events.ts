@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { getRun, ingestBatch } from '@kneeboard/clickhouse';
+import { ingestBatch } from '@kneeboard/clickhouse';
 import { ApiError, EventBatch, IngestResponse } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { HttpError } from '../../errors.ts';
+import { requireRunForIngest } from '../../services/run-detail.ts';
 import { IdParams } from './runs.ts';
 
 /** A full batch (100,000 events) is about 8 MB of JSON; leave room so the size check is zod's, with a named field. */
@@ -19,7 +19,7 @@ export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, h
       response: { 200: IngestResponse, 400: ApiError },
     },
     handler: async (req) => {
-      if (!(await getRun(db, req.params.id))) throw new HttpError(400, `unknown run ${req.params.id}`, 'id');
+      await requireRunForIngest(db, req.params.id);
       const outcome = await ingestBatch(db, req.params.id, req.body);
       if (!outcome.duplicate) hub.notify(req.params.id);
       return outcome;

@@ -1,28 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { RouteDeps } from '../../deps.ts';
-import { notFound } from '../../errors.ts';
 import { curveCsv } from '../../services/curve-csv.ts';
 import { runCurveSvg } from '../../services/curve-svg.ts';
-import { loadRunDetail } from '../../services/run-detail.ts';
+import { requireRunDetail } from '../../services/run-detail.ts';
 import { IdParams } from './runs.ts';
 
 /** A run's curve in forms for elsewhere: an embeddable SVG and a CSV for spreadsheets. */
 export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
-  const load = async (id: string) => {
-    const detail = await loadRunDetail(db, id);
-    if (!detail) throw notFound('run');
-    return detail;
-  };
-
   app.get('/runs/:id/curve.svg', {
     schema: { summary: "The run's curve as an embeddable SVG (throughput and latency against level, knee marked)", tags: ['runs'], params: IdParams },
-    handler: async (req, reply) => reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'no-cache').send(runCurveSvg(await load(req.params.id))),
+    handler: async (req, reply) => reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'no-cache').send(runCurveSvg(await requireRunDetail(db, req.params.id))),
   });
 
   app.get('/runs/:id/curve.csv', {
     schema: { summary: "The run's curve as CSV, one row per level", tags: ['runs'], params: IdParams },
     handler: async (req, reply) => {
-      const detail = await load(req.params.id);
+      const detail = await requireRunDetail(db, req.params.id);
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${`${detail.run.service}-${detail.run.release}-curve.csv`.replace(/[^\w.@-]+/g, '_')}"`)

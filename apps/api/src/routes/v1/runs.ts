@@ -15,7 +15,7 @@ import {
 } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
-import { loadRunDetail } from '../../services/run-detail.ts';
+import { requireRunDetail } from '../../services/run-detail.ts';
 
 export const IdParams = z.object({ id: RunId });
 
@@ -46,11 +46,7 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
       params: IdParams,
       response: { 200: RunDetail, 404: ApiError },
     },
-    handler: async (req) => {
-      const detail = await loadRunDetail(db, req.params.id);
-      if (!detail) throw notFound('run');
-      return detail;
-    },
+    handler: async (req) => requireRunDetail(db, req.params.id),
   });
 
   app.patch('/runs/:id', {

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { getRun, upsertStep } from '@kneeboard/clickhouse';
+import { upsertStep } from '@kneeboard/clickhouse';
 import { ApiError, StepWindow } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { HttpError } from '../../errors.ts';
+import { requireRunForIngest } from '../../services/run-detail.ts';
 import { IdParams } from './runs.ts';
 
 export const stepRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub }) => {
@@ -16,7 +16,7 @@ export const stepRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
       response: { 200: z.object({ ok: z.literal(true) }), 400: ApiError },
     },
     handler: async (req) => {
-      if (!(await getRun(db, req.params.id))) throw new HttpError(400, `unknown run ${req.params.id}`, 'id');
+      await requireRunForIngest(db, req.params.id);
       await upsertStep(db, req.params.id, req.body);
       hub.notify(req.params.id);
       return { ok: true as const };
