@@ -3,6 +3,7 @@
 # install dependencies, build the web app, start API + web + demo target + a demo sweep.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/quiet.sh
 source scripts/lib/pnpm.sh
 pnpm install --frozen-lockfile
 pnpm --filter @kneeboard/web build

@@ -3,6 +3,7 @@
 # ClickHouse and real loopback servers, then the browser tests in a real Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib/quiet.sh
 source scripts/lib/pnpm.sh
 if [ ! -x /usr/bin/chromium ]; then
   echo "installing Chromium from Debian for the browser tests…"
