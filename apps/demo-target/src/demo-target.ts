@@ -15,6 +15,8 @@ export interface DemoTargetStats {
   queued: number;
   /** Requests answered since start or the last resetStats(). */
   served: number;
+  /** Stalls begun since start (0 or 1). */
+  stalls: number;
 }
 
 export interface DemoTarget {
@@ -42,12 +44,29 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
   let inFlight = 0;
   let maxInFlight = 0;
   let served = 0;
+  let stalls = 0;
+  let stallArmed = o.stallMs > 0;
+  const stallTimers = new Set<NodeJS.Timeout>();
   /** How late (negative: early) the timer of the slot being released right now fired; 0 outside release(). */
   let lateness = 0;
-  const stats = (): DemoTargetStats => ({ inFlight, maxInFlight, queued: slots.queued, served });
+  const stats = (): DemoTargetStats => ({ inFlight, maxInFlight, queued: slots.queued, served, stalls });
+
+  // The stall is timed from the first served request, so it lands inside a load run however long
+  // the set-up before it took.
+  function armStall(): void {
+    stallArmed = false;
+    const begin = setTimeout(() => {
+      stalls += 1;
+      slots.pause();
+      const end = setTimeout(() => slots.resume(), o.stallMs);
+      stallTimers.add(end);
+    }, o.stallAfterMs);
+    stallTimers.add(begin);
+  }
 
   function serve(req: IncomingMessage, res: ServerResponse): void {
     const arrivedAt = performance.now();
+    if (stallArmed) armStall();
     // The body is not used; reading it keeps the keep-alive connection usable.
     req.resume();
     inFlight += 1;
@@ -111,7 +130,7 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
     },
     close() {
       // Held timers would keep the process alive for up to S ms after close; their requests are gone anyway.
-      for (const timer of holding) clearTimeout(timer);
+      for (const timer of [...holding, ...stallTimers]) clearTimeout(timer);
       holding.clear();
       return new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -19,11 +19,13 @@ const program = new Command('demo-target')
   .option('-j, --jitter-ms <ms>', 'uniform jitter: each service time is drawn from [S−J, S+J] (J ≤ S)', parseNumber('number', 0), DEMO_TARGET_DEFAULTS.jitterMs)
   .option('-p, --port <port>', 'port (0 = any free port)', parseNumber('integer', 0), DEMO_TARGET_DEFAULTS.port)
   .option('--host <host>', 'interface to listen on', DEMO_TARGET_DEFAULTS.host)
+  .option('--stall-after-ms <ms>', 'a one-off stall this long after the first served request', parseNumber('number', 0), DEMO_TARGET_DEFAULTS.stallAfterMs)
+  .option('--stall-ms <ms>', 'how long the stall lasts: no slot is granted meanwhile (0 = no stall)', parseNumber('number', 0), DEMO_TARGET_DEFAULTS.stallMs)
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
 
 program.parse();
-const flags = program.opts<{ workers: number; serviceMs: number; jitterMs: number; port: number; host: string }>();
+const flags = program.opts<{ workers: number; serviceMs: number; jitterMs: number; port: number; host: string; stallAfterMs: number; stallMs: number }>();
 
 if (flags.jitterMs > flags.serviceMs) {
   console.error(`error: --jitter-ms (${flags.jitterMs}) must not exceed --service-ms (${flags.serviceMs}): service times cannot go below 0.`);
@@ -42,6 +44,7 @@ console.log(
   `  ${flags.workers} workers × ${flags.serviceMs} ms${flags.jitterMs > 0 ? ` ± ${flags.jitterMs} ms` : ''}` +
     ` → max throughput ${maxQps}, knee at concurrency ${flags.workers}`,
 );
+if (flags.stallMs > 0) console.log(`  stalls for ${flags.stallMs} ms, ${flags.stallAfterMs} ms after the first served request`);
 console.log(`  GET /healthz for readiness, GET /stats for in-flight counters; any other request is served`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

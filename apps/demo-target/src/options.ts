@@ -9,6 +9,13 @@ export interface DemoTargetOptions {
   port?: number;
   /** Interface to listen on. Default 127.0.0.1. */
   host?: string;
+  /**
+   * A one-off stall: this long after the first served request, no slot is granted for `stallMs`
+   * (requests already in service finish; everything else queues). Models a GC pause or a failover,
+   * the case a closed-loop load generator hides. 0 (default) means no stall.
+   */
+  stallAfterMs?: number;
+  stallMs?: number;
 }
 
 export type ResolvedDemoTargetOptions = Required<DemoTargetOptions>;
@@ -19,6 +26,8 @@ export const DEMO_TARGET_DEFAULTS: ResolvedDemoTargetOptions = {
   jitterMs: 0,
   port: 4100,
   host: '127.0.0.1',
+  stallAfterMs: 0,
+  stallMs: 0,
 };
 
 /** Fills defaults and rejects values that would make the ground truth meaningless, naming the option. */
@@ -28,6 +37,9 @@ export function resolveDemoTargetOptions(options: DemoTargetOptions): ResolvedDe
   if (!Number.isFinite(o.serviceMs) || o.serviceMs < 0) throw new RangeError(`serviceMs must be a non-negative number, got ${o.serviceMs}`);
   if (!Number.isFinite(o.jitterMs) || o.jitterMs < 0 || o.jitterMs > o.serviceMs) {
     throw new RangeError(`jitterMs must be between 0 and serviceMs (${o.serviceMs}), got ${o.jitterMs}`);
+  }
+  for (const key of ['stallAfterMs', 'stallMs'] as const) {
+    if (!Number.isFinite(o[key]) || o[key] < 0) throw new RangeError(`${key} must be a non-negative number, got ${o[key]}`);
   }
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65_535) throw new RangeError(`port must be 0–65535, got ${o.port}`);
   return o;

@@ -4,6 +4,7 @@
  */
 export class SlotPool {
   private busy = 0;
+  private paused = false;
   private waiting: Array<Waiter | undefined> = [];
   private head = 0;
   private waitingCount = 0;
@@ -28,7 +29,7 @@ export class SlotPool {
    * and the holder must still call release().
    */
   acquire(onGranted: () => void): () => void {
-    if (this.busy < this.size && this.waitingCount === 0) {
+    if (!this.paused && this.busy < this.size && this.waitingCount === 0) {
       this.busy += 1;
       onGranted();
       return () => {};
@@ -43,6 +44,17 @@ export class SlotPool {
     };
   }
 
+  /** Stops granting slots: requests in service finish, every other request waits (a stall). */
+  pause(): void {
+    this.paused = true;
+  }
+
+  /** Grants slots again, to the queue in arrival order. */
+  resume(): void {
+    this.paused = false;
+    this.grantWaiting();
+  }
+
   release(): void {
     if (this.busy === 0) throw new Error('release() without a held slot');
     this.busy -= 1;
@@ -50,7 +62,7 @@ export class SlotPool {
   }
 
   private grantWaiting(): void {
-    while (this.busy < this.size && this.head < this.waiting.length) {
+    while (!this.paused && this.busy < this.size && this.head < this.waiting.length) {
       const next = this.waiting[this.head];
       this.waiting[this.head] = undefined;
       this.head += 1;

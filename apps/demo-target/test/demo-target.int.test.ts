@@ -99,10 +99,10 @@ describe('demo target on 127.0.0.1', () => {
     const agent = await warmAgent(url, 3);
     await Promise.all([1, 2, 3].map(() => timedGet(url, agent)));
     agent.destroy();
-    expect(target.stats()).toEqual({ inFlight: 0, maxInFlight: 3, queued: 0, served: 3 });
+    expect(target.stats()).toEqual({ inFlight: 0, maxInFlight: 3, queued: 0, served: 3, stalls: 0 });
     target.resetStats();
     await timedGet(url);
-    expect(target.stats()).toEqual({ inFlight: 0, maxInFlight: 1, queued: 0, served: 1 });
+    expect(target.stats()).toEqual({ inFlight: 0, maxInFlight: 1, queued: 0, served: 1, stalls: 0 });
     const stats = JSON.parse((await timedGet(`${url}/stats`)).body);
     expect(stats.maxInFlight).toBe(1);
   });
@@ -122,5 +122,20 @@ describe('demo target on 127.0.0.1', () => {
     await first;
     await waitFor(() => t.stats().inFlight === 0);
     expect(t.stats().served).toBe(1);
+  });
+
+  it('stalls once, --stall-after-ms after the first served request, for --stall-ms: requests wait, then are served in order', async () => {
+    target = await startDemoTarget({ workers: 2, serviceMs: 5, port: 0, stallAfterMs: 100, stallMs: 400 });
+    const before = await timedGet(target.url);
+    expect(before.latencyMs).toBeLessThan(100);
+    await new Promise((r) => setTimeout(r, 150)); // inside the stall
+    const during = await timedGet(target.url);
+    const timing = parseDemoTiming(during.serverTiming);
+    // Arrived ~50 ms into a 400 ms stall: it queued for the rest of it.
+    expect(timing.queue).toBeGreaterThan(250);
+    expect(timing.queue).toBeLessThan(450);
+    expect(target.stats().stalls).toBe(1);
+    const after = await timedGet(target.url);
+    expect(parseDemoTiming(after.serverTiming).queue).toBeLessThan(50);
   });
 });

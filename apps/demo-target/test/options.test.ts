@@ -3,7 +3,7 @@ import { resolveDemoTargetOptions } from '../src/options.ts';
 
 describe('resolveDemoTargetOptions', () => {
   it('fills the documented defaults', () => {
-    expect(resolveDemoTargetOptions({ port: undefined })).toEqual({ workers: 4, serviceMs: 20, jitterMs: 0, port: 4100, host: '127.0.0.1' });
+    expect(resolveDemoTargetOptions({ port: undefined })).toEqual({ workers: 4, serviceMs: 20, jitterMs: 0, port: 4100, host: '127.0.0.1', stallAfterMs: 0, stallMs: 0 });
   });
 
   it.each([

@@ -44,3 +44,30 @@ describe('SlotPool', () => {
     expect(granted).toEqual(Array.from({ length: 5000 }, (_, i) => i));
   });
 });
+
+describe('SlotPool.pause/resume', () => {
+  it('grants nothing while paused, then serves the queue in order', () => {
+    const pool = new SlotPool(2);
+    const granted: number[] = [];
+    pool.pause();
+    for (const i of [1, 2, 3]) pool.acquire(() => granted.push(i));
+    expect(granted).toEqual([]);
+    expect(pool.queued).toBe(3);
+    pool.resume();
+    expect(granted).toEqual([1, 2]);
+    pool.release();
+    expect(granted).toEqual([1, 2, 3]);
+  });
+
+  it('keeps a released slot idle while paused', () => {
+    const pool = new SlotPool(1);
+    const granted: number[] = [];
+    pool.acquire(() => granted.push(1));
+    pool.acquire(() => granted.push(2));
+    pool.pause();
+    pool.release();
+    expect(granted).toEqual([1]);
+    pool.resume();
+    expect(granted).toEqual([1, 2]);
+  });
+});
