@@ -1,8 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FakeApi } from '@kneeboard/agent-sdk/testing';
 import { closedPort } from './support/closed-port.ts';
-import { FakeApi } from './support/fake-api.ts';
 import { runCli } from './support/run-cli.ts';
 
 let fake: FakeApi;
@@ -19,14 +22,19 @@ afterAll(async () => {
   await fake.close();
 });
 
-const base = () => ['sweep', '--target', `${target.url}/`, '--service', 'demo', '--release', 'cli-test', '--api', fake.url];
+const spoolDir = mkdtempSync(join(tmpdir(), 'kb-cli-spool-'));
+const base = () => ['sweep', '--target', `${target.url}/`, '--service', 'demo', '--release', 'cli-test', '--api', fake.url, '--spool-dir', spoolDir];
 
 describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
   it('prints help and exits 0', async () => {
     const { code, stdout } = await runCli(['sweep', '--help']).done;
     expect(code).toBe(0);
-    expect(stdout).toContain('--levels <list>');
-    expect(stdout).toContain('--warmup <time>');
+    for (const flag of ['--levels <list>', '--concurrency <list>', '--rate <list>', '--arrivals <kind>', '--think-time <time>', '--max-connections <n>',
+      '--param <name>', '--before-level <cmd>', '--ready-url <url>', '--request-file <path>', '--compute-metric <names>', '--spool-dir <dir>', '--warmup <time>']) {
+      expect(stdout).toContain(flag);
+    }
+    // The deliberate starvation knob is for tests, not in the help.
+    expect(stdout).not.toContain('--cpu-burn-ms');
   });
 
   it.each([
@@ -36,6 +44,13 @@ describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
     [['--git-sha', 'not-hex'], '--git-sha: must be a hex git sha'],
     [['--tag', 'novalue'], '--tag'],
     [['--target', 'ftp://x'], '--target: must be an http:// or https:// URL'],
+    [['--rate', '100,x'], '--rate'],
+    [['--rate', '100,100'], '--rate: must not repeat a level'],
+    [['-c', '0'], '--concurrency: must be at least 1'],
+    [['--rate', '100', '-c', '2'], '--rate and --concurrency: give one of them'],
+    [['--param', 'workers', '--levels', '1,2', '-c', '8'], '--before-level: a workers sweep needs a command'],
+    [['--arrivals', 'bursty'], "argument 'bursty' is invalid"],
+    [['--compute-metric', 'a b'], '--compute-metric'],
     [['--bogus'], "unknown option '--bogus'"],
   ])('exits 2 naming the flag for %j', async (extra, message) => {
     const { code, stderr } = await runCli([...base(), ...extra]).done;
@@ -74,7 +89,8 @@ describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
     expect(json.levels.map((l: { level: number }) => l.level)).toEqual([1, 2]);
     expect(json.upload.lost_events).toBe(0);
     expect(stderr).toContain(`run http://ui.test/runs/${json.run_id}`);
-    expect(stderr).toMatch(/\| level \|\s+QPS \|\s+p50 \|\s+p99 \| compute p50 \| queue p50 \| errors \| in-flight \|/);
+    expect(stderr).toMatch(/\| concurrency \|\s+QPS \|\s+p50 \|\s+p99 \|\s+p99.9 \| compute p50 \| queue p50 \| errors \| in-flight \|\s+Little \| agent cpu \|\s+loop p99 \| limited \|/);
+    expect(json.levels.every((l: { health: { generator_limited: boolean } }) => l.health.generator_limited === false)).toBe(true);
     expect(stderr).toMatch(/\|\s+2 \|\s+\d+/);
     expect(stderr).not.toContain('\x1b[2K');
     expect(fake.finishes.at(-1)).toEqual({ runId: json.run_id, status: 'finished' });
@@ -84,7 +100,7 @@ describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
     const run = runCli([...base(), '--levels', '2,4', '--duration', '10s', '--warmup', '0']);
     // Wait for the table header: the run exists and load is on its way.
     const deadline = Date.now() + 10_000;
-    while (!run.stdout().includes('| level |')) {
+    while (!run.stdout().includes('| concurrency |')) {
       if (Date.now() > deadline) throw new Error(`no table header; stdout so far: ${run.stdout()}`);
       await sleep(20);
     }
@@ -92,12 +108,36 @@ describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
     run.child.kill('SIGINT');
     const { code, stdout } = await run.done;
     expect(code).toBe(130);
-    expect(stdout).toContain('stopping: flushing events');
+    expect(stdout).toContain('stopping: closing the current step, flushing events');
     expect(stdout).toMatch(/\|\s+2 \|.*\(stopped early\)/);
     const runId = /runs\/([0-9a-f-]{36})/.exec(stdout)![1]!;
     expect(fake.finishes.filter((f) => f.runId === runId)).toEqual([{ runId, status: 'aborted' }]);
     const recorded = Number(/(\d+) requests recorded/.exec(stdout)![1]);
     expect(recorded).toBeGreaterThan(20);
     expect(fake.events(runId).length).toBe(recorded);
+  });
+});
+
+describe('kneeboard sweep --rate and a starved agent, as a user sees them', () => {
+  it('prints the open-loop table: offered, achieved and sent rates, late and missed sends', async () => {
+    const { code, stdout } = await runCli([...base(), '--rate', '50,100', '--duration', '600ms', '--warmup', '200ms']).done;
+    expect(code).toBe(0);
+    expect(stdout).toContain('open loop · uniform rate (req/s) 50,100');
+    expect(stdout).toMatch(/\|\s+rate \| achieved \|\s+sent\/s \|.*\|\s+late \| missed \| agent cpu \|\s+loop p99 \| limited \|/);
+    expect(stdout).toMatch(/\|\s+100 \|\s+\d+(\.\d)? \|\s+\d+(\.\d)? \|/);
+    expect(fake.runs.at(-1)!.body).toMatchObject({ load_model: 'open', parameter: 'rate' });
+  });
+
+  it('flags a starved level in the table, with the reason under the row', async () => {
+    const { code, stdout } = await runCli([...base(), '-c', '8', '--max-connections', '2', '--duration', '600ms', '--warmup', '100ms']).done;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\|\s+8 \|.*\|\s+YES \|/);
+    expect(stdout).toMatch(/level 8: GENERATOR-LIMITED — Only [\d.]+ of 8\.00 requests were on the wire on average — --max-connections 2 caps the connections\./);
+  });
+
+  it('`flush` with nothing to send says so and exits 0', async () => {
+    const { code, stdout } = await runCli(['flush', '--spool-dir', mkdtempSync(join(tmpdir(), 'kb-empty-')), '--api', fake.url]).done;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/: 0 runs, 0 calls delivered/);
   });
 });

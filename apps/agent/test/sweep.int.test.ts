@@ -1,8 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeApi } from '@kneeboard/agent-sdk/testing';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
 import { runSweep, SweepError, type LevelSummary, type SweepInput } from '../src/index.ts';
 import { closedPort } from './support/closed-port.ts';
-import { FakeApi } from './support/fake-api.ts';
 
 let fake: FakeApi;
 let target: DemoTarget;
@@ -26,6 +29,7 @@ const input = (overrides: Partial<SweepInput> = {}): SweepInput => ({
   web: 'http://web.test',
   agentId: 'agent-under-test',
   retry: { initialDelayMs: 10, maxDelayMs: 50, giveUpAfterMs: 2_000 },
+  spoolDir: mkdtempSync(join(tmpdir(), 'kb-sweep-spool-')),
   ...overrides,
 });
 
@@ -57,7 +61,7 @@ describe('closed-loop sweep against the demo target (W=2, S=10 ms) and a fake AP
     // Every request arrived, in columnar batches of equal-length arrays, none twice.
     const events = fake.events();
     expect(events.length).toBe(result.upload.recorded);
-    expect(result.upload).toMatchObject({ lostEvents: 0, batches: fake.batches.length });
+    expect(result.upload).toMatchObject({ lostEvents: 0, spooledEvents: 0, batches: fake.batches.length });
     for (const b of fake.batches) {
       expect(b.agent_id).toBe('agent-under-test');
       for (const col of [b.ts_ms, b.latency_ms, b.compute_ms, b.queue_ms, b.status]) expect(col.length).toBe(b.level.length);
@@ -99,7 +103,14 @@ describe('closed-loop sweep against the demo target (W=2, S=10 ms) and a fake AP
     expect(l4.compute_p50_ms!).toBeLessThan(13);
     // Below the knee throughput grows with c.
     expect(byLevel.get(2)!.qps).toBeGreaterThan(1.6 * byLevel.get(1)!.qps);
-    for (const s of result.levels) expect(s.in_flight!).toBeGreaterThan(0.9 * s.level);
+    for (const s of result.levels) {
+      expect(s.in_flight!).toBeGreaterThan(0.9 * s.level);
+      // The direct count agrees, and the agent found itself healthy — and said so to the API.
+      expect(s.health).toMatchObject({ target: s.level, generator_limited: false, reason: null });
+      expect(s.health.in_flight_mean!).toBeGreaterThan(0.9 * s.level);
+      expect(s.health.in_flight_mean!).toBeLessThanOrEqual(s.level + 1e-9);
+      expect(final.get(s.level)!.health).toEqual(s.health);
+    }
   });
 
   it('on abort: closes the open window early, uploads what was measured, finishes the run as aborted', async () => {
@@ -136,16 +147,28 @@ describe('closed-loop sweep against the demo target (W=2, S=10 ms) and a fake AP
     target = await startDemoTarget({ port: 0 });
   });
 
-  it('stops the sweep, finishes the run as aborted and fails when events can no longer be stored', async () => {
-    fake.failNext('events', 10_000, 503);
+  it('stops the sweep, finishes the run as aborted and fails when the API refuses events for good (400)', async () => {
+    fake.failNext('events', 10_000, 400);
     const started = Date.now();
-    const sweep = runSweep(input({ levels: [1, 2], durationMs: 3_000, warmupMs: 0, retry: { initialDelayMs: 10, maxDelayMs: 50, giveUpAfterMs: 300 } }));
-    await expect(sweep).rejects.toMatchObject({ kind: 'api-failed', message: expect.stringContaining('events could not be stored (503') });
-    // The first batch leaves after 1 s and is given up 0.3 s later; later batches get one attempt each.
+    const sweep = runSweep(input({ levels: [1, 2], durationMs: 3_000, warmupMs: 0 }));
+    await expect(sweep).rejects.toMatchObject({ kind: 'api-failed', message: expect.stringContaining('events could not be stored (400') });
+    // The first batch leaves after 0.5 s and is refused at once: no retry of a 400.
     expect(Date.now() - started).toBeLessThan(2_500);
+    expect(fake.eventsAttempts.length).toBeLessThanOrEqual(3);
     expect(fake.finishes.map((f) => f.status)).toEqual(['aborted']);
     expect(fake.finalSteps().get(1)?.ended_at).not.toBeNull();
     expect(fake.finalSteps().has(2)).toBe(false);
+  });
+
+  it('keeps sweeping while the API answers 503, and delivers everything once it is back', async () => {
+    fake.failNext('events', 8, 503);
+    fake.failNext('steps', 3, 503);
+    const result = await runSweep(input({ levels: [1, 2], durationMs: 800, warmupMs: 0 }));
+    expect(result.status).toBe('finished');
+    expect(result.levels.map((l) => l.level)).toEqual([1, 2]);
+    expect(result.upload).toMatchObject({ lostEvents: 0, spooledEvents: 0 });
+    expect(fake.events(result.runId).length).toBe(result.upload.recorded);
+    expect([...fake.finalSteps(result.runId).values()].every((w) => w.ended_at !== null)).toBe(true);
   });
 
   it('refuses to start, with a SweepError naming the URL, when the API or the target is unreachable', async () => {

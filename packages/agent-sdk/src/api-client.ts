@@ -3,6 +3,7 @@ import {
   CreateRunBody,
   CreateRunResponse,
   IngestResponse,
+  RunDetail,
   StepWindow,
   type CreateRunInput,
   type EventBatch,
@@ -47,6 +48,16 @@ export class KneeboardApi {
     await this.attempt('GET', '/healthz', undefined, timeoutMs);
   }
 
+  /** The run's status (`running`, `finished`, `aborted`), or null when the API does not know the run. */
+  async runStatus(runId: string): Promise<string | null> {
+    try {
+      return RunDetail.pick({ run: true }).parse(await this.attempt('GET', `/api/v1/runs/${runId}`, undefined, this.attemptTimeoutMs)).run.status;
+    } catch (err) {
+      if (err instanceof ApiHttpError && (err.status === 404 || err.status === 400)) return null;
+      throw err;
+    }
+  }
+
   async createRun(body: CreateRunInput): Promise<string> {
     const json = await this.call('create the run', 'POST', '/api/v1/runs', CreateRunBody.parse(body));
     return CreateRunResponse.parse(json).id;
@@ -65,6 +76,21 @@ export class KneeboardApi {
 
   async finishRun(runId: string, status: 'finished' | 'aborted'): Promise<void> {
     await this.call('finish the run', 'POST', `/api/v1/runs/${runId}/finish`, { status });
+  }
+
+  /**
+   * One attempt at POSTing an already-serialised body, no retries: for the delivery queue, which
+   * retries on its own terms (it keeps data on disk, so it never has to give up mid-run).
+   */
+  async postOnce(path: string, text: string): Promise<unknown> {
+    try {
+      const result = await this.attempt('POST', path, text, this.attemptTimeoutMs);
+      this.failingSince = undefined;
+      return result;
+    } catch (err) {
+      if (isRetriable(err)) this.failingSince ??= Date.now();
+      throw err;
+    }
   }
 
   async close(): Promise<void> {

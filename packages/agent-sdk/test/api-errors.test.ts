@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiHttpError, describeCause, parseApiErrorBody, parseRetryAfter } from '../src/recorder/api-errors.ts';
-import { isRetriable, withRetry } from '../src/recorder/retry.ts';
+import { ApiHttpError, describeCause, parseApiErrorBody, parseRetryAfter } from '../src/api-errors.ts';
+import { isRetriable, withRetry } from '../src/retry.ts';
 
 const netError = (code: string) => Object.assign(new Error(code), { code });
 

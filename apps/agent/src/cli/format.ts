@@ -1,4 +1,4 @@
-import type { LevelSummary } from '../sweep/level-stats.ts';
+import type { LevelSummary } from '../load/level-stats.ts';
 
 interface Column {
   title: string;
@@ -7,8 +7,8 @@ interface Column {
 }
 
 /** A latency in a width that keeps three significant digits: 0.85 ms, 20.3 ms, 157 ms. */
-export function formatMs(ms: number | null): string {
-  if (ms === null) return '—';
+export function formatMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '—';
   if (ms < 10) return `${ms.toFixed(2)} ms`;
   if (ms < 100) return `${ms.toFixed(1)} ms`;
   return `${ms.toFixed(0)} ms`;
@@ -18,41 +18,62 @@ export function formatQps(qps: number): string {
   return qps < 100 ? qps.toFixed(1) : qps.toFixed(0);
 }
 
-const COLUMNS: Column[] = [
-  { title: 'level', width: 5, cell: (s) => String(s.level) },
-  { title: 'QPS', width: 8, cell: (s) => (s.window_s > 0 ? formatQps(s.qps) : '—') },
+const num = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
+
+const LATENCY: Column[] = [
   { title: 'p50', width: 9, cell: (s) => formatMs(s.p50_ms) },
   { title: 'p99', width: 9, cell: (s) => formatMs(s.p99_ms) },
+  { title: 'p99.9', width: 9, cell: (s) => formatMs(s.p999_ms) },
   { title: 'compute p50', width: 11, cell: (s) => formatMs(s.compute_p50_ms) },
   { title: 'queue p50', width: 9, cell: (s) => formatMs(s.queue_p50_ms) },
   { title: 'errors', width: 6, cell: (s) => String(s.errors) },
-  { title: 'in-flight', width: 9, cell: (s) => (s.in_flight === null ? '—' : s.in_flight.toFixed(1)) },
+  // Counted on the wire, time-weighted: what the target really saw.
+  { title: 'in-flight', width: 9, cell: (s) => num(s.health.in_flight_mean) },
+];
+const AGENT: Column[] = [
+  { title: 'agent cpu', width: 9, cell: (s) => num(s.health.agent_cpu_cores, 2) },
+  { title: 'loop p99', width: 9, cell: (s) => formatMs(s.health.event_loop_delay_p99_ms) },
+  { title: 'limited', width: 7, cell: (s) => (s.health.generator_limited ? 'YES' : 'no') },
 ];
 
+/** Closed loop: the level and Little's law beside the direct count. Open loop: offered, achieved and sent rates, late and missed sends. */
+export function columnsFor(loadModel: 'closed' | 'open', parameter: string): Column[] {
+  const level: Column = { title: parameter, width: Math.max(6, parameter.length), cell: (s) => String(s.level) };
+  const qps = (title: string): Column => ({ title, width: 8, cell: (s) => (s.window_s > 0 ? formatQps(s.qps) : '—') });
+  if (loadModel === 'closed') {
+    return [level, qps('QPS'), ...LATENCY, { title: 'Little', width: 7, cell: (s) => num(s.in_flight) }, ...AGENT];
+  }
+  return [
+    level,
+    qps('achieved'),
+    { title: 'sent/s', width: 8, cell: (s) => (s.sent_per_s === null ? '—' : formatQps(s.sent_per_s)) },
+    ...LATENCY,
+    { title: 'late', width: 6, cell: (s) => String(s.health.late_sends) },
+    { title: 'missed', width: 6, cell: (s) => String(s.health.missed_sends) },
+    ...AGENT,
+  ];
+}
+
 /** Header and rule of the live table: Markdown, like the hand-made tables in write-ups, so it can be pasted. */
-export function tableHeader(): string {
-  const titles = COLUMNS.map((c) => c.title.padStart(c.width));
-  const rule = COLUMNS.map((c) => `${'-'.repeat(c.width)}:`);
+export function tableHeader(columns: Column[]): string {
+  const titles = columns.map((c) => c.title.padStart(c.width));
+  const rule = columns.map((c) => `${'-'.repeat(c.width)}:`);
   return `| ${titles.join(' | ')} |\n|${rule.map((r) => `-${r}`).join('|')}|`;
 }
 
 /** One row, printed as soon as its level ends; fixed widths keep rows aligned without knowing the rest. */
-export function tableRow(s: LevelSummary): string {
-  const row = `| ${COLUMNS.map((c) => c.cell(s).padStart(c.width)).join(' | ')} |`;
+export function tableRow(columns: Column[], s: LevelSummary): string {
+  const row = `| ${columns.map((c) => c.cell(s).padStart(c.width)).join(' | ')} |`;
   return s.aborted ? `${row} (stopped early)` : row;
 }
 
-/** Notes under a row: error causes, unparseable Server-Timing, and a generator that could not keep up. */
+/** Notes under a row: why the agent flagged itself, error causes, unparseable Server-Timing. */
 export function rowNotes(s: LevelSummary): string[] {
   const notes: string[] = [];
+  if (s.health.generator_limited) notes.push(`level ${s.level}: GENERATOR-LIMITED — ${s.health.reason} These numbers are the agent's ceiling, not the target's.`);
   const kinds = Object.entries(s.error_kinds).sort((a, b) => b[1] - a[1]);
   if (kinds.length > 0) notes.push(`level ${s.level}: errors ${kinds.map(([k, n]) => `${n} × ${k}`).join(', ')}`);
-  if (s.unparseable_timings > 0) notes.push(`level ${s.level}: ${s.unparseable_timings} responses had a Server-Timing header that could not be parsed`);
-  if (!s.aborted && s.in_flight !== null && s.in_flight < 0.9 * s.level) {
-    notes.push(
-      `level ${s.level}: only ${s.in_flight.toFixed(1)} requests in flight on average (throughput × mean latency): ` +
-        'the agent lost time between requests, so it — not the target — limited the load',
-    );
-  }
+  if (s.error_kinds.EMFILE) notes.push(`level ${s.level}: EMFILE means too many open files: raise the limit (ulimit -n) for the agent`);
+  if (s.unparseable_timings > 0) notes.push(`level ${s.level}: ${s.unparseable_timings} responses had Server-Timing parts that could not be parsed (skipped)`);
   return notes;
 }

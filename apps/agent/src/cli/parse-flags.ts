@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { HTTP_TOKEN } from '../recorder/http-token.ts';
+import { HTTP_TOKEN } from '@kneeboard/agent-sdk';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
@@ -20,6 +20,34 @@ export function parseLevels(value: string): number[] {
     throw new InvalidArgumentError(`"${value}" is not a list of levels: use whole numbers separated by commas, e.g. 1,2,4,8,16.`);
   }
   return parts.map(Number);
+}
+
+/** `100,200,450.5` → numbers; for rates and the values of a --param, which need not be whole. */
+export function parseNumbers(value: string): number[] {
+  const parts = value.split(',').map((p) => p.trim());
+  if (parts.some((p) => !/^\d+(?:\.\d+)?$/.test(p))) {
+    throw new InvalidArgumentError(`"${value}" is not a list of numbers: use numbers separated by commas, e.g. 100,200,400.`);
+  }
+  return parts.map(Number);
+}
+
+/** A whole number ≥ 1. */
+export function parsePositiveInt(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new InvalidArgumentError(`"${value}" is not a whole number ≥ 1.`);
+  return Number(value);
+}
+
+/** A number of milliseconds ≥ 0, unit-less (for the hidden test knob). */
+export function parseMs(value: string): number {
+  if (!/^\d+(?:\.\d+)?$/.test(value.trim())) throw new InvalidArgumentError(`"${value}" is not a number of milliseconds.`);
+  return Number(value);
+}
+
+/** `db` or `app,total` → metric names in priority order. */
+export function parseMetricNames(value: string): string[] {
+  const names = value.split(',').map((p) => p.trim());
+  if (names.some((n) => !HTTP_TOKEN.test(n))) throw new InvalidArgumentError(`"${value}" is not a list of Server-Timing metric names, e.g. db or app,total.`);
+  return names;
 }
 
 /** Repeatable `--tag key=value` into a record. */
@@ -42,10 +70,61 @@ export function collectHeader(value: string, previous: Record<string, string> = 
 /** The request body: the text itself, or with a leading @ (as in curl) the contents of a file. */
 export function parseBody(value: string): string | Buffer {
   if (!value.startsWith('@')) return value;
-  const path = value.slice(1);
+  return readOrExplain(value.slice(1), 'body file');
+}
+
+export interface RequestFile {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * `--request-file req.json`: `{"method": "POST", "path": "/search?q=1", "headers": {...}, "body": ...}`
+ * (`url` is accepted for `path`). A body that is not a string is sent as JSON, with a JSON
+ * content-type unless the file names one.
+ */
+export function parseRequestFile(file: string): RequestFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(readOrExplain(file, 'request file').toString('utf8'));
+  } catch (err) {
+    if (err instanceof InvalidArgumentError) throw err;
+    throw new InvalidArgumentError(`the request file ${file} is not JSON: ${(err as Error).message}`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new InvalidArgumentError(`the request file ${file} must hold a JSON object`);
+  const o = json as Record<string, unknown>;
+  const bad = (what: string) => new InvalidArgumentError(`the request file ${file}: ${what}`);
+  const out: RequestFile = {};
+  if (o.method !== undefined) {
+    if (typeof o.method !== 'string' || !HTTP_TOKEN.test(o.method)) throw bad('"method" must be an HTTP method such as POST');
+    out.method = o.method;
+  }
+  const path = o.path ?? o.url;
+  if (path !== undefined) {
+    if (typeof path !== 'string' || !path.startsWith('/')) throw bad('"path" must be a path starting with /, e.g. /search?q=1');
+    out.path = path;
+  }
+  if (o.headers !== undefined) {
+    if (typeof o.headers !== 'object' || o.headers === null || Array.isArray(o.headers)) throw bad('"headers" must be an object of name: value');
+    out.headers = {};
+    for (const [k, v] of Object.entries(o.headers)) {
+      if (!HTTP_TOKEN.test(k) || typeof v !== 'string') throw bad(`header "${k}" must be a token name with a string value`);
+      out.headers[k.toLowerCase()] = v;
+    }
+  }
+  if (o.body !== undefined && o.body !== null) {
+    out.body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+    if (typeof o.body !== 'string' && out.headers?.['content-type'] === undefined) out.headers = { ...out.headers, 'content-type': 'application/json' };
+  }
+  return out;
+}
+
+function readOrExplain(path: string, what: string): Buffer {
   try {
     return readFileSync(path);
   } catch (err) {
-    throw new InvalidArgumentError(`cannot read the body file ${path}: ${(err as Error).message}`);
+    throw new InvalidArgumentError(`cannot read the ${what} ${path}: ${(err as Error).message}`);
   }
 }

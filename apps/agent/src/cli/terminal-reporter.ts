@@ -1,11 +1,14 @@
 import type { SweepReporter } from '../sweep/reporter.ts';
-import { formatQps, rowNotes, tableHeader, tableRow } from './format.ts';
+import { columnsFor, formatQps, rowNotes, tableHeader, tableRow } from './format.ts';
 
 export interface TerminalReporterOptions {
   /** Where the run URL and the table go (stderr when stdout is kept for --json). */
   out: NodeJS.WritableStream & { isTTY?: boolean };
   /** Where warnings go. */
   err: NodeJS.WritableStream;
+  /** Which table: closed or open loop, and what the level column counts. */
+  loadModel: 'closed' | 'open';
+  parameter: string;
 }
 
 export interface TerminalReporter extends SweepReporter {
@@ -20,7 +23,8 @@ const CLEAR_LINE = '\r\x1b[2K';
  * progress line is redrawn during each step; elsewhere (a pipe, a CI log) there is none, so logs
  * hold only the table.
  */
-export function createTerminalReporter({ out, err }: TerminalReporterOptions): TerminalReporter {
+export function createTerminalReporter({ out, err, loadModel, parameter }: TerminalReporterOptions): TerminalReporter {
+  const columns = columnsFor(loadModel, parameter);
   const live = out.isTTY === true;
   let progressShown = false;
   let stepLabel = '';
@@ -37,13 +41,16 @@ export function createTerminalReporter({ out, err }: TerminalReporterOptions): T
     say,
     runCreated({ runUrl }) {
       say(`run ${runUrl}\n`);
-      say(tableHeader());
+      say(tableHeader(columns));
+    },
+    levelPreparing({ level, command }) {
+      say(`  ↳ ${parameter} ${level}: running ${command.replaceAll('{level}', String(level))}`);
     },
     stepStarted({ level, index, count }) {
-      stepLabel = `level ${level} (${index + 1}/${count})`;
+      stepLabel = `${parameter} ${level} (${index + 1}/${count})`;
     },
     stepFinished(summary) {
-      say(tableRow(summary));
+      say(tableRow(columns, summary));
       for (const note of rowNotes(summary)) say(`  ↳ ${note}`);
     },
     warn(message) {
@@ -52,8 +59,10 @@ export function createTerminalReporter({ out, err }: TerminalReporterOptions): T
     },
   };
   if (live) {
-    reporter.progress = ({ phase, elapsedMs, totalMs, qps }) => {
-      out.write(`${CLEAR_LINE}  ${stepLabel} · ${phase} · ${(elapsedMs / 1000).toFixed(1)} s / ${(totalMs / 1000).toFixed(1)} s · ${formatQps(qps)} req/s`);
+    reporter.progress = ({ phase, elapsedMs, totalMs, qps, inFlight }) => {
+      out.write(
+        `${CLEAR_LINE}  ${stepLabel} · ${phase} · ${(elapsedMs / 1000).toFixed(1)} s / ${(totalMs / 1000).toFixed(1)} s · ${formatQps(qps)} req/s · ${inFlight} in flight`,
+      );
       progressShown = true;
     };
   }

@@ -1,47 +1,90 @@
 import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
 import { CreateRunBody, MAX_BATCH_EVENTS } from '@kneeboard/contracts';
-import { HTTP_TOKEN } from '../recorder/http-token.ts';
-import { DEFAULT_RETRY_POLICY } from '../recorder/retry.ts';
+import { DEFAULT_RETRY_POLICY, DEFAULT_SPOOL_DIR, HTTP_TOKEN } from '@kneeboard/agent-sdk';
 
-/** More connections than this from one process runs into file-descriptor limits; use more agents. */
-export const MAX_LEVEL = 10_000;
+/** Concurrency above this is refused as a typo; the real bound is the open-file limit, checked at start. */
+export const MAX_CONCURRENCY = 100_000;
+export const MAX_RATE = 1_000_000;
+export const DEFAULT_MAX_CONNECTIONS = 10_000;
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+const noRepeats = (xs: number[]) => new Set(xs).size === xs.length;
+const REPEAT = 'must not repeat a level (its later window would replace the earlier one)';
 
-export const Levels = z
-  .array(z.number().int('must be whole numbers (concurrency)').min(1, 'must be at least 1').max(MAX_LEVEL, `must be at most ${MAX_LEVEL}`))
-  .min(1, 'needs at least one level')
-  .refine((xs) => new Set(xs).size === xs.length, 'must not repeat a level (its later window would replace the earlier one)');
+const Concurrency = z.number().int('must be whole numbers (concurrency)').min(1, 'must be at least 1').max(MAX_CONCURRENCY, `must be at most ${MAX_CONCURRENCY}`);
+const Rate = z.number().positive('must be more than 0 requests/s').max(MAX_RATE, `must be at most ${MAX_RATE} requests/s`);
 
 /** What a sweep needs. Everything but target, levels, duration and the run's service/release has a default. */
 export const SweepConfig = z
   .object({
     target: HttpUrl,
-    levels: Levels,
+    /** closed: fixed concurrency (wrk); open: fixed arrival rate, latency from the intended send time (wrk2). */
+    loadModel: z.enum(['closed', 'open']).default('closed'),
+    /** The swept values: concurrency, rate, or — with `parameter` and `hold` — the knob's values. */
+    levels: z.array(z.number().positive('must be more than 0')).min(1, 'needs at least one level').refine(noRepeats, REPEAT),
+    /** The swept knob's name when it is not the load itself, e.g. `workers`. */
+    parameter: z.string().trim().min(1).max(100).regex(/^[\w.-]+$/, 'must be a name such as workers').optional(),
+    /** The load held at every level of a `parameter` sweep: concurrency (closed) or requests/s (open). */
+    hold: z.number().positive().optional(),
     durationMs: z.number().positive('must be longer than 0'),
     warmupMs: z.number().nonnegative().default(0),
+    arrivals: z.enum(['uniform', 'poisson']).default('uniform'),
+    thinkTimeMs: z.number().nonnegative().default(0),
+    /** Connections to the target, at most: the open loop's bound; below the concurrency it starves a closed loop (for tests). */
+    maxConnections: z.number().int().min(1).max(MAX_CONCURRENCY).default(DEFAULT_MAX_CONNECTIONS),
+    /** Main-thread time burnt per response: a deliberate way to starve the agent, for tests. */
+    cpuBurnMs: z.number().nonnegative().default(0),
+    /** Shell command run before each level, `{level}` replaced by the level. */
+    beforeLevel: z.string().min(1).optional(),
+    readyUrl: HttpUrl.optional(),
+    readyTimeoutMs: z.number().positive().default(60_000),
     run: CreateRunBody.pick({ service: true, name: true, release: true, git_sha: true, tags: true }),
     request: z
       .object({
         /** Default GET, or POST when there is a body. */
         method: z.string().regex(HTTP_TOKEN, 'must be an HTTP method such as GET or POST').optional(),
+        /** Overrides the target URL's path and query. */
+        path: z.string().startsWith('/', 'must start with /').optional(),
         headers: z.record(z.string().regex(HTTP_TOKEN, 'header names must be HTTP tokens'), z.string()).default({}),
         body: z.union([z.string(), z.instanceof(Buffer)]).optional(),
         timeoutMs: z.number().positive().default(30_000),
       })
       .prefault({}),
+    serverTiming: z
+      .object({ compute: z.array(z.string().regex(HTTP_TOKEN)).min(1).default(['compute']), queue: z.array(z.string().regex(HTTP_TOKEN)).min(1).default(['queue']) })
+      .prefault({}),
     api: HttpUrl.default('http://127.0.0.1:4000'),
     web: HttpUrl.default('http://127.0.0.1:3000'),
     agentId: z.string().min(1).max(128).default(() => `${hostname()}-${process.pid}`.slice(0, 128)),
-    flushIntervalMs: z.number().positive().default(1_000),
+    /** null keeps unsent calls in memory only. */
+    spoolDir: z.string().min(1).nullable().default(DEFAULT_SPOOL_DIR),
+    flushIntervalMs: z.number().positive().default(500),
     maxBatchEvents: z.number().int().min(1).max(MAX_BATCH_EVENTS).default(20_000),
+    /** How long the finished sweep waits for the API before leaving the rest in the spool. */
+    deliveryTimeoutMs: z.number().nonnegative().default(30_000),
     retry: z
       .object({ initialDelayMs: z.number().nonnegative(), maxDelayMs: z.number().nonnegative(), giveUpAfterMs: z.number().nonnegative() })
       .default(DEFAULT_RETRY_POLICY),
   })
+  .superRefine((c, ctx) => {
+    if (c.parameter !== undefined && c.hold === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['hold'], message: `a ${c.parameter} sweep needs the load to hold: one concurrency or one rate` });
+    }
+    if (c.parameter !== undefined && c.beforeLevel === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['beforeLevel'], message: `a ${c.parameter} sweep needs a command that sets ${c.parameter} before each level` });
+    }
+    if (c.parameter === undefined && c.hold !== undefined) ctx.addIssue({ code: 'custom', path: ['parameter'], message: 'a held load needs the swept parameter named' });
+    const loads = c.hold === undefined ? c.levels : [c.hold];
+    const schema = c.loadModel === 'closed' ? Concurrency : Rate;
+    for (const [i, load] of loads.entries()) {
+      const r = schema.safeParse(load);
+      if (!r.success) ctx.addIssue({ code: 'custom', path: c.hold === undefined ? ['levels', i] : ['hold'], message: r.error.issues[0]!.message });
+    }
+  })
   .transform((c) => ({
     ...c,
+    parameter: c.parameter ?? (c.loadModel === 'closed' ? 'concurrency' : 'rate'),
     request: { ...c.request, method: (c.request.method ?? (c.request.body === undefined ? 'GET' : 'POST')).toUpperCase() },
     agentHost: hostname(),
     agentCores: availableParallelism(),
@@ -49,3 +92,6 @@ export const SweepConfig = z
 
 export type SweepInput = z.input<typeof SweepConfig>;
 export type SweepConfig = z.output<typeof SweepConfig>;
+
+/** The load at a level: the level itself, or the held load of a parameter sweep. */
+export const loadAt = (cfg: SweepConfig, level: number): number => cfg.hold ?? level;

@@ -1,7 +1,7 @@
-import { Pool } from 'undici';
-import { ApiHttpError, describeCause } from '../recorder/api-errors.ts';
-import type { KneeboardApi } from '../recorder/api-client.ts';
-import { sendTimedRequest, type RequestOutcome, type TargetRequest } from './send-request.ts';
+import { ApiHttpError, describeCause, type KneeboardApi, type ServerTimingParser } from '@kneeboard/agent-sdk';
+import { FD_RESERVE, openFileLimit } from '../load/fd-limit.ts';
+import { createTargetPool, fire, type Completion, type TargetRequest } from '../load/target-client.ts';
+import { loadAt, type SweepConfig } from './config.ts';
 import { SweepError } from './sweep-error.ts';
 
 /** GET /healthz once, so a missing API is reported before any load is sent. */
@@ -20,16 +20,36 @@ export async function checkApi(api: KneeboardApi): Promise<void> {
   }
 }
 
-/** One request exactly as the sweep will send it; an error status or no answer stops the sweep before it starts. */
-export async function probeTarget(target: URL, request: TargetRequest, signal: AbortSignal): Promise<RequestOutcome> {
-  const pool = new Pool(target.origin, { connections: 1, pipelining: 1, connect: { timeout: request.timeoutMs } });
-  let outcome: RequestOutcome | null;
-  try {
-    outcome = await sendTimedRequest(pool, request, signal);
-  } finally {
-    await pool.close();
+/**
+ * Every connection is a file descriptor: a closed loop that cannot open `c` of them would silently
+ * run at fewer (and fail with EMFILE), so it is refused up front with the fix. The open loop's
+ * connection bound is lowered to what the limit allows instead, with a warning: the sends beyond it
+ * then show up as late or missed.
+ */
+export function checkOpenFiles(cfg: SweepConfig, warn: (m: string) => void, limit = openFileLimit()): number {
+  if (limit === null || limit === Infinity) return cfg.maxConnections;
+  const room = limit - FD_RESERVE;
+  if (cfg.loadModel === 'closed') {
+    const need = Math.max(...cfg.levels.map((l) => Math.min(loadAt(cfg, l), cfg.maxConnections)));
+    if (need > room) {
+      throw new SweepError(
+        'config',
+        `concurrency ${need} needs ${need + FD_RESERVE} open files but the limit (ulimit -n) is ${limit}: ` +
+          `raise it first (e.g. \`ulimit -n ${Math.max(65_535, need + FD_RESERVE)}\` in the shell that starts the agent) or lower the levels.`,
+      );
+    }
+    return cfg.maxConnections;
   }
-  if (outcome === null) throw new SweepError('target-unreachable', `stopped while checking the target at ${target.href}`);
+  if (cfg.maxConnections > room) {
+    warn(`--max-connections ${cfg.maxConnections} is above what the open-file limit (ulimit -n ${limit}) allows: using ${room}. Raise the limit for more.`);
+    return Math.max(1, room);
+  }
+  return cfg.maxConnections;
+}
+
+/** One request exactly as the sweep will send it; an error status or no answer stops the sweep before it starts. */
+export async function probeTarget(target: URL, request: TargetRequest, parseTiming: ServerTimingParser): Promise<Completion> {
+  const outcome = await sendOnce(target.origin, request, parseTiming);
   if (outcome.status === 0) {
     throw new SweepError(
       'target-unreachable',
@@ -45,4 +65,14 @@ export async function probeTarget(target: URL, request: TargetRequest, signal: A
     );
   }
   return outcome;
+}
+
+/** One request on its own short-lived connection. */
+export async function sendOnce(origin: string, request: TargetRequest, parseTiming: ServerTimingParser): Promise<Completion> {
+  const pool = createTargetPool(origin, 1, request.timeoutMs);
+  try {
+    return await new Promise<Completion>((resolve) => fire(pool, request, parseTiming, { onSent: () => {}, onDone: resolve }));
+  } finally {
+    await pool.close();
+  }
 }

@@ -1,7 +1,9 @@
-import type { LevelSummary } from './level-stats.ts';
+import type { LevelSummary } from '../load/level-stats.ts';
 
 export interface StepStart {
   level: number;
+  /** The load held at this level: concurrency or requests/s. */
+  load: number;
   /** 0-based position in the sweep, and the number of levels. */
   index: number;
   count: number;
@@ -18,15 +20,19 @@ export interface StepProgress {
   totalMs: number;
   /** Successful responses per second over the last progress interval. */
   qps: number;
+  /** Requests on the wire right now. */
+  inFlight: number;
 }
 
 /** What a sweep tells its caller as it goes. Every hook is optional. */
 export interface SweepReporter {
   runCreated?(run: { runId: string; runUrl: string }): void;
+  /** Before a level's --before-level command runs. */
+  levelPreparing?(p: { level: number; command: string }): void;
   stepStarted?(step: StepStart): void;
   /** About four times a second during a step, only when this hook is given. */
   progress?(p: StepProgress): void;
   stepFinished?(summary: LevelSummary): void;
-  /** Something worth telling but not fatal: retries, lost batches, a target without Server-Timing. */
+  /** Something worth telling but not fatal: retries, leftovers re-sent, a target without Server-Timing. */
   warn?(message: string): void;
 }

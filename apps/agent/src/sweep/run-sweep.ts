@@ -1,33 +1,62 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
-import { KneeboardApi } from '../recorder/api-client.ts';
-import { ApiHttpError, describeCause, describeStatus, isNetworkError } from '../recorder/api-errors.ts';
-import { EventRecorder, type UploadStats } from '../recorder/event-recorder.ts';
-import { SweepConfig, type SweepInput } from './config.ts';
-import type { LevelSummary } from './level-stats.ts';
-import { checkApi, probeTarget } from './preflight.ts';
+import {
+  ApiHttpError,
+  createRecorder,
+  createServerTimingParser,
+  describeCause,
+  describeStatus,
+  isNetworkError,
+  KneeboardApi,
+  replaySpool,
+  type Recorder,
+} from '@kneeboard/agent-sdk';
+import { AgentMonitor } from '../load/agent-monitor.ts';
+import type { LevelSummary } from '../load/level-stats.ts';
+import type { TargetRequest } from '../load/target-client.ts';
+import { runBeforeLevel } from './before-level.ts';
+import { loadAt, SweepConfig, type SweepInput } from './config.ts';
+import { checkApi, checkOpenFiles, probeTarget } from './preflight.ts';
 import type { SweepReporter } from './reporter.ts';
-import { runStep } from './run-step.ts';
-import type { TargetRequest } from './send-request.ts';
+import { runStep, type StepContext } from './run-step.ts';
 import { SweepError } from './sweep-error.ts';
+
+export interface UploadSummary {
+  recorded: number;
+  uploaded: number;
+  batches: number;
+  duplicateBatches: number;
+  lostEvents: number;
+  /** Events (and API calls) still in the spool because the API could not take them in time. */
+  spooledEvents: number;
+  spooledEntries: number;
+  /** Where they wait; `kneeboard flush --spool-dir <this>` sends them. */
+  spoolDir: string | null;
+}
 
 export interface SweepResult {
   runId: string;
   runUrl: string;
   status: 'finished' | 'aborted';
+  loadModel: 'closed' | 'open';
+  parameter: string;
   levels: LevelSummary[];
-  upload: UploadStats;
+  upload: UploadSummary;
 }
 
 export interface SweepContext {
-  /** Aborting stops the sweep: the current step's window is closed, events flushed, the run finished as 'aborted'. */
+  /** Aborting stops the sweep: the current step finishes early, events are flushed, the run finished as 'aborted'. */
   signal?: AbortSignal;
   reporter?: SweepReporter;
 }
 
+/** At most one retry warning this often: an API outage would otherwise print a line per attempt. */
+const RETRY_WARNING_EVERY_MS = 5_000;
+
 /**
- * A closed-loop sweep: checks the API and the target, creates the run, runs each level in turn,
- * uploads every request, finishes the run. Throws a SweepError with a message for people when
- * something is unreachable or refused.
+ * A sweep: checks the API and the target, creates the run, runs each level in turn (after its
+ * --before-level command), uploads every request through the SDK's spooled queue, finishes the run.
+ * Throws a SweepError with a message for people when something is unreachable or refused.
  */
 export async function runSweep(input: SweepInput, context: SweepContext = {}): Promise<SweepResult> {
   const parsed = SweepConfig.safeParse(input);
@@ -35,40 +64,41 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
   const cfg = parsed.data;
   const signal = context.signal ?? new AbortController().signal;
   const reporter = context.reporter ?? {};
+  const warn = (m: string) => reporter.warn?.(m);
   const target = new URL(cfg.target);
   const request: TargetRequest = {
-    path: target.pathname + target.search,
+    path: cfg.request.path ?? target.pathname + target.search,
     method: cfg.request.method,
     headers: { 'user-agent': 'kneeboard-agent', ...cfg.request.headers },
     body: cfg.request.body,
     timeoutMs: cfg.request.timeoutMs,
   };
-  const api = new KneeboardApi({
-    baseUrl: cfg.api,
-    retry: cfg.retry,
-    onRetry: (n) => reporter.warn?.(`could not ${n.what} (${failureText(n.error)}); retrying in ${Math.round(n.delayMs)} ms`),
-  });
+  const parseTiming = createServerTimingParser(cfg.serverTiming);
+  let lastRetryWarning = 0;
+  const onRetry = (n: { what: string; delayMs: number; error: unknown }) => {
+    if (Date.now() - lastRetryWarning < RETRY_WARNING_EVERY_MS) return;
+    lastRetryWarning = Date.now();
+    warn(`could not ${n.what} (${failureText(n.error)}); retrying — nothing is lost meanwhile, it waits in the spool`);
+  };
+  const api = new KneeboardApi({ baseUrl: cfg.api, retry: cfg.retry, onRetry: (n) => onRetry(n) });
+  const spoolDir = cfg.spoolDir === null ? null : resolve(cfg.spoolDir);
+  const readyUrl = new URL(cfg.readyUrl ?? cfg.target);
+  const prepare = (level: number) => {
+    if (cfg.beforeLevel === undefined) return Promise.resolve();
+    reporter.levelPreparing?.({ level, command: cfg.beforeLevel });
+    return runBeforeLevel({ command: cfg.beforeLevel, level, parameter: cfg.parameter, readyUrl, readyRequest: request, timeoutMs: cfg.readyTimeoutMs, parseTiming, signal });
+  };
 
   try {
     await checkApi(api);
-    const probe = await probeTarget(target, request, signal);
+    const maxConnections = checkOpenFiles(cfg, warn);
+    if (spoolDir !== null) await resendLeftovers(api, spoolDir, warn);
+    // With a --before-level command the target may only exist once the first level's command ran.
+    await prepare(cfg.levels[0]!);
+    const probe = await probeTarget(target, request, parseTiming);
     if (probe.computeMs === null && probe.queueMs === null) {
-      reporter.warn?.(`the target sends no Server-Timing queue or compute duration: those columns will stay empty`);
+      warn(`the target sends no Server-Timing ${cfg.serverTiming.queue.join('/')} or ${cfg.serverTiming.compute.join('/')} duration: those columns will stay empty`);
     }
-
-    const runId = await api
-      .createRun({
-        ...cfg.run,
-        load_model: 'closed',
-        parameter: 'concurrency',
-        agent_host: cfg.agentHost,
-        agent_cores: cfg.agentCores,
-      })
-      .catch((err: unknown) => {
-        throw apiFailure('create the run', cfg.api, err);
-      });
-    const runUrl = `${cfg.web.replace(/\/+$/, '')}/runs/${runId}`;
-    reporter.runCreated?.({ runId, runUrl });
 
     // Stops the steps on Ctrl-C, and also once events are being lost: load whose timings cannot be
     // stored is wasted on the target.
@@ -76,60 +106,95 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     if (signal.aborted) halt.abort();
     signal.addEventListener('abort', () => halt.abort(), { once: true });
     let lost: SweepError | undefined;
-    const recorder = new EventRecorder({
-      send: (batch) => api.postEvents(runId, batch),
-      agentId: cfg.agentId,
-      flushIntervalMs: cfg.flushIntervalMs,
-      maxBatchEvents: cfg.maxBatchEvents,
-      onBatchLost: (err, events) => {
-        reporter.warn?.(`gave up on a batch of ${events} events: ${failureText(err)}`);
-        lost ??= new SweepError('api-failed', `events could not be stored (${failureText(err)}), so the sweep was stopped`, { cause: err });
-        halt.abort();
-      },
-    });
-    const ctx = {
-      api,
-      runId,
+    let recorder: Recorder;
+    try {
+      recorder = await createRecorder({
+        api,
+        run: { ...cfg.run, load_model: cfg.loadModel, parameter: cfg.parameter, agent_host: cfg.agentHost, agent_cores: cfg.agentCores },
+        spoolDir,
+        agentId: cfg.agentId,
+        flushIntervalMs: cfg.flushIntervalMs,
+        maxBatchEvents: cfg.maxBatchEvents,
+        retry: cfg.retry,
+        onRetry,
+        onWarning: warn,
+        onLost: (err, l) => {
+          warn(`the API will never store ${l.events > 0 ? `a batch of ${l.events} events` : `a ${l.kind} call`}: ${failureText(err)}`);
+          lost ??= new SweepError('api-failed', `events could not be stored (${failureText(err)}), so the sweep was stopped`, { cause: err });
+          halt.abort();
+        },
+      });
+    } catch (err) {
+      throw apiFailure('create the run', cfg.api, err);
+    }
+    const runUrl = `${cfg.web.replace(/\/+$/, '')}/runs/${recorder.runId}`;
+    reporter.runCreated?.({ runId: recorder.runId, runUrl });
+
+    const ctx: StepContext = {
       recorder,
       reporter,
+      monitor: new AgentMonitor(),
       origin: target.origin,
       request,
+      parseTiming,
+      loadModel: cfg.loadModel,
+      arrivals: cfg.arrivals,
+      thinkTimeMs: cfg.thinkTimeMs,
+      maxConnections,
+      cpuBurnMs: cfg.cpuBurnMs,
       warmupMs: cfg.warmupMs,
       durationMs: cfg.durationMs,
       levelCount: cfg.levels.length,
       signal: halt.signal,
     };
-
     const levels: LevelSummary[] = [];
     let failure: unknown;
     try {
       for (const [index, level] of cfg.levels.entries()) {
         if (halt.signal.aborted) break;
-        const summary = await runStep(ctx, level, index);
+        if (index > 0) await prepare(level);
+        if (halt.signal.aborted) break;
+        const summary = await runStep(ctx, level, loadAt(cfg, level), index);
         levels.push(summary);
         reporter.stepFinished?.(summary);
       }
     } catch (err) {
       failure = err;
     }
-    // Whatever happened, what was measured is delivered and the run is closed.
-    const upload = await recorder.close();
-    failure ??= lost;
+    // Whatever happened, what was measured is delivered (or spooled) and the run is closed.
     const status = halt.signal.aborted || failure !== undefined ? 'aborted' : 'finished';
-    try {
-      await api.finishRun(runId, status);
-    } catch (err) {
-      if (failure === undefined) failure = err;
-      else reporter.warn?.(`could not mark the run ${status}: ${failureText(err)}`);
-    }
+    const report = await recorder.finish(status, { timeoutMs: cfg.deliveryTimeoutMs });
+    failure ??= lost;
     if (failure !== undefined) throw apiFailure('complete the sweep', cfg.api, failure);
-    return { runId, runUrl, status, levels, upload };
+    const upload: UploadSummary = {
+      recorded: report.recorded,
+      uploaded: report.uploaded,
+      batches: report.batches,
+      duplicateBatches: report.duplicateBatches,
+      lostEvents: report.lostEvents,
+      spooledEvents: report.spooledEvents,
+      spooledEntries: report.spooledEntries,
+      spoolDir: report.spoolDir,
+    };
+    return { runId: recorder.runId, runUrl, status, loadModel: cfg.loadModel, parameter: cfg.parameter, levels, upload };
   } finally {
     await api.close();
   }
 }
 
-/** API failures become SweepErrors with the API's own message; anything else is a bug and passes through. */
+/** What an earlier agent could not deliver goes first, so the API sees every run whole. */
+async function resendLeftovers(api: KneeboardApi, spoolDir: string, warn: (m: string) => void): Promise<void> {
+  const r = await replaySpool({ api, spoolDir, retry: { initialDelayMs: 200, maxDelayMs: 2_000, giveUpAfterMs: 5_000 } });
+  if (r.delivered + r.rejected + r.remaining > 0) {
+    warn(
+      `re-sent ${r.delivered} calls (${r.events} events) that earlier agents left in ${spoolDir}` +
+        `${r.rejected > 0 ? `; ${r.rejected} refused by the API, kept in ${spoolDir}/rejected` : ''}` +
+        `${r.remaining > 0 ? `; ${r.remaining} still waiting` : ''}`,
+    );
+  }
+}
+
+/** API failures become SweepErrors with the API's own message; anything else passes through. */
 function apiFailure(what: string, apiUrl: string, err: unknown): unknown {
   if (err instanceof SweepError) return err;
   if (err instanceof ApiHttpError) return new SweepError('api-failed', `could not ${what}: the Kneeboard API answered ${err.message}`, { cause: err });

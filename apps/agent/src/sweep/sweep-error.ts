@@ -6,7 +6,9 @@ export type SweepErrorKind =
   /** The target answered, but with an error status: every request would be an error. */
   | 'target-rejected'
   /** The API failed during the run (after retries), or refused a request as invalid. */
-  | 'api-failed';
+  | 'api-failed'
+  /** The --before-level command failed, or the target was not ready after it. */
+  | 'before-level';
 
 /** A failure with a message meant for the person running the sweep. */
 export class SweepError extends Error {

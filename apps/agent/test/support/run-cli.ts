@@ -8,6 +8,7 @@ export interface CliRun {
   /** Resolves when the process exits; it is killed after `timeoutMs` so a hung CLI fails the test. */
   done: Promise<{ code: number | null; stdout: string; stderr: string }>;
   stdout: () => string;
+  stderr: () => string;
 }
 
 /** Runs the real launcher (bin/kneeboard.mjs) in a child process, as a user would. */
@@ -25,5 +26,5 @@ export function runCli(args: string[], timeoutMs = 20_000): CliRun {
       resolve({ code, stdout, stderr });
     });
   });
-  return { child, done, stdout: () => stdout };
+  return { child, done, stdout: () => stdout, stderr: () => stderr };
 }

@@ -1,6 +1,6 @@
 // Serves the fake API on a fixed port so the CLI can be tried before the real API runs:
 //   npx tsx test/support/run-fake-api.ts [port]   (default 4000), Ctrl-C to stop.
-import { FakeApi } from './fake-api.ts';
+import { FakeApi } from '@kneeboard/agent-sdk/testing';
 
 const api = await FakeApi.start(Number(process.argv[2] ?? 4000));
 console.log(`fake Kneeboard API on ${api.url}`);

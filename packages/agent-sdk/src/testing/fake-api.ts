@@ -2,9 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateRunBody, EventBatch, FinishRunBody, formatPath, StepWindow } from '@kneeboard/contracts';
-import type { z } from 'zod';
 
-export type Route = 'healthz' | 'runs' | 'steps' | 'events' | 'finish';
+export type Route = 'healthz' | 'runs' | 'run' | 'steps' | 'events' | 'finish';
+
+/** Anything with zod's safeParse: the contracts' schemas. */
+interface Schema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } };
+}
 
 /** One events POST as received, whatever the answer. */
 export interface EventsAttempt {
@@ -15,13 +19,14 @@ export interface EventsAttempt {
 }
 
 /**
- * A stand-in for the Kneeboard API on 127.0.0.1, built on node:http only: it validates bodies with
- * the real contracts (400 with the ApiError shape otherwise), stores batches once per batch_id,
- * records everything it received, and can be told to fail the next calls of a route.
+ * A stand-in for the Kneeboard API on 127.0.0.1, for testing a load generator's integration
+ * without ClickHouse. Built on node:http only: it validates bodies with the real contracts (400
+ * with the ApiError shape otherwise), stores batches once per batch_id, records everything it
+ * received, and can be told to fail the next calls of a route.
  */
 export class FakeApi {
-  readonly runs: Array<{ id: string; body: z.output<typeof CreateRunBody> }> = [];
-  readonly steps: Array<{ runId: string; step: z.output<typeof StepWindow>; at: number }> = [];
+  readonly runs: Array<{ id: string; body: CreateRunBody }> = [];
+  readonly steps: Array<{ runId: string; step: StepWindow; at: number }> = [];
   /** Stored batches (first successful copy of each batch_id). */
   readonly batches: EventBatch[] = [];
   readonly eventsAttempts: EventsAttempt[] = [];
@@ -43,6 +48,11 @@ export class FakeApi {
     for (let i = 0; i < times; i++) this.failures.push({ route, how, retryAfter });
   }
 
+  /** The API is healthy again: pending injected failures are forgotten. */
+  clearFailures(): void {
+    this.failures.length = 0;
+  }
+
   /** Every stored event (of one run, if given), concatenated in arrival order. */
   events(runId?: string): Array<{ level: number; ts: number; latency: number; compute: number | null; queue: number | null; status: number }> {
     const batches = runId === undefined ? this.batches : this.batches.filter((b) => this.runOfBatch.get(b.batch_id) === runId);
@@ -59,9 +69,9 @@ export class FakeApi {
   }
 
   /** The latest window posted for each level (the API's rule: the latest post wins). */
-  finalSteps(): Map<number, z.output<typeof StepWindow>> {
-    const out = new Map<number, z.output<typeof StepWindow>>();
-    for (const { step } of this.steps) out.set(step.level, step);
+  finalSteps(runId?: string): Map<number, StepWindow> {
+    const out = new Map<number, StepWindow>();
+    for (const s of this.steps) if (runId === undefined || s.runId === runId) out.set(s.step.level, s.step);
     return out;
   }
 
@@ -72,8 +82,9 @@ export class FakeApi {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '').split('?')[0]!;
-    const m = /^\/api\/v1\/runs(?:\/([^/]+)\/(steps|events|finish))?$/.exec(path);
-    const route: Route | undefined = path === '/healthz' ? 'healthz' : m ? ((m[2] as Route | undefined) ?? 'runs') : undefined;
+    const m = /^\/api\/v1\/runs(?:\/([^/]+)(?:\/(steps|events|finish))?)?$/.exec(path);
+    const route: Route | undefined =
+      path === '/healthz' ? 'healthz' : m ? ((m[2] as Route | undefined) ?? (m[1] !== undefined && req.method === 'GET' ? 'run' : 'runs')) : undefined;
     const text = await readBody(req);
     if (route === undefined) return send(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${path}` });
 
@@ -93,9 +104,23 @@ export class FakeApi {
     }
 
     const runId = m?.[1] ?? '';
+    if ((route === 'steps' || route === 'events' || route === 'finish') && !this.runs.some((r) => r.id === runId)) {
+      return send(res, 400, { statusCode: 400, error: 'Bad Request', message: `unknown run ${runId}`, field: 'id' });
+    }
     switch (route) {
       case 'healthz':
         return send(res, 200, { ok: true });
+      case 'run': {
+        const run = this.runs.find((r) => r.id === runId);
+        if (!run) return send(res, 404, { statusCode: 404, error: 'Not Found', message: `unknown run ${runId}` });
+        const finish = this.finishes.filter((f) => f.runId === runId).at(-1);
+        const { service, release, load_model, parameter, tags } = run.body;
+        return send(res, 200, {
+          run: { id: runId, service, name: '', release, git_sha: null, load_model, parameter, tags, agent_host: null, agent_cores: null, status: finish?.status ?? 'running', created_at: 1, finished_at: null },
+          steps: [],
+          curve: [],
+        });
+      }
       case 'runs':
         return this.validated(res, CreateRunBody, json, (body) => {
           const id = randomUUID();
@@ -124,7 +149,7 @@ export class FakeApi {
     }
   }
 
-  private validated<S extends z.ZodType>(res: ServerResponse, schema: S, json: unknown, ok: (value: z.output<S>) => void): void {
+  private validated<T>(res: ServerResponse, schema: Schema<T>, json: unknown, ok: (value: T) => void): void {
     const parsed = schema.safeParse(json);
     if (parsed.success) return ok(parsed.data);
     const issues = parsed.error.issues.map((i) => ({ field: formatPath(i.path), message: i.message }));

@@ -1,0 +1,154 @@
+import { Command, Option } from 'commander';
+import { DEFAULT_SPOOL_DIR } from '@kneeboard/agent-sdk';
+import { SweepConfig } from '../sweep/config.ts';
+import { runSweep } from '../sweep/run-sweep.ts';
+import { SweepError } from '../sweep/sweep-error.ts';
+import { EXIT } from './exit-codes.ts';
+import {
+  collectHeader,
+  collectTag,
+  parseBody,
+  parseDuration,
+  parseLevels,
+  parseMetricNames,
+  parseMs,
+  parseNumbers,
+  parsePositiveInt,
+  parseRequestFile,
+} from './parse-flags.ts';
+import { describeFlagIssues, toSweepInput, type SweepFlags } from './sweep-flags.ts';
+import { createTerminalReporter } from './terminal-reporter.ts';
+
+const opt = (flags: string, description: string) => new Option(flags, description);
+
+export function sweepCommand(): Command {
+  return new Command('sweep')
+    .description('sweep a service through load levels: closed loop (fixed concurrency), open loop (fixed rate), or any knob via --param')
+    .requiredOption('--target <url>', 'URL every request goes to')
+    .addOption(opt('-c, --concurrency <list>', 'closed loop: concurrency levels (default 1,2,4,8,16); with --param, the one concurrency held').argParser(parseLevels))
+    .addOption(opt('--levels <list>', 'the levels swept: concurrency (same as -c), or with --param that knob’s values').argParser(parseNumbers))
+    .addOption(opt('-R, --rate <list>', 'open loop: requests/s per level, latency from the intended send time; with --param, the one rate held').argParser(parseNumbers))
+    .addOption(opt('--arrivals <kind>', 'open loop: uniform (as wrk2) or poisson spacing of sends').choices(['uniform', 'poisson']).default('uniform'))
+    .addOption(opt('--think-time <time>', 'closed loop: pause after each response').argParser(parseDuration).default(0, '0'))
+    .addOption(opt('--max-connections <n>', 'connections to the target at most (open loop: sends beyond wait, late or missed)').argParser(parsePositiveInt))
+    .option('--param <name>', 'sweep another knob (e.g. workers): --levels are its values, set by --before-level')
+    .option('--before-level <cmd>', 'shell command run before each level, {level} replaced, e.g. restart the target')
+    .option('--ready-url <url>', 'polled after --before-level until it answers < 400 (default the target URL)')
+    .addOption(opt('--ready-timeout <time>', 'longest wait for --before-level and readiness').argParser(parseDuration).default(60_000, '60s'))
+    .addOption(opt('-d, --duration <time>', 'measured time per level (500ms, 10s, 2m)').argParser(parseDuration).default(10_000, '10s'))
+    .addOption(opt('--warmup <time>', 'unmeasured time at the start of each level').argParser(parseDuration).default(2_000, '2s'))
+    .requiredOption('--service <name>', 'service under test')
+    .requiredOption('--release <label>', 'release or build being measured')
+    .option('--name <name>', 'a name for this run')
+    .option('--git-sha <sha>', 'commit being measured')
+    .option('--tag <key=value>', 'a tag on the run (repeatable)', collectTag)
+    .option('--method <method>', 'HTTP method (default GET, or POST with a body)')
+    .option('-H, --header <header>', "request header 'Name: value' (repeatable)", collectHeader)
+    .option('--body <text|@file>', 'request body, or @path to read it from a file', parseBody)
+    .option('--request-file <path>', 'JSON {method, path, headers, body}; flags override its fields', parseRequestFile)
+    .addOption(opt('--timeout <time>', 'longest wait for a response, then it counts as an error').argParser(parseDuration).default(30_000, '30s'))
+    .addOption(opt('--compute-metric <names>', 'Server-Timing metric(s) read as compute, first present wins').argParser(parseMetricNames))
+    .addOption(opt('--queue-metric <names>', 'Server-Timing metric(s) read as queue, first present wins').argParser(parseMetricNames))
+    .option('--agent-id <id>', 'this agent in the stored events (default <hostname>-<pid>)')
+    .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .option('--web <url>', 'Kneeboard web UI, for the run link', 'http://127.0.0.1:3000')
+    .option('--spool-dir <dir>', 'where undelivered API calls wait on disk', DEFAULT_SPOOL_DIR)
+    .addOption(opt('--flush-interval <time>', 'a batch of events leaves at least this often').argParser(parseDuration).default(500, '500ms'))
+    .addOption(opt('--delivery-timeout <time>', 'at the end, how long to wait for the API before leaving the rest in the spool').argParser(parseDuration).default(30_000, '30s'))
+    .option('--json', 'print the final per-level table as JSON on stdout (the live view goes to stderr)')
+    // Starves the agent on purpose, so tests can see the generator-limited flag.
+    .addOption(opt('--cpu-burn-ms <ms>', 'main-thread time burnt per response').argParser(parseMs).hideHelp())
+    .addHelpText(
+      'after',
+      `
+Examples:
+  kneeboard sweep --target http://127.0.0.1:4100/ -c 1,2,4,8,16 -d 10s --service demo --release v1
+  kneeboard sweep --target http://127.0.0.1:4100/ --rate 100,200,400 --arrivals poisson --service demo --release v1
+  kneeboard sweep --target http://127.0.0.1:4100/ --param workers --levels 1,2,4 -c 16 \\
+    --before-level './restart.sh --workers {level}' --service demo --release v1
+
+Exit codes: 0 done, 1 failed (target or API unreachable, API error, events lost or left in the
+spool), 2 bad flags, 130 stopped with Ctrl-C (the step in progress is closed, events flushed, the
+run finished as 'aborted').`,
+    )
+    .action(sweep);
+}
+
+async function sweep(flags: SweepFlags): Promise<void> {
+  const mapped = toSweepInput(flags);
+  if ('error' in mapped) {
+    process.stderr.write(`error: ${mapped.error}\n`);
+    process.exitCode = EXIT.usage;
+    return;
+  }
+  const { input, levelsFlag } = mapped;
+  const checked = SweepConfig.safeParse(input);
+  if (!checked.success) {
+    for (const line of describeFlagIssues(checked.error, levelsFlag)) process.stderr.write(`error: ${line}\n`);
+    process.exitCode = EXIT.usage;
+    return;
+  }
+  const cfg = checked.data;
+  const reporter = createTerminalReporter({ out: flags.json ? process.stderr : process.stdout, err: process.stderr, loadModel: cfg.loadModel, parameter: cfg.parameter });
+  const load =
+    cfg.hold === undefined
+      ? `${cfg.loadModel === 'closed' ? 'concurrency' : `${cfg.arrivals} rate (req/s)`} ${cfg.levels.join(',')}`
+      : `${cfg.parameter} ${cfg.levels.join(',')} at ${cfg.loadModel === 'closed' ? `concurrency ${cfg.hold}` : `${cfg.hold} req/s`}`;
+  reporter.say(`sweep ${cfg.request.method} ${cfg.target} · ${cfg.loadModel} loop · ${load} · ${cfg.warmupMs / 1000} s warm-up + ${cfg.durationMs / 1000} s measured per level`);
+
+  const stop = new AbortController();
+  let runCreated = false;
+  const onSigint = () => {
+    // Before the run exists there is nothing to flush or finish.
+    if (!runCreated) process.exit(EXIT.interrupted);
+    reporter.say('stopping: closing the current step, flushing events, marking the run aborted (Ctrl-C again to quit at once)');
+    process.once('SIGINT', () => process.exit(EXIT.interrupted));
+    stop.abort();
+  };
+  process.once('SIGINT', onSigint);
+
+  try {
+    const result = await runSweep(input, {
+      signal: stop.signal,
+      reporter: {
+        ...reporter,
+        runCreated: (run) => {
+          runCreated = true;
+          reporter.runCreated?.(run);
+        },
+      },
+    });
+    const u = result.upload;
+    const spooled = u.spooledEntries > 0;
+    reporter.say(
+      `\n${result.status === 'aborted' ? 'stopped' : 'done'}: ${u.recorded} requests recorded, ${u.uploaded} uploaded in ${u.batches} batches` +
+        `${u.lostEvents > 0 ? `, ${u.lostEvents} LOST` : ''} · ${result.runUrl}`,
+    );
+    if (spooled) {
+      reporter.warn?.(
+        `the API did not take everything in time: ${u.spooledEvents} events (${u.spooledEntries} calls) wait in ${u.spoolDir}. ` +
+          `Send them with \`kneeboard flush --spool-dir ${u.spoolDir} --api ${cfg.api}\` (the next sweep also does).`,
+      );
+    }
+    if (flags.json) {
+      const { runId, runUrl, status, loadModel, parameter, levels } = result;
+      const upload = {
+        recorded: u.recorded,
+        uploaded: u.uploaded,
+        batches: u.batches,
+        duplicate_batches: u.duplicateBatches,
+        lost_events: u.lostEvents,
+        spooled_events: u.spooledEvents,
+        spool_dir: u.spoolDir,
+      };
+      process.stdout.write(`${JSON.stringify({ run_id: runId, run_url: runUrl, status, load_model: loadModel, parameter, levels, upload }, null, 2)}\n`);
+    }
+    process.exitCode = result.status === 'aborted' ? EXIT.interrupted : u.lostEvents > 0 || spooled ? EXIT.failed : EXIT.ok;
+  } catch (err) {
+    if (!(err instanceof SweepError)) throw err;
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exitCode = err.kind === 'config' ? EXIT.usage : EXIT.failed;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}

@@ -1,0 +1,115 @@
+import { build, type Histogram } from 'hdr-histogram-js';
+import type { CurvePoint, LoadModel, StepHealth } from '@kneeboard/contracts';
+import type { Completion } from './target-client.ts';
+
+/** One level's numbers as printed: the API's CurvePoint fields, plus what only the agent knows. */
+export interface LevelSummary extends CurvePoint {
+  load_model: LoadModel;
+  /** The load held: concurrency (closed loop) or offered requests/s (open loop). Equals `level` unless another knob is swept. */
+  load: number;
+  /**
+   * Little's law: requests in flight on average = throughput × mean latency, over all requests in
+   * the window. In a closed loop it should equal the concurrency.
+   */
+  in_flight: number | null;
+  /** Open loop: requests actually sent per second (due in the window and handed to a connection). */
+  sent_per_s: number | null;
+  /** Errors in the window by cause: `{ "HTTP 503": 12, "ECONNRESET": 1 }`. */
+  error_kinds: Record<string, number>;
+  /** Responses whose Server-Timing header had parts that could not be parsed. */
+  unparseable_timings: number;
+  /** True when the sweep was stopped during this level. */
+  aborted: boolean;
+  health: StepHealth;
+}
+
+/** µs resolution: latencies are recorded as integers, 3 significant digits kept at any magnitude. */
+const newHistogram = (): Histogram => build({ numberOfSignificantValueDigits: 3 });
+const toMicros = (ms: number): number => Math.max(0, Math.round(ms * 1000));
+
+export type LevelNumbers = Omit<LevelSummary, 'load_model' | 'load' | 'sent_per_s' | 'health'>;
+
+/**
+ * Local statistics of one level, computed as the API computes its curve point (same window, same
+ * success rule: status 1–399) so the live table and the dashboard agree.
+ */
+export class LevelStats {
+  private requests = 0;
+  private errors = 0;
+  private latencySumMs = 0;
+  private okLatencySumMs = 0;
+  private unparseable = 0;
+  private readonly errorKinds = new Map<string, number>();
+  private readonly latency = newHistogram();
+  private readonly compute = newHistogram();
+  private readonly queue = newHistogram();
+  private readonly other = newHistogram();
+
+  constructor(
+    readonly level: number,
+    private readonly measureFrom: number,
+    private endAt: number,
+  ) {}
+
+  /** The window closed early (Ctrl-C): later completions are outside it. */
+  closeAt(endAt: number): void {
+    this.endAt = Math.min(this.endAt, endAt);
+  }
+
+  /** `completedAtMs` is epoch ms, as stored. */
+  add(completedAtMs: number, latencyMs: number, c: Pick<Completion, 'errorKind' | 'computeMs' | 'queueMs' | 'unparseable'>): void {
+    if (completedAtMs < this.measureFrom || completedAtMs > this.endAt) return;
+    this.requests += 1;
+    this.latencySumMs += latencyMs;
+    if (c.unparseable > 0) this.unparseable += 1;
+    if (c.errorKind !== null) {
+      this.errors += 1;
+      this.errorKinds.set(c.errorKind, (this.errorKinds.get(c.errorKind) ?? 0) + 1);
+      return;
+    }
+    this.okLatencySumMs += latencyMs;
+    this.latency.recordValue(toMicros(latencyMs));
+    if (c.computeMs !== null) this.compute.recordValue(toMicros(c.computeMs));
+    if (c.queueMs !== null) this.queue.recordValue(toMicros(c.queueMs));
+    if (c.computeMs !== null || c.queueMs !== null) this.other.recordValue(toMicros(latencyMs - (c.computeMs ?? 0) - (c.queueMs ?? 0)));
+  }
+
+  /** Mean latency over every request in the window (errors included), ms. */
+  meanLatencyMs(): number | null {
+    return this.requests > 0 ? this.latencySumMs / this.requests : null;
+  }
+
+  /** The window actually measured: [measureFrom, endedAt], shorter than planned if the sweep stopped. */
+  summarize(measureFrom: number, endedAt: number, aborted: boolean): LevelNumbers {
+    const windowMs = Math.max(0, endedAt - measureFrom);
+    const window_s = windowMs / 1000;
+    const ok = this.requests - this.errors;
+    return {
+      level: this.level,
+      requests: this.requests,
+      errors: this.errors,
+      qps: window_s > 0 ? ok / window_s : 0,
+      window_s,
+      mean_ms: ok > 0 ? this.okLatencySumMs / ok : null,
+      p50_ms: percentile(this.latency, 50),
+      p90_ms: percentile(this.latency, 90),
+      p99_ms: percentile(this.latency, 99),
+      p999_ms: percentile(this.latency, 99.9),
+      compute_p50_ms: percentile(this.compute, 50),
+      compute_p99_ms: percentile(this.compute, 99),
+      queue_p50_ms: percentile(this.queue, 50),
+      queue_p99_ms: percentile(this.queue, 99),
+      other_p50_ms: percentile(this.other, 50),
+      in_progress: false,
+      in_flight: windowMs > 0 && this.requests > 0 ? Math.round((this.latencySumMs / windowMs) * 1000) / 1000 : null,
+      error_kinds: Object.fromEntries(this.errorKinds),
+      unparseable_timings: this.unparseable,
+      aborted,
+    };
+  }
+}
+
+/** A percentile of no samples is null, never 0. */
+function percentile(h: Histogram, p: number): number | null {
+  return h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000;
+}

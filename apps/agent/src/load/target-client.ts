@@ -1,0 +1,109 @@
+import { performance } from 'node:perf_hooks';
+import { Pool, type Dispatcher } from 'undici';
+import { describeCause, type ServerTimingParser } from '@kneeboard/agent-sdk';
+
+export interface TargetRequest {
+  /** Path and query, e.g. `/search?q=1`; the origin is the pool's. */
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+  /** Longest wait for the response headers, and for each next piece of the body. */
+  timeoutMs: number;
+}
+
+/** How one request ended. Times are performance.now() milliseconds. */
+export interface Completion {
+  /** HTTP status; 0 when the request failed below HTTP. */
+  status: number;
+  /** Why it counts as an error (`ECONNRESET`, `HTTP 503`…), or null for a success (status 1–399). */
+  errorKind: string | null;
+  computeMs: number | null;
+  queueMs: number | null;
+  /** Server-Timing entries that could not be parsed. */
+  unparseable: number;
+  /** When the request was written to a connection; null if it never was (e.g. the connect failed). */
+  sentAt: number | null;
+  endedAt: number;
+}
+
+export interface FireHooks {
+  /** The request is being written to its connection: it is on the wire from now. */
+  onSent(at: number): void;
+  onDone(c: Completion): void;
+}
+
+/**
+ * A keep-alive connection pool to the target that opens connections as requests need them, up to
+ * `connections`, one request per connection at a time (no pipelining: a pipelined request waits
+ * behind the one before it, which is the agent queueing, not the server).
+ */
+export function createTargetPool(origin: string, connections: number, connectTimeoutMs: number): Pool {
+  return new Pool(origin, { connections, pipelining: 1, connect: { timeout: connectTimeoutMs } });
+}
+
+/**
+ * Sends one request through undici's low-level dispatch API: no promise, no stream, no parsed
+ * body — the fastest path undici offers, and the only one that says when the request actually
+ * left (onRequestStart), which is how requests queued inside the agent are told apart from
+ * requests in flight. Never throws; every outcome, failures included, reaches onDone exactly once.
+ */
+export function fire(dispatcher: Dispatcher, req: TargetRequest, parseTiming: ServerTimingParser, hooks: FireHooks): void {
+  const handler = new TimedHandler(parseTiming, hooks);
+  try {
+    dispatcher.dispatch(
+      { path: req.path, method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs },
+      handler,
+    );
+  } catch (err) {
+    handler.onResponseError(null, err as Error);
+  }
+}
+
+class TimedHandler implements Dispatcher.DispatchHandler {
+  private sentAt: number | null = null;
+  private status = 0;
+  private timingHeader: string | string[] | undefined;
+  private finished = false;
+
+  constructor(
+    private readonly parseTiming: ServerTimingParser,
+    private readonly hooks: FireHooks,
+  ) {}
+
+  onRequestStart(): void {
+    this.sentAt = performance.now();
+    this.hooks.onSent(this.sentAt);
+  }
+
+  onResponseStart(_controller: unknown, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    this.status = statusCode;
+    this.timingHeader = headers['server-timing'];
+  }
+
+  onResponseData(): void {
+    // The body is read and dropped: only its end matters for the latency.
+  }
+
+  onResponseEnd(): void {
+    if (this.finished) return;
+    this.finished = true;
+    const endedAt = performance.now();
+    const t = this.parseTiming(this.timingHeader);
+    this.hooks.onDone({
+      status: this.status,
+      errorKind: this.status >= 400 ? `HTTP ${this.status}` : null,
+      computeMs: t.computeMs,
+      queueMs: t.queueMs,
+      unparseable: t.unparseable,
+      sentAt: this.sentAt,
+      endedAt,
+    });
+  }
+
+  onResponseError(_controller: unknown, err: Error): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.hooks.onDone({ status: 0, errorKind: describeCause(err), computeMs: null, queueMs: null, unparseable: 0, sentAt: this.sentAt, endedAt: performance.now() });
+  }
+}

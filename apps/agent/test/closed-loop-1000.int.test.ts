@@ -1,0 +1,43 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeApi } from '@kneeboard/agent-sdk/testing';
+import { runSweep } from '../src/index.ts';
+import { startTargetProcess, type TargetProcess } from './support/demo-target-process.ts';
+
+let fake: FakeApi;
+let target: TargetProcess;
+beforeAll(async () => {
+  // Its own process, with room for every request at once: W = 2,000 slots × 500 ± 250 ms (jitter, so
+  // the 1,000 requests do not all come back in the same millisecond, wave after wave).
+  [fake, target] = await Promise.all([FakeApi.start(), startTargetProcess(['--workers', '2000', '--service-ms', '500', '--jitter-ms', '250'])]);
+});
+afterAll(async () => {
+  await target.stop();
+  await fake.close();
+});
+
+describe('closed loop at concurrency 1,000', () => {
+  it('holds 1,000 requests in flight at the target — not a pool size, a CPU count or a socket limit', async () => {
+    const result = await runSweep({
+      target: `${target.url}/`,
+      levels: [1_000],
+      durationMs: 1_000,
+      warmupMs: 700,
+      run: { service: 'demo', release: 'c1000' },
+      api: fake.url,
+      spoolDir: mkdtempSync(join(tmpdir(), 'kb-c1000-spool-')),
+    });
+    const [s] = result.levels;
+    // The target saw exactly 1,000 at once, never more.
+    expect((await target.stats()).maxInFlight).toBe(1_000);
+    // The agent's direct count and Little's law agree: ~1,000 on the wire all through the window.
+    expect(s!.health.in_flight_mean!).toBeGreaterThan(950);
+    expect(s!.in_flight!).toBeGreaterThan(950);
+    // 1,000 ÷ 0.5 s = 2,000 req/s.
+    expect(s!.qps).toBeGreaterThan(1_600);
+    expect(s!.qps).toBeLessThan(2_400);
+    expect(fake.events(result.runId).length).toBe(result.upload.recorded);
+  });
+});

@@ -1,0 +1,108 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeApi } from '@kneeboard/agent-sdk/testing';
+import { startDemoTarget, type DemoTarget, type DemoTargetOptions } from '@kneeboard/demo-target';
+import { runSweep, type SweepInput } from '../src/index.ts';
+
+let fake: FakeApi;
+const targets: DemoTarget[] = [];
+beforeEach(async () => {
+  fake = await FakeApi.start();
+});
+afterEach(async () => {
+  await Promise.all(targets.splice(0).map((t) => t.close()));
+  await fake.close();
+});
+
+const target = async (o: DemoTargetOptions) => {
+  const t = await startDemoTarget({ port: 0, ...o });
+  targets.push(t);
+  return t;
+};
+const input = (url: string, overrides: Partial<SweepInput>): SweepInput => ({
+  target: `${url}/work`,
+  levels: [1],
+  durationMs: 1_000,
+  warmupMs: 300,
+  run: { service: 'demo', release: 'open-loop' },
+  api: fake.url,
+  spoolDir: mkdtempSync(join(tmpdir(), 'kb-open-spool-')),
+  ...overrides,
+});
+
+describe('open loop against the demo target (W=4, S=10 ms: ceiling 400 req/s)', () => {
+  it('achieves the offered rate within 2% below the knee, and latency grows without bound above it', async () => {
+    const t = await target({ workers: 4, serviceMs: 10 });
+    const result = await runSweep(input(t.url, { loadModel: 'open', levels: [100, 200, 300, 700] }));
+    expect(fake.runs[0]!.body).toMatchObject({ load_model: 'open', parameter: 'rate' });
+    const [r100, r200, r300, r700] = result.levels;
+    for (const s of [r100!, r200!, r300!]) {
+      expect(Math.abs(s.qps / s.level - 1)).toBeLessThan(0.02);
+      expect(Math.abs(s.sent_per_s! / s.level - 1)).toBeLessThan(0.02);
+      expect(s.health).toMatchObject({ target: s.level, missed_sends: 0, generator_limited: false });
+      expect(s.p50_ms!).toBeLessThan(30);
+    }
+    // Above the ceiling the achieved rate stops at ~400 while sends keep to the offered rate, so the
+    // queue — and the latency measured from each request's intended send time — keeps growing.
+    expect(r700!.qps).toBeLessThan(440);
+    expect(r700!.sent_per_s!).toBeGreaterThan(0.95 * 700);
+    expect(r700!.p50_ms!).toBeGreaterThan(3 * r100!.p50_ms!);
+    expect(r700!.p99_ms!).toBeGreaterThan(r700!.p50_ms!);
+    expect(r700!.health.generator_limited).toBe(false);
+    expect(fake.events(result.runId).length).toBe(result.upload.recorded);
+    for (const s of result.levels) expect(fake.finalSteps(result.runId).get(s.level)!.health).toEqual(s.health);
+  });
+
+  it('shows a 400 ms server stall in p99, where a closed loop at the same throughput hides it', async () => {
+    const stall = { workers: 4, serviceMs: 10, stallAfterMs: 600, stallMs: 400 };
+    const open = await runSweep(input((await target(stall)).url, { loadModel: 'open', levels: [200], warmupMs: 0, durationMs: 2_000 }));
+    const closed = await runSweep(input((await target(stall)).url, { loadModel: 'closed', levels: [2], warmupMs: 0, durationMs: 2_000 }));
+    const [o] = open.levels;
+    const [c] = closed.levels;
+    expect(targets.every((t) => t.stats().stalls === 1)).toBe(true);
+    // Every request due during the stall waited for its end: ~80 of ~400 requests, so p99 is most of the stall.
+    expect(o!.p99_ms!).toBeGreaterThan(250);
+    // The closed loop had 2 requests stuck in it, then carried on: < 1% of its requests, invisible at p99.
+    expect(c!.p99_ms!).toBeLessThan(50);
+    expect(c!.p50_ms!).toBeLessThan(20);
+  });
+});
+
+describe('generator-limited detection', () => {
+  it('flags a closed loop starved of connections, and says why', async () => {
+    const t = await target({ workers: 16, serviceMs: 10 });
+    const result = await runSweep(input(t.url, { levels: [16], maxConnections: 4 }));
+    const [s] = result.levels;
+    expect(s!.health.generator_limited).toBe(true);
+    expect(s!.health.reason).toMatch(/^Only 3\.\d+ of 16\.0 requests were on the wire on average — --max-connections 4 caps the connections\.$/);
+    expect(fake.finalSteps(result.runId).get(16)!.health).toMatchObject({ generator_limited: true, reason: s!.health.reason });
+  });
+
+  it('flags an agent whose main thread is starved (2 ms of CPU per response)', async () => {
+    const t = await target({ workers: 32, serviceMs: 10 });
+    const result = await runSweep(input(t.url, { levels: [32], cpuBurnMs: 2 }));
+    const [s] = result.levels;
+    expect(s!.health.generator_limited).toBe(true);
+    expect(s!.health.agent_cpu_cores!).toBeGreaterThan(0.7);
+    // The target could do 3,200 req/s; the agent managed what 2 ms per response allows.
+    expect(s!.qps).toBeLessThan(600);
+  });
+
+  it('flags an open loop that cannot keep its schedule: sends wait for a connection and leave late', async () => {
+    const t = await target({ workers: 4, serviceMs: 10 });
+    const result = await runSweep(input(t.url, { loadModel: 'open', levels: [300], maxConnections: 1 }));
+    const [s] = result.levels;
+    expect(s!.health.generator_limited).toBe(true);
+    expect(s!.health.late_sends).toBeGreaterThan(100);
+    expect(s!.health.reason).toMatch(/of sends left more than 5 ms after their intended time/);
+  });
+
+  it('does not flag a healthy agent', async () => {
+    const t = await target({ workers: 16, serviceMs: 10 });
+    const result = await runSweep(input(t.url, { levels: [16] }));
+    expect(result.levels[0]!.health).toMatchObject({ generator_limited: false, reason: null });
+    expect(result.levels[0]!.health.in_flight_mean!).toBeGreaterThan(14.4);
+  });
+});
