@@ -71,7 +71,13 @@ describe('agent → API → ClickHouse → curve, against a server with a known 
     expect(queueShare(16)).toBeGreaterThan(queueShare(8));
     within(at(16)?.compute_p50_ms, 20, 0.15);
     within(at(16)?.p50_ms, (16 * 20) / 4, 0.2);
-    for (const p of detail.curve) expect(p.errors).toBe(0);
+    for (const p of detail.curve) {
+      expect(p.errors).toBe(0);
+      // The agent reports its own health per step, and explains any step it could not hold.
+      expect(p.health?.target).toBe(p.level);
+      expect(p.health?.in_flight_mean as number).toBeGreaterThan(p.level * 0.8);
+      expect(p.health?.reason === null).toBe(p.health?.generator_limited === false);
+    }
 
     expect(detail.analysis?.knee?.level).toBe(4);
     // Every request the agent recorded was uploaded; the windows hold all but the warm-up.
