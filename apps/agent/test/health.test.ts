@@ -13,6 +13,7 @@ const closed = (over: Partial<HealthInput> = {}): HealthInput => ({
   meanLatencyMs: 20,
   thinkTimeMs: 0,
   maxConnections: 10_000,
+  connections: 64,
   open: null,
   usage: calm,
   p50Ms: 20,
@@ -40,6 +41,10 @@ describe('judgeStep: was the configured load really applied?', () => {
     expect(h.generator_limited).toBe(true);
     expect(h.reason).toBe('Only 16.0 of 64.0 requests were on the wire on average — --max-connections 16 caps the connections.');
     expect(judgeStep(closed({ inFlightMean: 57.7 }), 2).generator_limited).toBe(false); // 90.2%
+    // Connections that could not be opened in time are named as the cause.
+    expect(judgeStep(closed({ inFlightMean: 30, connections: 31 }), 2).reason).toBe(
+      'Only 30.0 of 64.0 requests were on the wire on average — only 31 connections were open: the target accepted them too slowly (or refused them).',
+    );
   });
 
   it("flags a closed loop that Little's law finds short even when the direct count looks fine", () => {

@@ -16,6 +16,8 @@ export interface HealthInput {
   meanLatencyMs: number | null;
   thinkTimeMs: number;
   maxConnections: number;
+  /** Connections open to the target at the end of the window (undici's pool stats). */
+  connections: number | null;
   open: OpenLoopCounts | null;
   usage: AgentUsage | null;
   p50Ms: number | null;
@@ -50,7 +52,12 @@ export function judgeStep(h: HealthInput, lateToleranceMs: number): StepHealth {
     // With think time, each worker has a request out only R/(R+Z) of the time.
     const r = h.meanLatencyMs;
     const expected = h.thinkTimeMs > 0 && r !== null ? (h.target * r) / (r + h.thinkTimeMs) : h.target;
-    const capped = h.maxConnections < h.target ? ` — --max-connections ${h.maxConnections} caps the connections` : '';
+    const capped =
+      h.maxConnections < h.target
+        ? ` — --max-connections ${h.maxConnections} caps the connections`
+        : h.connections !== null && h.connections < LIMITS.inFlightRatio * expected
+          ? ` — only ${h.connections} connections were open: the target accepted them too slowly (or refused them)`
+          : '';
     if (h.inFlightMean !== null && h.inFlightMean < LIMITS.inFlightRatio * expected) {
       reasons.push(`only ${fmt(h.inFlightMean)} of ${fmt(expected)} requests were on the wire on average${capped}`);
     } else if (h.littlesInFlight !== null && h.littlesInFlight < LIMITS.inFlightRatio * expected) {

@@ -84,6 +84,7 @@ export async function runStep(ctx: StepContext, level: number, load: number, ind
   let markFrom: GaugeMark | undefined;
   let markTo: GaugeMark | undefined;
   let usage: AgentUsage | null = null;
+  let connections: number | null = null;
   const openWindow = () => {
     markFrom = gauge.mark();
     ctx.monitor.start();
@@ -93,6 +94,7 @@ export async function runStep(ctx: StepContext, level: number, load: number, ind
     clearTimeout(openTimer);
     markTo = gauge.mark();
     usage = ctx.monitor.stop();
+    connections = pool.stats.connected;
   };
   const openTimer = setTimeout(openWindow, Math.max(0, measureFromPerf - performance.now()));
   const closeTimer = setTimeout(closeWindow, Math.max(0, endPerf - performance.now()));
@@ -154,6 +156,7 @@ export async function runStep(ctx: StepContext, level: number, load: number, ind
       meanLatencyMs: stats.meanLatencyMs(),
       thinkTimeMs: ctx.thinkTimeMs,
       maxConnections: ctx.maxConnections,
+      connections,
       open,
       usage,
       p50Ms: numbers.p50_ms,
