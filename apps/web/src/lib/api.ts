@@ -2,9 +2,20 @@
  * Server-side reads from the Kneeboard API (server components call these so a shared link renders
  * with data). Responses are parsed with the contracts' zod schemas, never cast.
  */
-import { ListRunsResponse, RunDetail, type RunSummary } from '@kneeboard/contracts';
+import {
+  CompareResponse,
+  Link,
+  ListRunsResponse,
+  ListServicesResponse,
+  RunDetail,
+  ServiceReleasesResponse,
+  type RunSummary,
+  type ServiceSummary,
+} from '@kneeboard/contracts';
+import type { z } from 'zod';
 import { serverEnv } from './env.ts';
 import { runsFilterQuery, type RunsFilter } from './runs-filter.ts';
+import { compareApiQuery, type CompareViewState } from './view-state.ts';
 
 /** The API could not be reached or answered with something we cannot use. */
 export class ApiUnavailableError extends Error {
@@ -41,23 +52,51 @@ function describe(body: unknown): string {
   return JSON.stringify(body).slice(0, 200);
 }
 
+/** GET and parse; null on 404 (when allowed); anything else unexpected is an ApiUnavailableError. */
+async function getParsed<T>(path: string, schema: z.ZodType<T>, allow404: boolean): Promise<T | null> {
+  const { status, body } = await getJson(path);
+  if (status === 404 && allow404) return null;
+  if (status !== 200) throw new ApiUnavailableError(`GET ${path} answered ${status}: ${describe(body)}`, serverEnv().KNEEBOARD_API_URL);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiUnavailableError(`GET ${path}: unexpected response shape: ${parsed.error.message}`, serverEnv().KNEEBOARD_API_URL);
+  return parsed.data;
+}
+
 export async function listRuns(filter: RunsFilter, limit = 200): Promise<RunSummary[]> {
   const q = runsFilterQuery(filter);
-  const path = `/api/v1/runs${q}${q ? '&' : '?'}limit=${limit}`;
-  const { status, body } = await getJson(path);
-  if (status !== 200) throw new ApiUnavailableError(`GET ${path} answered ${status}: ${describe(body)}`, serverEnv().KNEEBOARD_API_URL);
-  const parsed = ListRunsResponse.safeParse(body);
-  if (!parsed.success) throw new ApiUnavailableError(`GET ${path}: unexpected response shape: ${parsed.error.message}`, serverEnv().KNEEBOARD_API_URL);
-  return parsed.data.runs;
+  const res = await getParsed(`/api/v1/runs${q}${q ? '&' : '?'}limit=${limit}`, ListRunsResponse, false);
+  return res?.runs ?? [];
 }
 
 /** The run's detail, or null when the API says 404. */
 export async function getRun(id: string): Promise<RunDetail | null> {
-  const path = `/api/v1/runs/${encodeURIComponent(id)}`;
+  return getParsed(`/api/v1/runs/${encodeURIComponent(id)}`, RunDetail, true);
+}
+
+/**
+ * The comparison's statistics, or the API's reason when it refuses (400: a bad query; 404: a run
+ * it does not know). The page still draws the curves without them.
+ */
+export async function getCompare(state: CompareViewState): Promise<{ ok: true; report: CompareResponse } | { ok: false; error: string }> {
+  const path = `/api/v1/compare${compareApiQuery(state)}`;
   const { status, body } = await getJson(path);
-  if (status === 404) return null;
+  if (status === 400 || status === 404) return { ok: false, error: describe(body) };
   if (status !== 200) throw new ApiUnavailableError(`GET ${path} answered ${status}: ${describe(body)}`, serverEnv().KNEEBOARD_API_URL);
-  const parsed = RunDetail.safeParse(body);
+  const parsed = CompareResponse.safeParse(body);
   if (!parsed.success) throw new ApiUnavailableError(`GET ${path}: unexpected response shape: ${parsed.error.message}`, serverEnv().KNEEBOARD_API_URL);
-  return parsed.data;
+  return { ok: true, report: parsed.data };
+}
+
+export async function listServices(): Promise<ServiceSummary[]> {
+  return (await getParsed('/api/v1/services', ListServicesResponse, false))?.services ?? [];
+}
+
+export async function getServiceReleases(service: string): Promise<ServiceReleasesResponse> {
+  const res = await getParsed(`/api/v1/services/${encodeURIComponent(service)}/releases`, ServiceReleasesResponse, false);
+  return res ?? { service, releases: [] };
+}
+
+/** The path a short link stands for, or null when the code is unknown. */
+export async function resolveLink(code: string): Promise<Link | null> {
+  return getParsed(`/api/v1/links/${encodeURIComponent(code)}`, Link, true);
 }

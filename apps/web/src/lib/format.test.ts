@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatChange,
+  formatChangeInterval,
+  formatMsShort,
+  formatQpsShort,
   formatCompact,
   formatCount,
   formatDuration,
@@ -101,5 +105,26 @@ describe('format', () => {
     expect(formatWithError(0, 0.02)).toBe('0.000 ± 0.020');
     expect(formatWithError(0, 2.09e-16)).toBe('0');
     expect(formatWithError(24.17, null)).toBe('24.2');
+  });
+});
+
+describe('changes', () => {
+  it('signs changes with a true minus, one decimal under 10%', () => {
+    expect(formatChange(0.3104)).toBe('+31%');
+    expect(formatChange(-0.042)).toBe('−4.2%');
+    expect(formatChange(0.00001)).toBe('±0.0%');
+    expect(formatChange(null)).toBe('—');
+    expect(formatChangeInterval(0.29, 0.331)).toBe('+29…+33%');
+    expect(formatChangeInterval(-0.081, 0.024)).toBe('−8.1…+2.4%');
+    expect(formatChangeInterval(null, 0.1)).toBe('—');
+  });
+
+  it('shortens QPS and milliseconds for comparisons', () => {
+    expect(formatQpsShort(120797.4)).toBe('120,797');
+    expect(formatQpsShort(9.06)).toBe('9.1');
+    expect(formatMsShort(0.254)).toBe('0.25');
+    expect(formatMsShort(12.44)).toBe('12.4');
+    expect(formatMsShort(1778.2)).toBe('1,778');
+    expect(formatMsShort(null)).toBe('—');
   });
 });

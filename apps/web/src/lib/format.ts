@@ -135,3 +135,33 @@ export function formatWithError(value: number, se: number | null | undefined, di
   const err = se > 0 && Number(se.toFixed(decimals)) === 0 ? `<${Math.pow(10, -decimals).toFixed(decimals)}` : se.toFixed(decimals);
   return `${value.toFixed(decimals)} ± ${err}`;
 }
+
+/** A relative change as a signed percentage: `+31%`, `−4.2%` (one decimal under 10%), with a true minus. */
+export function formatChange(ratio: number | null | undefined): string {
+  if (ratio == null || !Number.isFinite(ratio)) return DASH;
+  const pct = ratio * 100;
+  const digits = Math.abs(pct) < 10 ? 1 : 0;
+  const text = Math.abs(pct).toFixed(digits);
+  if (Number(text) === 0) return `±${text}%`;
+  return `${pct > 0 ? '+' : '−'}${text}%`;
+}
+
+/** An interval of relative changes: `+29…+33%`, `−8.1…+2.4%`. */
+export function formatChangeInterval(low: number | null | undefined, high: number | null | undefined): string {
+  if (low == null || high == null || !Number.isFinite(low) || !Number.isFinite(high)) return DASH;
+  return `${formatChange(low).replace(/%$/, '')}…${formatChange(high)}`;
+}
+
+/** Throughput for sentences and comparisons: `120,797` at 100 and above, `9.1` below. */
+export function formatQpsShort(value: number | null | undefined): string {
+  if (value == null || !Number.isFinite(value)) return DASH;
+  return Math.abs(value) >= 100 ? countFormat.format(value) : qpsFormat.format(value);
+}
+
+/** Milliseconds to three significant digits or so: `0.25`, `12.4`, `1,778`. */
+export function formatMsShort(value: number | null | undefined): string {
+  if (value == null || !Number.isFinite(value)) return DASH;
+  const abs = Math.abs(value);
+  if (abs >= 100) return countFormat.format(value);
+  return abs >= 10 ? value.toFixed(1) : value.toFixed(2);
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { compareCharts, fitLines, kneeMarks, overlayData, runLabel, runSeries, sweptLevels, visibleLevels } from './compare-series.ts';
+import { RUN_PALETTE } from './series.ts';
+import { analysis, fit } from './test-analysis.ts';
+import { detail, point, testRun } from './test-runs.ts';
+import { DEFAULT_SETTINGS, parseLevels } from './view-state.ts';
+
+const base = detail(1, [point(1), point(2), point(4), point(8)], { knee: 4 });
+const head = detail(2, [point(1), point(4), point(8), point(16)], { knee: 8 });
+
+describe('runSeries', () => {
+  it('puts the base first, dashed, and gives each run the compare.svg colour in order', () => {
+    const runs = [base, head, ...[3, 4, 5, 6, 7, 8].map((n) => detail(n, [point(1)]))];
+    const s = runSeries(runs);
+    expect(s.map((x) => x.colour)).toEqual([...RUN_PALETTE]);
+    expect(s.map((x) => x.dashed)).toEqual([true, false, false, false, false, false, false, false]);
+    expect(s.map((x) => x.role)).toEqual(['base', 'head', 'head', 'head', 'head', 'head', 'head', 'head']);
+    expect(s[0]).toMatchObject({ key: 'run0', label: 'v1', knee: 4, peak: { level: 8, qps: 80 } });
+  });
+
+  it('names runs by release, with the run name when releases repeat', () => {
+    const a = testRun(1, { release: 'v2', name: 'morning' });
+    const b = testRun(2, { release: 'v2', name: '' });
+    const c = testRun(3, { release: 'v3' });
+    expect([a, b, c].map((r) => runLabel(r, [a, b, c]))).toEqual(['v2 (morning)', `v2 (${b.id.slice(0, 8)})`, 'v3']);
+  });
+});
+
+describe('overlayData', () => {
+  it('draws each run through its own levels only: a level only some runs swept is no point (never 0) on the others', () => {
+    const d = overlayData([base, head], 'qps', { levels: null, yScale: 'linear' });
+    expect(d.lines[0]?.points.map((p) => p.level)).toEqual([1, 2, 4, 8]);
+    expect(d.lines[1]?.points.map((p) => p.level)).toEqual([1, 4, 8, 16]);
+    expect(d.rows.map((r) => r.level)).toEqual([1, 2, 4, 8, 16]);
+    const at2 = d.rows.find((r) => r.level === 2)!;
+    expect(at2.cells).toEqual([
+      { value: 20, swept: true },
+      { value: null, swept: false },
+    ]);
+    expect(d.rows.find((r) => r.level === 16)!.cells[0]).toEqual({ value: null, swept: false });
+    expect(d.lines.flatMap((l) => l.points.map((p) => p.value))).not.toContain(0);
+  });
+
+  it('breaks a line where a measured level has no value, and keeps a measured QPS of 0', () => {
+    const failed = detail(3, [point(1), point(2, { qps: 0, p50_ms: null, p99_ms: null }), point(4)]);
+    const lat = overlayData([base, failed], 'p99_ms', { levels: null, yScale: 'linear' });
+    expect(lat.lines[1]?.points.map((p) => p.value)).toEqual([20, null, 80]);
+    expect(lat.rows.find((r) => r.level === 2)!.cells[1]).toEqual({ value: null, swept: true });
+    const qps = overlayData([base, failed], 'qps', { levels: null, yScale: 'log' });
+    expect(qps.lines[1]?.points.map((p) => p.value)).toEqual([10, 0, 40]);
+    expect(qps.yAxis?.domain[0]).toBe(0);
+  });
+
+  it('on a log latency axis turns values ≤ 0 into gaps and counts them', () => {
+    const zero = detail(3, [point(1, { p50_ms: 0 }), point(2)]);
+    const d = overlayData([zero, head], 'p50_ms', { levels: null, yScale: 'log' });
+    expect(d.lines[0]?.points.map((p) => p.value)).toEqual([null, 20]);
+    expect(d.droppedOnLog).toBe(1);
+    expect(d.yAxis?.domain[0]).toBeGreaterThan(0);
+  });
+
+  it('keeps only the selected levels, for lines, rows and the y axis', () => {
+    const d = overlayData([base, head], 'p50_ms', { levels: parseLevels('2-8'), yScale: 'linear' });
+    expect(d.rows.map((r) => r.level)).toEqual([2, 4, 8]);
+    expect(d.lines[1]?.points.map((p) => p.level)).toEqual([4, 8]);
+    expect(d.yAxis?.domain[1]).toBe(80); // 160 at level 16 is outside the range
+    expect(visibleLevels([base, head], parseLevels('1,16'))).toEqual([1, 16]);
+    expect(sweptLevels([base, head])).toEqual([1, 2, 4, 8, 16]);
+  });
+
+  it('widens the throughput axis for fitted lines', () => {
+    expect(overlayData([base], 'qps', { levels: null, yScale: 'linear', extraY: [250] }).yAxis?.domain[1]).toBeGreaterThanOrEqual(250);
+  });
+});
+
+describe('fits and knees', () => {
+  it('clips each run’s fitted line to the axis and leaves out runs without one', () => {
+    const withFit = { ...head, analysis: analysis({ usl: fit(), usl_curve: [1, 2, 8, 32].map((level) => ({ level, qps: level })) }) };
+    const lines = fitLines([base, withFit], 'log', [1, 16]);
+    expect(lines).toEqual([{ key: 'run1', colour: RUN_PALETTE[1], points: [1, 2, 8].map((level) => ({ level, qps: level })) }]);
+  });
+
+  it('marks each knee the axis can place, in its run’s colour', () => {
+    const s = runSeries([base, head, detail(3, [point(1)], { knee: 64 })]);
+    expect(kneeMarks(s, 'log', [1, 16])).toEqual([
+      { key: 'run0', level: 4, colour: RUN_PALETTE[0], title: 'v1 knee · 4' },
+      { key: 'run1', level: 8, colour: RUN_PALETTE[1], title: 'v2 knee · 8' },
+    ]);
+  });
+});
+
+describe('compareCharts', () => {
+  it('shares one level axis across the charts and draws one latency chart per chosen percentile', () => {
+    const c = compareCharts([base, head], { ...DEFAULT_SETTINGS, metrics: ['p99_ms'], y: 'log', levels: parseLevels('2-16') });
+    expect(c.levels).toEqual([2, 4, 8, 16]);
+    expect(c.allLevels).toEqual([1, 2, 4, 8, 16]);
+    expect(c.xScale).toBe('linear'); // 2…16 spans 8×: not more
+    expect(c.latency.map((l) => l.metric)).toEqual(['p99_ms']);
+    expect(c.latency[0]?.yAxis?.domain[0]).toBeGreaterThan(0);
+    expect(c.fits).toEqual([]);
+    expect(compareCharts([base, head], DEFAULT_SETTINGS).xScale).toBe('log'); // 1…16
+    expect(compareCharts([base, head], { ...DEFAULT_SETTINGS, x: 'linear' }).xDomain[0]).toBe(0);
+    // Fitted lines stay inside the levels shown, not the padded axis.
+    const withFit = { ...head, analysis: analysis({ usl: fit(), usl_curve: [1, 2, 4, 8, 16].map((level) => ({ level, qps: level })) }) };
+    const fitted = compareCharts([base, withFit], { ...DEFAULT_SETTINGS, fit: true, levels: parseLevels('2-8') });
+    expect(fitted.fits[0]?.points.map((p) => p.level)).toEqual([2, 4, 8]);
+  });
+});

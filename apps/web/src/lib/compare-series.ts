@@ -1,0 +1,218 @@
+/**
+ * Prepare the comparison's overlay: one line per run (base first, dashed; heads solid), in the
+ * colours of the API's compare.svg, for throughput and each latency percentile, on shared axes.
+ *
+ * Gaps: each run's line goes through its own measured levels only. A level that only some runs
+ * swept gets no point on the others (never a zero); it shows in the tooltip as "not measured". A
+ * level a run measured without a value (every request failed: null percentiles), or a value a log
+ * axis cannot draw, breaks that run's line.
+ */
+import type { CurvePoint, Run, RunDetail, UslCurvePoint } from '@kneeboard/contracts';
+import { normalizeCurve, type YAxisSpec } from './curve-series.ts';
+import { formatLevelApprox } from './format.ts';
+import { defaultXScale, levelDomain, levelTicks, linearAxis, logAxis, logSafe, type ScaleKind } from './scales.ts';
+import { runColour, type LatencyKey } from './series.ts';
+import { uslLine } from './usl.ts';
+import { levelVisible, type ChartSettings, type LevelSelection } from './view-state.ts';
+
+export type OverlayMetric = 'qps' | LatencyKey;
+
+export interface RunSeries {
+  /** `run0` (the base), `run1`… */
+  key: string;
+  index: number;
+  runId: string;
+  role: 'base' | 'head';
+  /** The release, with the run's name when two compared runs share a release. */
+  label: string;
+  run: Run;
+  colour: string;
+  dashed: boolean;
+  /** The run's knee (from its analysis), null when it has none. */
+  knee: number | null;
+  /** The run's highest throughput and where (completed levels). */
+  peak: { level: number; qps: number } | null;
+}
+
+/** How the API names runs in its sentences: the release, plus the name when releases repeat. */
+export function runLabel(run: Run, all: ReadonlyArray<Run>): string {
+  if (all.filter((r) => r.release === run.release).length <= 1) return run.release;
+  return `${run.release} (${run.name || run.id.slice(0, 8)})`;
+}
+
+function peakOf(curve: ReadonlyArray<CurvePoint>): { level: number; qps: number } | null {
+  const done = curve.filter((p) => !p.in_progress);
+  let best: CurvePoint | null = null;
+  for (const p of done) if (best === null || p.qps > best.qps) best = p;
+  return best === null ? null : { level: best.level, qps: best.qps };
+}
+
+/** The runs in drawing order (base first), each with its colour and dash. */
+export function runSeries(details: ReadonlyArray<RunDetail>): RunSeries[] {
+  const runs = details.map((d) => d.run);
+  return details.map((d, index) => ({
+    key: `run${index}`,
+    index,
+    runId: d.run.id,
+    role: index === 0 ? 'base' : 'head',
+    label: runLabel(d.run, runs),
+    run: d.run,
+    colour: runColour(index),
+    dashed: index === 0,
+    knee: d.analysis?.knee?.level ?? null,
+    peak: peakOf(d.curve),
+  }));
+}
+
+/** Every level any run swept, ascending: what the level-range picker offers. */
+export function sweptLevels(details: ReadonlyArray<RunDetail>): number[] {
+  return [...new Set(details.flatMap((d) => d.curve.map((p) => p.level)))].sort((a, b) => a - b);
+}
+
+/** The levels drawn: every swept level inside the selection. All charts share them (and their x axis). */
+export function visibleLevels(details: ReadonlyArray<RunDetail>, sel: LevelSelection | null): number[] {
+  return sweptLevels(details).filter((l) => levelVisible(l, sel));
+}
+
+export interface OverlayPoint {
+  level: number;
+  /** null: measured, but nothing to draw (a gap in this run's line). */
+  value: number | null;
+  inProgress: boolean;
+}
+
+export interface OverlayLine extends RunSeries {
+  /** This run's own levels inside the selection, ascending. */
+  points: OverlayPoint[];
+}
+
+export interface OverlayCell {
+  value: number | null;
+  /** False when this run did not sweep the level at all. */
+  swept: boolean;
+}
+
+/** One row per visible level, for the tooltip: every run's value there, index-aligned with `lines`. */
+export interface OverlayRow {
+  level: number;
+  cells: OverlayCell[];
+}
+
+export interface OverlayData {
+  metric: OverlayMetric;
+  lines: OverlayLine[];
+  rows: OverlayRow[];
+  /** null on a log axis with nothing positive to draw. */
+  yAxis: YAxisSpec | null;
+  /** Values a log axis cannot draw (≤ 0), left out as gaps. */
+  droppedOnLog: number;
+}
+
+export interface OverlayOptions {
+  levels: LevelSelection | null;
+  /** The y scale; throughput is always drawn on a linear axis from 0. */
+  yScale: ScaleKind;
+  /** Further values the y axis must hold (the fitted USL lines, when drawn). */
+  extraY?: ReadonlyArray<number>;
+}
+
+function valueOf(p: CurvePoint, metric: OverlayMetric): number | null {
+  return metric === 'qps' ? p.qps : p[metric];
+}
+
+/** One metric of every run against level, ready to draw. */
+export function overlayData(details: ReadonlyArray<RunDetail>, metric: OverlayMetric, options: OverlayOptions): OverlayData {
+  const log = metric !== 'qps' && options.yScale === 'log';
+  let dropped = 0;
+  const lines = runSeries(details).map((s, i) => {
+    const curve = normalizeCurve(details[i]?.curve ?? []).filter((p) => levelVisible(p.level, options.levels));
+    const points = curve.map((p) => {
+      const raw = valueOf(p, metric);
+      const value = log ? logSafe(raw) : raw;
+      if (log && raw !== null && value === null) dropped++;
+      return { level: p.level, value, inProgress: p.in_progress };
+    });
+    return { ...s, points };
+  });
+  const rows = visibleLevels(details, options.levels).map((level) => ({
+    level,
+    cells: lines.map((l) => {
+      const p = l.points.find((q) => q.level === level);
+      return p === undefined ? { value: null, swept: false } : { value: p.value, swept: true };
+    }),
+  }));
+  const values = [...lines.flatMap((l) => l.points.map((p) => p.value)), ...(options.extraY ?? [])];
+  return { metric, lines, rows, yAxis: log ? logAxis(values) : linearAxis(values), droppedOnLog: dropped };
+}
+
+export interface FitLine {
+  key: string;
+  colour: string;
+  points: UslCurvePoint[];
+}
+
+/** Each run's fitted USL throughput, clipped to the level axis; runs without a fitted line are left out. */
+export function fitLines(details: ReadonlyArray<RunDetail>, xScale: ScaleKind, xDomain: readonly [number, number]): FitLine[] {
+  return runSeries(details)
+    .map((s, i) => ({ key: s.key, colour: s.colour, points: uslLine(details[i]?.analysis?.usl_curve ?? [], xScale, xDomain) }))
+    .filter((f) => f.points.length >= 2);
+}
+
+export interface KneeMark {
+  key: string;
+  level: number;
+  colour: string;
+  /** `v1.6.2 knee · 500` */
+  title: string;
+}
+
+/** Each run's knee as a small mark on the level axis, where the axis can place it. */
+export function kneeMarks(series: ReadonlyArray<RunSeries>, xScale: ScaleKind, xDomain: readonly [number, number]): KneeMark[] {
+  return series
+    .filter((s): s is RunSeries & { knee: number } => s.knee !== null && Number.isFinite(s.knee))
+    .filter((s) => (xScale === 'log' ? s.knee > 0 : true) && s.knee >= xDomain[0] && s.knee <= xDomain[1])
+    .map((s) => ({ key: s.key, level: s.knee, colour: s.colour, title: `${s.label} knee · ${formatLevelApprox(s.knee)}` }));
+}
+
+/** Everything a comparison's charts draw, from the runs and the view's settings. */
+export interface CompareCharts {
+  series: RunSeries[];
+  /** Every swept level (for the range picker) and those drawn. */
+  allLevels: number[];
+  levels: number[];
+  xScale: ScaleKind;
+  xDomain: [number, number];
+  xTicks: number[];
+  /** The latency charts' y scale (throughput is always linear from 0). */
+  yScale: ScaleKind;
+  qps: OverlayData;
+  /** One chart per chosen percentile, in p50, p90, p99, p99.9 order. */
+  latency: OverlayData[];
+  /** Empty unless the fit is switched on. */
+  fits: FitLine[];
+  knees: KneeMark[];
+}
+
+export function compareCharts(details: ReadonlyArray<RunDetail>, settings: ChartSettings): CompareCharts {
+  const levels = visibleLevels(details, settings.levels);
+  const xScale = settings.x ?? defaultXScale(levels);
+  const xDomain = levelDomain(levels, xScale);
+  // Fitted lines keep to the levels shown (the axis is padded beyond them).
+  const [lo = xDomain[0], hi = xDomain[1]] = [levels[0], levels[levels.length - 1]];
+  const fitRange: [number, number] = [Math.max(xDomain[0], lo * (1 - 1e-9)), Math.min(xDomain[1], hi * (1 + 1e-9))];
+  const fits = settings.fit === true ? fitLines(details, xScale, fitRange) : [];
+  const series = runSeries(details);
+  return {
+    series,
+    allLevels: sweptLevels(details),
+    levels,
+    xScale,
+    xDomain,
+    xTicks: levelTicks(levels),
+    yScale: settings.y,
+    qps: overlayData(details, 'qps', { levels: settings.levels, yScale: 'linear', extraY: fits.flatMap((f) => f.points.map((p) => p.qps)) }),
+    latency: settings.metrics.map((m) => overlayData(details, m, { levels: settings.levels, yScale: settings.y })),
+    fits,
+    knees: kneeMarks(series, xScale, xDomain),
+  };
+}

@@ -1,0 +1,90 @@
+import type { HeadComparison, MetricDelta } from '@kneeboard/contracts';
+import { describe, expect, it } from 'vitest';
+import { deltaCell, deltaRows, toneOf, verdictSummary } from './compare-table.ts';
+import { testRun } from './test-runs.ts';
+import { parseLevels } from './view-state.ts';
+
+const delta = (over: Partial<MetricDelta> = {}): MetricDelta => ({
+  base: 100,
+  head: 131,
+  change: 0.31,
+  ci_low: 0.29,
+  ci_high: 0.33,
+  verdict: 'improvement',
+  ...over,
+});
+const missing: MetricDelta = { base: 20, head: null, change: null, ci_low: null, ci_high: null, verdict: 'insufficient data' };
+
+function head(over: Partial<HeadComparison['overall']> = {}): HeadComparison {
+  return {
+    run: testRun(2),
+    levels: [
+      { level: 1, in_base: true, in_head: true, qps: delta(), p50_ms: delta({ base: 0.25, head: 0.26, change: 0.04, ci_low: -0.01, ci_high: 0.08, verdict: 'no significant change' }), p99_ms: delta({ base: 2, head: 3, change: 0.5, ci_low: 0.4, ci_high: 0.6, verdict: 'regression' }) },
+      { level: 32, in_base: false, in_head: true, qps: { ...missing, base: null, head: 262 }, p50_ms: missing, p99_ms: missing },
+    ],
+    overall: {
+      max_qps: { ...delta({ base: 99400, head: 131043 }), base_level: 50, head_level: 2000 },
+      knee: { base: 50, head: 500, change: 9 },
+      p99_at_base_knee: { ...delta({ base: 0.36, head: 0.8, change: 1.22, ci_low: 1.1, ci_high: 1.3, verdict: 'regression' }), level: 50 },
+      verdict: 'regression',
+      summary: 'v2 vs v1: max throughput +31%. Regression.',
+      ...over,
+    },
+  };
+}
+
+describe('delta cells', () => {
+  it('reads a change with its interval and verdict', () => {
+    expect(deltaCell(delta({ base: 99400, head: 120797 }), 'qps')).toEqual({
+      values: '99,400 → 120,797',
+      change: '+31%',
+      interval: '+29…+33%',
+      verdict: 'improvement',
+      tone: 'improvement',
+      title: 'QPS 99,400 → 120,797 req/s, change +31%, 95% interval +29…+33%: improvement',
+    });
+  });
+
+  it('says plainly when a side is missing', () => {
+    const c = deltaCell(missing, 'p99_ms');
+    expect(c).toMatchObject({ values: '20.0 → —', change: null, interval: null, tone: 'unknown' });
+    expect(c.title).toBe('p99 20.0 → — ms: insufficient data');
+  });
+
+  it('maps verdicts to tones', () => {
+    expect(['regression', 'improvement', 'no significant change', 'insufficient data'].map((v) => toneOf(v as never))).toEqual(['regression', 'improvement', 'same', 'unknown']);
+  });
+});
+
+describe('delta rows', () => {
+  it('one row per level in the selection, marking levels only one run has', () => {
+    const rows = deltaRows(head(), null);
+    expect(rows.map((r) => [r.level, r.only])).toEqual([
+      [1, null],
+      [32, 'head'],
+    ]);
+    expect(rows[0]?.p50.tone).toBe('same');
+    expect(rows[0]?.p99.tone).toBe('regression');
+    expect(deltaRows(head(), parseLevels('2-64')).map((r) => r.level)).toEqual([32]);
+  });
+});
+
+describe('verdict summary', () => {
+  it('sums a head up: peak, knee shift and p99 at the base knee', () => {
+    const s = verdictSummary(head(), 'workers');
+    expect(s.tone).toBe('regression');
+    expect(s.summary).toBe('v2 vs v1: max throughput +31%. Regression.');
+    expect(s.stats).toEqual([
+      { label: 'max QPS', value: '+31%', detail: '99,400 at 50 → 131,043 at 2000 req/s · 95% +29…+33%', tone: 'improvement' },
+      { label: 'knee', value: '50 → 500', detail: 'workers +900%', tone: 'improvement' },
+      { label: 'p99 at workers 50', value: '+122%', detail: '0.36 → 0.80 ms · 95% +110…+130%', tone: 'regression' },
+    ]);
+  });
+
+  it('handles unchanged and missing knees', () => {
+    expect(verdictSummary(head({ knee: { base: 8, head: 8, change: 0 } }), 'c').stats[1]).toMatchObject({ value: '8', tone: 'same' });
+    const none = verdictSummary(head({ knee: { base: null, head: null, change: null }, p99_at_base_knee: { ...missing, level: null } }), 'c');
+    expect(none.stats[1]).toMatchObject({ value: 'none', tone: 'unknown' });
+    expect(none.stats[2]).toMatchObject({ label: 'p99 at base knee', value: '—', tone: 'unknown' });
+  });
+});

@@ -1,0 +1,123 @@
+/**
+ * Prepare the comparison's statistics for reading: one verdict banner per head run and a per-level
+ * table of changes with their intervals. The numbers and verdicts are the API's (`CompareResponse`,
+ * bootstrap intervals over raw samples); this only turns them into text and a tone.
+ */
+import type { ChangeVerdict, HeadComparison, MetricDelta } from '@kneeboard/contracts';
+import { formatChange, formatChangeInterval, formatLevel, formatMsShort, formatQpsShort } from './format.ts';
+import { levelVisible, type LevelSelection } from './view-state.ts';
+
+/** How a verdict reads: red, green, plain, or faint. */
+export type Tone = 'regression' | 'improvement' | 'same' | 'unknown';
+
+export function toneOf(verdict: ChangeVerdict): Tone {
+  if (verdict === 'regression') return 'regression';
+  if (verdict === 'improvement') return 'improvement';
+  return verdict === 'no significant change' ? 'same' : 'unknown';
+}
+
+type Metric = 'qps' | 'p50_ms' | 'p99_ms';
+
+const METRIC_TEXT: Record<Metric, { label: string; unit: string; value: (x: number | null) => string }> = {
+  qps: { label: 'QPS', unit: 'req/s', value: formatQpsShort },
+  p50_ms: { label: 'p50', unit: 'ms', value: formatMsShort },
+  p99_ms: { label: 'p99', unit: 'ms', value: formatMsShort },
+};
+
+export interface DeltaCell {
+  /** `99,400 → 120,797` */
+  values: string;
+  /** `+21%`; null when a side is missing. */
+  change: string | null;
+  /** `+19…+24%`; null without an interval. */
+  interval: string | null;
+  verdict: ChangeVerdict;
+  tone: Tone;
+  /** The whole cell as a sentence, for hover and screen readers. */
+  title: string;
+}
+
+export function deltaCell(d: MetricDelta, metric: Metric): DeltaCell {
+  const m = METRIC_TEXT[metric];
+  const values = `${m.value(d.base)} → ${m.value(d.head)}`;
+  const change = d.change === null ? null : formatChange(d.change);
+  const interval = d.ci_low === null || d.ci_high === null ? null : formatChangeInterval(d.ci_low, d.ci_high);
+  const parts = [`${m.label} ${values} ${m.unit}`];
+  if (change) parts.push(`change ${change}`);
+  if (interval) parts.push(`95% interval ${interval}`);
+  return { values, change, interval, verdict: d.verdict, tone: toneOf(d.verdict), title: `${parts.join(', ')}: ${d.verdict}` };
+}
+
+export interface DeltaRow {
+  level: number;
+  /** Only one run swept this level: there is nothing to compare there. */
+  only: 'base' | 'head' | null;
+  qps: DeltaCell;
+  p50: DeltaCell;
+  p99: DeltaCell;
+}
+
+/** One row per level inside the selection, in the API's (ascending) order. */
+export function deltaRows(head: HeadComparison, levels: LevelSelection | null): DeltaRow[] {
+  return head.levels
+    .filter((l) => levelVisible(l.level, levels))
+    .map((l) => ({
+      level: l.level,
+      only: l.in_base && !l.in_head ? 'base' : !l.in_base && l.in_head ? 'head' : null,
+      qps: deltaCell(l.qps, 'qps'),
+      p50: deltaCell(l.p50_ms, 'p50_ms'),
+      p99: deltaCell(l.p99_ms, 'p99_ms'),
+    }));
+}
+
+export interface VerdictStat {
+  label: string;
+  /** The headline: `+31%`, `50 → 500`. */
+  value: string;
+  /** What it is made of: `99,400 → 131,043 req/s · 95% +29…+33%`. */
+  detail: string;
+  tone: Tone;
+}
+
+export interface VerdictSummary {
+  verdict: ChangeVerdict;
+  tone: Tone;
+  /** The API's one sentence for a pull request. */
+  summary: string;
+  stats: VerdictStat[];
+}
+
+function statFrom(label: string, d: MetricDelta, metric: Metric): VerdictStat {
+  const cell = deltaCell(d, metric);
+  const detail = [`${cell.values} ${METRIC_TEXT[metric].unit}`, cell.interval ? `95% ${cell.interval}` : null].filter(Boolean).join(' · ');
+  return { label, value: cell.change ?? '—', detail, tone: cell.tone };
+}
+
+/** The head's overall verdict: peak throughput, knee shift, and p99 where the base's knee was. */
+export function verdictSummary(head: HeadComparison, parameter: string): VerdictSummary {
+  const o = head.overall;
+  const max = statFrom('max QPS', o.max_qps, 'qps');
+  const at = (l: number | null) => (l === null ? '' : ` at ${formatLevel(l)}`);
+  max.detail = `${formatQpsShort(o.max_qps.base)}${at(o.max_qps.base_level)} → ${formatQpsShort(o.max_qps.head)}${at(o.max_qps.head_level)} req/s${
+    o.max_qps.ci_low !== null && o.max_qps.ci_high !== null ? ` · 95% ${formatChangeInterval(o.max_qps.ci_low, o.max_qps.ci_high)}` : ''
+  }`;
+
+  const { base: kb, head: kh, change } = o.knee;
+  const knee: VerdictStat =
+    kb === null && kh === null
+      ? { label: 'knee', value: 'none', detail: 'neither run has a knee', tone: 'unknown' }
+      : kb !== null && kh !== null && kb === kh
+        ? { label: 'knee', value: `${formatLevel(kb)}`, detail: `unchanged at ${parameter} ${formatLevel(kb)}`, tone: 'same' }
+        : {
+            label: 'knee',
+            value: `${kb === null ? '—' : formatLevel(kb)} → ${kh === null ? '—' : formatLevel(kh)}`,
+            detail: change === null ? `${parameter}; one run has no knee` : `${parameter} ${formatChange(change)}`,
+            tone: change === null ? 'unknown' : change > 0 ? 'improvement' : 'regression',
+          };
+
+  const p99Level = o.p99_at_base_knee.level;
+  const p99 = statFrom(p99Level === null ? 'p99 at base knee' : `p99 at ${parameter} ${formatLevel(p99Level)}`, o.p99_at_base_knee, 'p99_ms');
+  if (p99Level === null) Object.assign(p99, { value: '—', detail: 'the base run has no knee', tone: 'unknown' });
+
+  return { verdict: o.verdict, tone: toneOf(o.verdict), summary: o.summary, stats: [max, knee, p99] };
+}

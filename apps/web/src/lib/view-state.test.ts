@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compareApiQuery,
+  compareViewPath,
+  DEFAULT_SETTINGS,
+  levelVisible,
+  parseCompareView,
+  parseLevels,
+  parseRunView,
+  runViewPath,
+  type CompareViewState,
+  type SearchParams,
+} from './view-state.ts';
+
+const BASE = '00000000-0000-4000-8000-000000000001';
+const H1 = '00000000-0000-4000-8000-000000000002';
+const H2 = '00000000-0000-4000-8000-000000000003';
+
+/** What Next hands a page: repeated keys become arrays. */
+function params(path: string): SearchParams {
+  const out: SearchParams = {};
+  for (const [k, v] of new URL(path, 'http://x').searchParams) {
+    const cur = out[k];
+    out[k] = cur === undefined ? v : Array.isArray(cur) ? [...cur, v] : [cur, v];
+  }
+  return out;
+}
+
+function compare(path: string): CompareViewState {
+  const parsed = parseCompareView(params(path));
+  if (!parsed.ok) throw new Error(parsed.error);
+  return parsed.state;
+}
+
+describe('level selection', () => {
+  it('reads ranges (open at either end) and lists', () => {
+    expect(parseLevels('4-64')).toEqual({ kind: 'range', min: 4, max: 64 });
+    expect(parseLevels('4-')).toEqual({ kind: 'range', min: 4, max: null });
+    expect(parseLevels('-64')).toEqual({ kind: 'range', min: null, max: 64 });
+    expect(parseLevels('0.5-2.5')).toEqual({ kind: 'range', min: 0.5, max: 2.5 });
+    expect(parseLevels('16,4,1,4')).toEqual({ kind: 'list', levels: [1, 4, 16] });
+    expect(parseLevels('8')).toEqual({ kind: 'list', levels: [8] });
+  });
+
+  it('refuses what it cannot read', () => {
+    for (const bad of ['-', '64-4', 'a-b', '1,,2', '1,x', '0-4', '1e3', '4-8-16', '']) expect(parseLevels(bad), bad).toBeNull();
+  });
+
+  it('says which levels are visible', () => {
+    const range = parseLevels('4-64');
+    expect([1, 4, 32, 64, 128].filter((l) => levelVisible(l, range))).toEqual([4, 32, 64]);
+    expect([1, 2, 4].filter((l) => levelVisible(l, parseLevels('1,4')))).toEqual([1, 4]);
+    expect(levelVisible(1000, null)).toBe(true);
+  });
+});
+
+describe('compare view state', () => {
+  it('reads runs and settings, in any parameter order', () => {
+    const s = compare(`/compare?levels=4-64&y=log&head=${H1}&metrics=p99&base=${BASE}&head=${H2}&x=linear&fit=1&min_effect=0.1`);
+    expect(s).toEqual({
+      base: BASE,
+      heads: [H1, H2],
+      metrics: ['p99_ms'],
+      x: 'linear',
+      y: 'log',
+      fit: true,
+      levels: { kind: 'range', min: 4, max: 64 },
+      minEffect: 0.1,
+    });
+  });
+
+  it('writes a canonical URL that reads back to the same state', () => {
+    const s = compare(`/compare?levels=4-64&y=log&head=${H1}&metrics=p999,p99&base=${BASE}&head=${H2}&fit=0`);
+    const path = compareViewPath(s);
+    expect(path).toBe(`/compare?base=${BASE}&head=${H1}&head=${H2}&metrics=p99,p999&y=log&fit=0&levels=4-64`);
+    expect(compare(path)).toEqual(s);
+    expect(compareViewPath(s, 'review')).toBe(path.replace('/compare', '/review'));
+  });
+
+  it('leaves defaults out of the URL', () => {
+    const s = compare(`/compare?base=${BASE}&head=${H1}`);
+    expect(s).toEqual({ ...DEFAULT_SETTINGS, base: BASE, heads: [H1], minEffect: 0.05 });
+    expect(compareViewPath(s)).toBe(`/compare?base=${BASE}&head=${H1}`);
+    expect(compareViewPath({ ...s, metrics: [] })).toBe(`/compare?base=${BASE}&head=${H1}&metrics=none`);
+    expect(compare(`/compare?base=${BASE}&head=${H1}&metrics=none`).metrics).toEqual([]);
+  });
+
+  it('falls back to defaults for unreadable settings, but not for unreadable runs', () => {
+    const s = compare(`/compare?base=${BASE}&head=${H1}&x=sideways&y=&fit=maybe&levels=lots&metrics=p42&min_effect=7`);
+    expect(s).toEqual({ ...DEFAULT_SETTINGS, base: BASE, heads: [H1], minEffect: 0.05 });
+    expect(parseCompareView(params('/compare'))).toMatchObject({ ok: false, empty: true });
+    expect(parseCompareView(params(`/compare?base=${BASE}`))).toMatchObject({ ok: false, empty: false, error: expect.stringContaining('at least one head') });
+    expect(parseCompareView(params(`/compare?base=nope&head=${H1}`))).toMatchObject({ ok: false, error: expect.stringContaining('base run id') });
+    const eight = Array.from({ length: 8 }, (_, i) => `head=00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`).join('&');
+    expect(parseCompareView(params(`/compare?base=${BASE}&${eight}`))).toMatchObject({ ok: false, error: expect.stringContaining('at most 7') });
+  });
+
+  it('drops heads that repeat the base or each other', () => {
+    expect(compare(`/compare?base=${BASE}&head=${H1}&head=${BASE}&head=${H1}&head=${H2}`).heads).toEqual([H1, H2]);
+  });
+
+  it('gives the API only what the statistics depend on', () => {
+    const s = compare(`/compare?base=${BASE}&head=${H1}&y=log&min_effect=0.1`);
+    expect(compareApiQuery(s)).toBe(`?base=${BASE}&head=${H1}&min_effect=0.1`);
+    expect(compareApiQuery({ ...s, minEffect: 0.05 })).toBe(`?base=${BASE}&head=${H1}`);
+  });
+});
+
+describe('run view state', () => {
+  it('round-trips the run page toggles', () => {
+    const s = parseRunView(BASE, params('/?metrics=p90,p50&x=log&y=log&fit=0&levels=1,2,4'));
+    expect(s).toEqual({ id: BASE, metrics: ['p50_ms', 'p90_ms'], x: 'log', y: 'log', fit: false, levels: { kind: 'list', levels: [1, 2, 4] } });
+    const path = runViewPath(s);
+    expect(path).toBe(`/runs/${BASE}?metrics=p50,p90&x=log&y=log&fit=0&levels=1,2,4`);
+    expect(parseRunView(BASE, params(path))).toEqual(s);
+    expect(runViewPath(parseRunView(BASE, {}))).toBe(`/runs/${BASE}`);
+  });
+});

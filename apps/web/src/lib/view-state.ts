@@ -1,0 +1,207 @@
+/**
+ * A view's whole state lives in its URL, so a link (or a short link to it) reproduces the view
+ * exactly: which runs, which percentiles, the scales, the USL fit toggle and the visible levels.
+ * This module is the one place that reads and writes that state.
+ *
+ *   /runs/{id}?metrics=p50,p99&x=log&y=log&fit=1&levels=4-64
+ *   /compare?base={id}&head={id}&head={id}&metrics=p99&y=log&levels=4-64&min_effect=0.1
+ *   /review?…                                 the same query as /compare
+ *
+ * Defaults are left out of the URL (a plain `/compare?base=…&head=…` is the default view), and
+ * a value that cannot be read falls back to its default rather than failing the page; only the
+ * runs themselves must be valid. `x` and `fit` default to "automatic" (log x when the levels span
+ * more than 8×, the fit when R² ≥ 0.9 on the run page), which is a rule on the data, so an
+ * automatic URL still shows the same view wherever it is opened.
+ */
+import { MAX_COMPARED_HEADS, RunId } from '@kneeboard/contracts';
+import { z } from 'zod';
+import type { ScaleKind } from './scales.ts';
+import { LATENCY_SERIES, type LatencyKey } from './series.ts';
+
+/** URL token ⇄ curve field, in drawing order. */
+export const METRIC_TOKENS: ReadonlyArray<readonly [string, LatencyKey]> = [
+  ['p50', 'p50_ms'],
+  ['p90', 'p90_ms'],
+  ['p99', 'p99_ms'],
+  ['p999', 'p999_ms'],
+];
+const TOKEN_TO_KEY = new Map(METRIC_TOKENS);
+const KEY_TO_TOKEN = new Map(METRIC_TOKENS.map(([t, k]) => [k, t]));
+
+export const DEFAULT_METRICS: readonly LatencyKey[] = LATENCY_SERIES.filter((s) => s.defaultOn).map((s) => s.key);
+export const DEFAULT_MIN_EFFECT = 0.05;
+
+export type LevelSelection = { kind: 'range'; min: number | null; max: number | null } | { kind: 'list'; levels: number[] };
+
+/** What every chart view shares. */
+export interface ChartSettings {
+  /** Latency percentiles drawn, in LATENCY_SERIES order. */
+  metrics: LatencyKey[];
+  /** null: automatic (log when the levels span more than 8×). */
+  x: ScaleKind | null;
+  y: ScaleKind;
+  /** null: the view's default (on the run page: on when R² ≥ 0.9; on a comparison: off). */
+  fit: boolean | null;
+  /** null: every level. */
+  levels: LevelSelection | null;
+}
+
+export interface RunViewState extends ChartSettings {
+  id: string;
+}
+
+export interface CompareViewState extends ChartSettings {
+  base: string;
+  /** 1 to 7 heads, without repeats. */
+  heads: string[];
+  /** Smallest relative change the comparison calls (0–1). */
+  minEffect: number;
+}
+
+export const DEFAULT_SETTINGS: ChartSettings = { metrics: [...DEFAULT_METRICS], x: null, y: 'linear', fit: null, levels: null };
+
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)?.trim();
+const all = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]).map((s) => s.trim()).filter(Boolean);
+
+const LEVEL_NUMBER = /^\d+(\.\d+)?$/;
+const positive = (s: string): number | null => (LEVEL_NUMBER.test(s) && Number(s) > 0 ? Number(s) : null);
+
+/** `4-64`, `4-`, `-64` (inclusive), or a list `1,2,4`. null when it cannot be read. */
+export function parseLevels(text: string): LevelSelection | null {
+  const range = /^([^,-]*)-([^,-]*)$/.exec(text);
+  if (range) {
+    const [, lo = '', hi = ''] = range;
+    const min = lo === '' ? null : positive(lo);
+    const max = hi === '' ? null : positive(hi);
+    if ((lo !== '' && min === null) || (hi !== '' && max === null) || (min === null && max === null)) return null;
+    if (min !== null && max !== null && min > max) return null;
+    return { kind: 'range', min, max };
+  }
+  const parts = text.split(',').map((s) => s.trim());
+  const levels = parts.map(positive);
+  if (parts.length === 0 || levels.some((l) => l === null)) return null;
+  return { kind: 'list', levels: [...new Set(levels as number[])].sort((a, b) => a - b) };
+}
+
+export function formatLevels(sel: LevelSelection): string {
+  if (sel.kind === 'list') return sel.levels.map(String).join(',');
+  return `${sel.min ?? ''}-${sel.max ?? ''}`;
+}
+
+/** Whether a level is shown under the selection (null: all are). */
+export function levelVisible(level: number, sel: LevelSelection | null): boolean {
+  if (sel === null) return true;
+  if (sel.kind === 'list') return sel.levels.includes(level);
+  return (sel.min === null || level >= sel.min) && (sel.max === null || level <= sel.max);
+}
+
+const Scale = z.enum(['linear', 'log']);
+
+/** The raw query, one field at a time: anything unreadable becomes its default. */
+const SettingsQuery = z.object({
+  metrics: z
+    .string()
+    .optional()
+    .transform((s): LatencyKey[] => {
+      if (s === undefined) return [...DEFAULT_METRICS];
+      if (s === 'none') return [];
+      const keys = new Set(s.split(',').flatMap((t) => TOKEN_TO_KEY.get(t.trim()) ?? []));
+      return keys.size === 0 ? [...DEFAULT_METRICS] : LATENCY_SERIES.map((x) => x.key).filter((k) => keys.has(k));
+    }),
+  x: Scale.nullable().catch(null).default(null),
+  y: Scale.catch('linear').default('linear'),
+  fit: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined ? null : ['1', 'on', 'true'].includes(s) ? true : ['0', 'off', 'false'].includes(s) ? false : null)),
+  levels: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s === '' ? null : parseLevels(s))),
+});
+
+function settingsFrom(params: SearchParams): ChartSettings {
+  const raw = { metrics: first(params.metrics), x: first(params.x), y: first(params.y), fit: first(params.fit), levels: first(params.levels) };
+  return SettingsQuery.parse(raw);
+}
+
+/** The run page's state; the id comes from the path. */
+export function parseRunView(id: string, params: SearchParams): RunViewState {
+  return { id, ...settingsFrom(params) };
+}
+
+const CompareRuns = z.object({
+  base: RunId,
+  heads: z
+    .array(RunId)
+    .min(1, 'compare at least one head run with the base')
+    .max(MAX_COMPARED_HEADS, `compare at most ${MAX_COMPARED_HEADS} head runs with one base`),
+});
+
+export type ParsedCompare = { ok: true; state: CompareViewState } | { ok: false; error: string; empty: boolean };
+
+/**
+ * The comparison's state. Fails (with a sentence for the page) only when the runs are missing or
+ * malformed; a head that repeats the base or another head is dropped.
+ */
+export function parseCompareView(params: SearchParams): ParsedCompare {
+  const base = first(params.base) ?? '';
+  const heads = [...new Set(all(params.head))].filter((h) => h !== base);
+  if (base === '' && heads.length === 0) return { ok: false, error: 'Pick a base run and at least one run to compare with it.', empty: true };
+  const runs = CompareRuns.safeParse({ base, heads });
+  if (!runs.success) {
+    const issue = runs.error.issues[0];
+    const where = issue?.path[0] === 'base' ? 'base' : 'head';
+    const message = issue?.code === 'too_small' || issue?.code === 'too_big' ? issue.message : `the ${where} run id is not a run id`;
+    return { ok: false, error: `Cannot compare: ${message}.`, empty: false };
+  }
+  const effect = Number(first(params.min_effect));
+  const minEffect = first(params.min_effect) !== undefined && Number.isFinite(effect) && effect >= 0 && effect <= 1 ? effect : DEFAULT_MIN_EFFECT;
+  return { ok: true, state: { ...settingsFrom(params), base: runs.data.base, heads: runs.data.heads, minEffect } };
+}
+
+/** A query string from ordered pairs; commas stay readable (`metrics=p50,p99`). */
+export function queryString(pairs: ReadonlyArray<readonly [string, string]>): string {
+  if (pairs.length === 0) return '';
+  return `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%2C/gi, ',')}`).join('&')}`;
+}
+
+function sameMetrics(a: ReadonlyArray<LatencyKey>, b: ReadonlyArray<LatencyKey>): boolean {
+  return a.length === b.length && a.every((k, i) => k === b[i]);
+}
+
+/** The settings as query pairs, defaults left out, always in the same order. */
+export function settingsPairs(s: ChartSettings): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  if (!sameMetrics(s.metrics, DEFAULT_METRICS)) pairs.push(['metrics', s.metrics.length === 0 ? 'none' : s.metrics.map((k) => KEY_TO_TOKEN.get(k)).join(',')]);
+  if (s.x !== null) pairs.push(['x', s.x]);
+  if (s.y !== 'linear') pairs.push(['y', s.y]);
+  if (s.fit !== null) pairs.push(['fit', s.fit ? '1' : '0']);
+  if (s.levels !== null) pairs.push(['levels', formatLevels(s.levels)]);
+  return pairs;
+}
+
+export function runViewPath(state: RunViewState): string {
+  return `/runs/${encodeURIComponent(state.id)}${queryString(settingsPairs(state))}`;
+}
+
+/** The runs of a comparison as query pairs: `base=…&head=…&head=…`. */
+export function comparePairs(state: Pick<CompareViewState, 'base' | 'heads'>): Array<[string, string]> {
+  return [['base', state.base], ...state.heads.map((h): [string, string] => ['head', h])];
+}
+
+/** `/compare?…` (or `/review?…` for the printable report of the same view). */
+export function compareViewPath(state: CompareViewState, page: 'compare' | 'review' = 'compare'): string {
+  const pairs = [...comparePairs(state), ...settingsPairs(state)];
+  if (state.minEffect !== DEFAULT_MIN_EFFECT) pairs.push(['min_effect', String(state.minEffect)]);
+  return `/${page}${queryString(pairs)}`;
+}
+
+/** The API query for this comparison's statistics (`GET /api/v1/compare`). */
+export function compareApiQuery(state: CompareViewState): string {
+  const pairs = comparePairs(state);
+  if (state.minEffect !== DEFAULT_MIN_EFFECT) pairs.push(['min_effect', String(state.minEffect)]);
+  return queryString(pairs);
+}
