@@ -5,13 +5,16 @@
  *   GET /api/v1/runs/{id}/analysis              RunAnalysis
  *   GET /api/v1/runs/{id}/live                  SSE: `snapshot` (full RunDetail) on connect and on
  *                                               every change, `end` once the run is over
- * plus one live run that gains a level every `liveStepMs`. The test process owns it: control it
- * with the returned methods.
+ * plus one live run that gains a level every `liveStepMs`, and (fixture-review-routes.ts) the
+ * comparison, exports, labels and notes, services and short links. The test process owns it:
+ * control it with the returned methods.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LIVE_EVENT, type ApiError, type RunDetail, type RunSummary } from '@kneeboard/contracts';
+import { LIVE_EVENT, type ApiError, type RunDetail, type RunSummary, type UpdateRunBody } from '@kneeboard/contracts';
 import { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, staticRuns, withAnalysis } from './fixture-data.ts';
+import { releaseRuns } from './fixture-releases.ts';
+import { createReviewRoutes, type ReviewRoutesStats } from './fixture-review-routes.ts';
 
 export interface FixtureApiOptions {
   /**
@@ -26,12 +29,15 @@ export interface FixtureApiOptions {
   liveLevels?: number[];
   /** Port to listen on (default: any free port). */
   port?: number;
+  /** Also serve the release runs of seeds 004 and 000 (fusillade, crowkis) for comparisons (default false). */
+  releases?: boolean;
 }
 
 export interface FixtureStats {
   liveStreams: number;
   detailGets: Record<string, number>;
   listGets: number;
+  review: ReviewRoutesStats;
 }
 
 export interface FixtureApi {
@@ -74,7 +80,8 @@ function notFound(res: http.ServerResponse, message: string): void {
 
 export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<FixtureApi> {
   const now = Date.now();
-  const runs = (options.runs ?? staticRuns(now)).map((d) => (d.analysis ? d : withAnalysis(d)));
+  const given = options.runs ?? [...staticRuns(now), ...(options.releases ? releaseRuns(now) : [])].sort((a, b) => b.run.created_at - a.run.created_at);
+  const runs = given.map((d) => (d.analysis ? d : withAnalysis(d)));
   const withLive = options.live ?? true;
   const stepMs = options.liveStepMs ?? 300;
   const levels = options.liveLevels ?? LIVE_LEVELS;
@@ -83,12 +90,15 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
   let createdAt = liveStart;
   let pausedAtTick: number | null = null;
   let sseEnabled = true;
-  const stats: FixtureStats = { liveStreams: 0, detailGets: {}, listGets: 0 };
+  const stats = { liveStreams: 0, detailGets: {} as Record<string, number>, listGets: 0 };
+  /** Labels and notes set with PATCH, laid over the runs (the API always sends both). */
+  const edits = new Map<string, UpdateRunBody>();
+  const edited = (d: RunDetail): RunDetail => ({ ...d, run: { ...d.run, labels: d.run.labels ?? [], note: d.run.note ?? '', ...edits.get(d.run.id) } });
   const streams = new Set<http.ServerResponse>();
 
   const liveTick = () => pausedAtTick ?? Math.floor((Date.now() - liveStart) / stepMs);
   const live = () => liveRunAt(liveTick(), createdAt, levels, stepMs);
-  const all = (): RunDetail[] => (withLive ? [live(), ...runs] : runs);
+  const all = (): RunDetail[] => (withLive ? [live(), ...runs] : runs).map(edited);
   const find = (id: string) => all().find((d) => d.run.id === id);
 
   function stream(req: http.IncomingMessage, res: http.ServerResponse, id: string): void {
@@ -124,8 +134,24 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
     push();
   }
 
+  const review = createReviewRoutes({
+    all,
+    find,
+    summary,
+    patch: (id, body) => edits.set(id, { ...edits.get(id), ...body }),
+  });
+
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fixture');
+    review.handle(req, res, url).then(
+      (handled) => {
+        if (!handled) route(req, res, url);
+      },
+      (err: unknown) => sendJson(res, 500, { statusCode: 500, error: 'Internal Server Error', message: String(err) }),
+    );
+  });
+
+  function route(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
     const parts = url.pathname.split('/').filter(Boolean); // api, v1, runs, {id}, live
     if (req.method !== 'GET') return sendJson(res, 405, { statusCode: 405, error: 'Method Not Allowed', message: `${req.method} is not served by the fixture` });
     if (url.pathname === '/healthz') return sendJson(res, 200, { ok: true });
@@ -154,7 +180,7 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
       return d?.analysis ? sendJson(res, 200, d.analysis) : notFound(res, `no run ${id}`);
     }
     return notFound(res, `no route ${url.pathname}`);
-  });
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -183,7 +209,7 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
     setSseEnabled(enabled) {
       sseEnabled = enabled;
     },
-    stats: () => structuredClone(stats),
+    stats: () => ({ ...structuredClone(stats), review: review.stats() }),
     async close() {
       for (const res of streams) res.destroy();
       server.closeAllConnections();

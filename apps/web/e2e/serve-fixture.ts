@@ -6,7 +6,7 @@
 import { startFixtureApi } from './fixture-api.ts';
 
 const port = Number(process.argv[2] ?? 4000);
-const api = await startFixtureApi({ port, liveStepMs: 1500 });
+const api = await startFixtureApi({ port, liveStepMs: 1500, releases: true });
 console.log(`fixture API on ${api.url} (live run ${api.liveRunId})`);
 const restart = setInterval(() => api.restartLive(), 30_000);
 const stop = () => {

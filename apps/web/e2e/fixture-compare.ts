@@ -1,0 +1,93 @@
+/**
+ * What the fixture API needs to answer like the real one for comparisons and exports: raw samples
+ * synthesised from each curve point (the API reads them from ClickHouse), the comparison computed by
+ * `@kneeboard/analysis/compare` exactly as the API does (seeded by the run ids, so a permalink always
+ * gives the same verdict), its Markdown, and a run's curve as CSV.
+ */
+import { compareMarkdown, compareRuns, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, seedFrom, type LevelSamples } from '@kneeboard/analysis/compare';
+import type { CompareQuery, CompareResponse, CurvePoint, Run, RunDetail } from '@kneeboard/contracts';
+
+/** A small seeded PRNG (mulberry32): the same run always gets the same samples. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function normal(rand: () => number): number {
+  const u = Math.max(1e-12, rand());
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
+}
+
+const LATENCY_SAMPLES = 400;
+/** Second-to-second wobble of throughput. */
+const QPS_NOISE = 0.012;
+
+/**
+ * Samples that reproduce a point: whole seconds of successful requests around its QPS, and
+ * latencies from a log-normal with its p50 and p99.
+ */
+export function samplesFor(runId: string, p: CurvePoint): LevelSamples {
+  const rand = prng(seedFrom(runId, String(p.level)));
+  const seconds = Math.max(3, Math.floor(p.window_s));
+  const per_second_ok = Array.from({ length: seconds }, () => Math.max(0, p.qps * (1 + QPS_NOISE * normal(rand))));
+  const latencies: number[] = [];
+  if (p.p50_ms !== null && p.p50_ms > 0) {
+    const sigma = p.p99_ms !== null && p.p99_ms > p.p50_ms ? Math.log(p.p99_ms / p.p50_ms) / 2.326 : 0.1;
+    for (let i = 0; i < LATENCY_SAMPLES; i++) latencies.push(p.p50_ms * Math.exp(sigma * normal(rand)));
+  }
+  return { level: p.level, per_second_ok, latencies };
+}
+
+/** The API's names for runs in sentences: the release, plus the name when two compared runs share it. */
+function labelFor(run: Run, all: Run[]): string {
+  return all.filter((r) => r.release === run.release).length > 1 ? `${run.release} (${run.name})` : run.release;
+}
+
+function runSamples(detail: RunDetail, all: Run[]) {
+  return {
+    label: labelFor(detail.run, all),
+    curve: detail.curve,
+    knee: detail.analysis?.knee?.level ?? null,
+    samples: detail.curve.filter((p) => !p.in_progress).map((p) => samplesFor(detail.run.id, p)),
+  };
+}
+
+/** `GET /api/v1/compare`, as the API computes it. */
+export function buildComparison(base: RunDetail, heads: RunDetail[], query: Pick<CompareQuery, 'min_effect'>): CompareResponse {
+  const all = [base.run, ...heads.map((h) => h.run)];
+  const b = runSamples(base, all);
+  return {
+    base: base.run,
+    heads: heads.map((head) => ({
+      run: head.run,
+      ...compareRuns(b, runSamples(head, all), { minEffect: query.min_effect, seed: seedFrom(base.run.id, head.run.id), parameter: base.run.parameter }),
+    })),
+    settings: { confidence: DEFAULT_CONFIDENCE, min_effect: query.min_effect, resamples: DEFAULT_RESAMPLES },
+  };
+}
+
+/** `GET /api/v1/compare.md`: the links point at the web origin, as the API's do. */
+export function comparisonMarkdown(report: CompareResponse, query: CompareQuery, web: string | null): string {
+  const qs = new URLSearchParams([['base', query.base], ...query.head.map((h): [string, string] => ['head', h])]).toString();
+  const links = web ? { view: `${web}/compare?${qs}`, svg: `${web}/api/v1/compare.svg?${qs}` } : {};
+  return compareMarkdown(report, report.base.parameter, links);
+}
+
+const CSV_COLUMNS = ['level', 'qps', 'p50_ms', 'p90_ms', 'p99_ms', 'p999_ms', 'requests', 'errors', 'window_s'] as const;
+
+export function curveCsv(curve: CurvePoint[]): string {
+  const rows = curve.map((p) => CSV_COLUMNS.map((c) => (p[c] === null ? '' : String(p[c]))).join(','));
+  return `${[CSV_COLUMNS.join(','), ...rows].join('\n')}\n`;
+}
+
+/** The fixture does not draw: the web app only links to these images. */
+export function placeholderSvg(title: string): string {
+  const safe = title.replace(/[<>&"']/g, '');
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="960" height="380" viewBox="0 0 960 380"><rect width="960" height="380" fill="#fff"/><text x="16" y="24">${safe}</text></svg>\n`;
+}
