@@ -1,6 +1,8 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import './globals.css';
+import './compare.css';
+import './review.css';
 
 export const metadata: Metadata = {
   title: { default: 'Kneeboard', template: '%s · Kneeboard' },
@@ -20,6 +22,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           </Link>
           <nav className="topnav">
             <Link href="/">Runs</Link>
+            <Link href="/services">Services</Link>
           </nav>
         </header>
         <main className="page">{children}</main>

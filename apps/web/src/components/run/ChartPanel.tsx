@@ -33,7 +33,10 @@ export function ChartPanel({
         {controls ? <div className="chart-controls">{controls}</div> : null}
       </header>
       {legend ? <div className="chart-legend">{legend}</div> : null}
-      <div className="chart-body">{empty ? <div className="chart-empty">{empty}</div> : children}</div>
+      <div className="chart-body">{empty ? <div className="chart-empty">
+            {/* One block, so the text and its <code> keep their spaces (the box is a flex container). */}
+            <div>{empty}</div>
+          </div> : children}</div>
       {footnote ? <p className="chart-foot">{footnote}</p> : null}
     </section>
   );

@@ -27,7 +27,7 @@ export function RunHeader({ detail, live, summary }: { detail: RunDetail; live: 
   return (
     <header className="run-header">
       <div className="crumbs">
-        <Link href="/">Runs</Link> / <Link href={`/?service=${encodeURIComponent(run.service)}`}>{run.service}</Link> /{' '}
+        <Link href="/">Runs</Link> / <Link href={`/services/${encodeURIComponent(run.service)}`}>{run.service}</Link> /{' '}
         <Link href={`/?service=${encodeURIComponent(run.service)}&release=${encodeURIComponent(run.release)}`}>{run.release}</Link>
       </div>
       <div className="run-title">
@@ -39,7 +39,11 @@ export function RunHeader({ detail, live, summary }: { detail: RunDetail; live: 
       </div>
       {summary}
       <dl className="meta panel">
-        <Item label="Service">{run.service}</Item>
+        <Item label="Service">
+          <Link href={`/services/${encodeURIComponent(run.service)}`} title="this service’s runs by release">
+            {run.service}
+          </Link>
+        </Item>
         <Item label="Release">
           <span className="tag mono">{run.release}</span>
         </Item>

@@ -1,6 +1,6 @@
 'use client';
 
-import type { RunDetail } from '@kneeboard/contracts';
+import type { Run, RunDetail } from '@kneeboard/contracts';
 import { useMemo, useState } from 'react';
 import { inProgressLevel, latencyData, normalizeCurve, qpsData, splitData } from '../../lib/curve-series.ts';
 import { curveTableRows } from '../../lib/curve-table.ts';
@@ -9,6 +9,9 @@ import { kneeMarker, type KneeMarkerSpec } from '../../lib/knee.ts';
 import { defaultXScale, levelDomain, type ScaleKind } from '../../lib/scales.ts';
 import { KNEE_STYLE, LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
 import { uslLine, uslShownByDefault } from '../../lib/usl.ts';
+import { levelVisible, runViewPath, type LevelSelection, type RunViewState } from '../../lib/view-state.ts';
+import { useReplaceUrl } from '../common/useReplaceUrl.ts';
+import { ChartExportButtons } from '../export/ChartExportButtons.tsx';
 import { AnalysisSummary } from './AnalysisSummary.tsx';
 import { ChartPanel, Segmented } from './ChartPanel.tsx';
 import { CurveTable } from './CurveTable.tsx';
@@ -17,6 +20,8 @@ import { LatencyChart } from './LatencyChart.tsx';
 import { LiveIndicator } from './LiveIndicator.tsx';
 import { QpsChart } from './QpsChart.tsx';
 import { RunHeader } from './RunHeader.tsx';
+import { RunNotes } from './RunNotes.tsx';
+import { RunToolbar } from './RunToolbar.tsx';
 import { SplitChart } from './SplitChart.tsx';
 import { UslCurve } from './UslCurve.tsx';
 import { useLiveRun } from './useLiveRun.ts';
@@ -38,38 +43,65 @@ function KneeLegend({ marker }: { marker: KneeMarkerSpec | null }) {
 }
 
 /** The run page body: header and verdict, the three charts and the table, kept current while the run runs. */
-export function RunView({ initial }: { initial: RunDetail }) {
+export function RunView({ initial, view }: { initial: RunDetail; view: RunViewState }) {
   const { detail, mode, updatedAt } = useLiveRun(initial);
-  const { run, analysis } = detail;
-  const curve = useMemo(() => normalizeCurve(detail.curve), [detail.curve]);
+  const { analysis } = detail;
+  // Labels and note just saved here win over the (possibly older) detail until the next snapshot carries them.
+  const [edits, setEdits] = useState<Pick<Run, 'labels' | 'note'> | null>(null);
+  const run = edits ? { ...detail.run, ...edits } : detail.run;
+  const fullCurve = useMemo(() => normalizeCurve(detail.curve), [detail.curve]);
 
-  // null = follow the default, which changes as a live run's levels widen (and its fit firms up).
-  const [xChoice, setXChoice] = useState<ScaleKind | null>(null);
-  const [yScale, setYScale] = useState<ScaleKind>('linear');
-  const [visible, setVisible] = useState<LatencyKey[]>(LATENCY_SERIES.filter((s) => s.defaultOn).map((s) => s.key));
-  const [fitChoice, setFitChoice] = useState<boolean | null>(null);
+  // Every toggle starts from the URL and is written back to it. null = follow the default, which
+  // changes as a live run's levels widen (and its fit firms up).
+  const [xChoice, setXChoice] = useState<ScaleKind | null>(view.x);
+  const [yScale, setYScale] = useState<ScaleKind>(view.y);
+  const [visible, setVisible] = useState<LatencyKey[]>(view.metrics);
+  const [fitChoice, setFitChoice] = useState<boolean | null>(view.fit);
+  const [levelSel, setLevelSel] = useState<LevelSelection | null>(view.levels);
+  const path = runViewPath({ id: run.id, x: xChoice, y: yScale, metrics: visible, fit: fitChoice, levels: levelSel });
+  useReplaceUrl(path);
+  const curve = useMemo(() => fullCurve.filter((p) => levelVisible(p.level, levelSel)), [fullCurve, levelSel]);
   const levels = curve.map((p) => p.level);
   const xScale = xChoice ?? defaultXScale(levels);
   const xDomain = levelDomain(levels, xScale);
 
+  // With a level range, the fitted line and the y axis keep to it too.
+  const [lo, hi] = [levels[0] ?? 0, levels[levels.length - 1] ?? 0];
+  const shownAnalysis = useMemo(
+    () => (analysis && levelSel !== null ? { ...analysis, usl_curve: analysis.usl_curve.filter((p) => p.level >= lo * (1 - 1e-9) && p.level <= hi * (1 + 1e-9)) } : analysis),
+    [analysis, levelSel, lo, hi],
+  );
   const fit = analysis?.usl ?? null;
-  const hasFitLine = fit !== null && (analysis?.usl_curve.length ?? 0) >= 2;
+  const hasFitLine = fit !== null && (shownAnalysis?.usl_curve.length ?? 0) >= 2;
   const showFit = hasFitLine && (fitChoice ?? uslShownByDefault(fit));
   const knee = kneeMarker(analysis, xDomain, xScale);
   const [domainLo, domainHi] = xDomain;
   const fitLine = useMemo(
-    () => (showFit && analysis ? uslLine(analysis.usl_curve, xScale, [domainLo, domainHi]) : []),
-    [showFit, analysis, xScale, domainLo, domainHi],
+    () => (showFit && shownAnalysis ? uslLine(shownAnalysis.usl_curve, xScale, [domainLo, domainHi]) : []),
+    [showFit, shownAnalysis, xScale, domainLo, domainHi],
   );
 
-  const qps = useMemo(() => qpsData(curve, { analysis, showFit }), [curve, analysis, showFit]);
+  const qps = useMemo(() => qpsData(curve, { analysis: shownAnalysis, showFit }), [curve, shownAnalysis, showFit]);
   const tableRows = useMemo(() => curveTableRows(curve, analysis, run.parameter), [curve, analysis, run.parameter]);
   const latency = useMemo(() => latencyData(curve, visible, yScale), [curve, visible, yScale]);
   const split = useMemo(() => splitData(curve), [curve]);
   const measuring = inProgressLevel(curve);
 
-  const waiting = curve.length === 0 ? (run.status === 'running' ? 'Waiting for the first level to report…' : 'This run recorded no levels.') : null;
+  const waiting =
+    fullCurve.length === 0
+      ? run.status === 'running'
+        ? 'Waiting for the first level to report…'
+        : 'This run recorded no levels.'
+      : curve.length === 0
+        ? 'No level is inside the chosen range.'
+        : null;
   const xControl = <Segmented label={`${run.parameter} axis`} value={xScale} options={SCALE_OPTIONS} onChange={setXChoice} testId="x-scale" />;
+  const exportSpec = (chart: string, subtitle: string, legend: Array<{ label: string; colour: string; dashed?: boolean }>) => ({
+    title: `${run.service} ${run.release}${run.name ? ` · ${run.name}` : ''} — ${chart}`,
+    subtitle,
+    legend,
+    fileParts: [run.service, run.release, chart],
+  });
 
   const toggle = (key: LatencyKey) =>
     setVisible((cur) => {
@@ -80,16 +112,28 @@ export function RunView({ initial }: { initial: RunDetail }) {
   return (
     <div className="run-view" data-run-status={run.status}>
       <RunHeader
-        detail={{ ...detail, curve }}
+        detail={{ ...detail, run, curve: fullCurve }}
         live={<LiveIndicator mode={mode} updatedAt={updatedAt} />}
         summary={<AnalysisSummary analysis={analysis} parameter={run.parameter} loadModel={run.load_model} />}
       />
+      <RunNotes runId={run.id} labels={run.labels ?? []} note={run.note ?? ''} onSaved={setEdits} />
+      <RunToolbar run={run} path={path} levels={fullCurve.map((p) => p.level)} selection={levelSel} onLevels={setLevelSel} />
 
       <div className="charts">
         <ChartPanel
           title="Throughput"
           subtitle={<>successful requests per second against {run.parameter}</>}
-          controls={xControl}
+          controls={
+            <>
+              {xControl}
+              <ChartExportButtons
+                spec={exportSpec('Throughput', `successful requests per second against ${run.parameter}`, [
+                  { label: 'throughput', colour: QPS_SERIES.color },
+                  ...(showFit ? [{ label: USL_SERIES.label, colour: USL_SERIES.color, dashed: true }] : []),
+                ])}
+              />
+            </>
+          }
           legend={
             <>
               <span className="legend-item" style={{ color: QPS_SERIES.color }}>
@@ -134,6 +178,13 @@ export function RunView({ initial }: { initial: RunDetail }) {
           controls={
             <>
               <Segmented label="latency axis" value={yScale} options={SCALE_OPTIONS} onChange={setYScale} testId="y-scale" />
+              <ChartExportButtons
+                spec={exportSpec(
+                  'Latency',
+                  'percentiles of successful requests, milliseconds',
+                  LATENCY_SERIES.filter((s) => visible.includes(s.key)).map((s) => ({ label: s.label, colour: s.color })),
+                )}
+              />
             </>
           }
           legend={
@@ -164,6 +215,15 @@ export function RunView({ initial }: { initial: RunDetail }) {
         <ChartPanel
           title="Where the median request's time goes"
           subtitle={<>p50 of each component per {run.parameter}, milliseconds</>}
+          controls={
+            <ChartExportButtons
+              spec={exportSpec(
+                'p50 split',
+                `p50 of each component per ${run.parameter}, milliseconds`,
+                SPLIT_SERIES.map((s) => ({ label: s.label, colour: s.color })),
+              )}
+            />
+          }
           legend={SPLIT_SERIES.map((s) => (
             <span key={s.key} className="legend-item" title={s.hint}>
               <span className="swatch" style={{ background: s.color }} />

@@ -14,7 +14,23 @@ const USL_Z = 380;
  * chart as rows: rows would give the tooltip fifty fitted "levels" to snap to. `data-first-x` and
  * `data-last-x` let tests check the line starts and ends at the first and last measured level.
  */
-export function UslCurve({ points }: { points: ReadonlyArray<UslCurvePoint> }) {
+export function UslCurve({
+  points,
+  colour = USL_SERIES.color,
+  series,
+  strokeWidth = 2.25,
+  dash = USL_SERIES.dash,
+  opacity = 1,
+}: {
+  points: ReadonlyArray<UslCurvePoint>;
+  /** A comparison draws one fit per run, in the run's colour. */
+  colour?: string;
+  series?: string;
+  strokeWidth?: number;
+  /** On a comparison dashes mean "the base", so fits are dotted there. */
+  dash?: string;
+  opacity?: number;
+}) {
   const x = useXAxisScale();
   const y = useYAxisScale();
   if (!x || !y || points.length < 2) return null;
@@ -27,11 +43,13 @@ export function UslCurve({ points }: { points: ReadonlyArray<UslCurvePoint> }) {
         className="kb-usl"
         d={d}
         fill="none"
-        stroke={USL_SERIES.color}
-        strokeWidth={2.25}
-        strokeDasharray={USL_SERIES.dash}
+        stroke={colour}
+        strokeWidth={strokeWidth}
+        strokeDasharray={dash}
+        strokeOpacity={opacity}
         strokeLinejoin="round"
         data-points={points.length}
+        data-series={series}
         data-first-x={pixels[0]?.x}
         data-last-x={pixels[pixels.length - 1]?.x}
         pointerEvents="none"

@@ -30,7 +30,11 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
               <td>
                 <StatusBadge status={run.status} />
               </td>
-              <td className="strong">{run.service}</td>
+              <td className="strong">
+                <Link className="above" href={`/services/${encodeURIComponent(run.service)}`} title={`${run.service}: runs by release`}>
+                  {run.service}
+                </Link>
+              </td>
               <td>
                 <span className="tag mono">{run.release}</span>
               </td>

@@ -5,6 +5,7 @@ import { cache } from 'react';
 import { ApiErrorNotice } from '../../../components/common/ApiErrorNotice.tsx';
 import { RunView } from '../../../components/run/RunView.tsx';
 import { ApiUnavailableError, getRun } from '../../../lib/api.ts';
+import { parseRunView, type SearchParams } from '../../../lib/view-state.ts';
 
 type Params = Promise<{ id: string }>;
 
@@ -25,10 +26,11 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   return { title: `${result.run.service} ${result.run.release}${result.run.name ? ` · ${result.run.name}` : ''}` };
 }
 
-export default async function RunPage({ params }: { params: Params }) {
+export default async function RunPage({ params, searchParams }: { params: Params; searchParams: Promise<SearchParams> }) {
   const result = await loadRun((await params).id);
   if (result === null) notFound();
   if (result instanceof ApiUnavailableError) return <ApiErrorNotice message={result.message} apiUrl={result.apiUrl} />;
   // Keyed by run so navigating between runs starts a fresh live subscription.
-  return <RunView key={result.run.id} initial={result} />;
+  // The toggles come from the URL (`?metrics=p50,p90&x=log&y=log&fit=0&levels=4-64`), so a link shows this exact view.
+  return <RunView key={result.run.id} initial={result} view={parseRunView(result.run.id, await searchParams)} />;
 }

@@ -1,0 +1,49 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { ApiErrorNotice } from '../../../components/common/ApiErrorNotice.tsx';
+import { ReleaseSection } from '../../../components/releases/ReleaseSection.tsx';
+import { ApiUnavailableError, getServiceReleases } from '../../../lib/api.ts';
+import { releaseViews } from '../../../lib/releases.ts';
+
+type Params = Promise<{ service: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  return { title: decodeURIComponent((await params).service) };
+}
+
+/** A service's runs grouped by release, newest release first, each comparable with the one before. */
+export default async function ServicePage({ params }: { params: Params }) {
+  const service = decodeURIComponent((await params).service);
+  let releases;
+  try {
+    releases = (await getServiceReleases(service)).releases;
+  } catch (err) {
+    if (err instanceof ApiUnavailableError) return <ApiErrorNotice message={err.message} apiUrl={err.apiUrl} />;
+    throw err;
+  }
+  if (releases.length === 0) notFound();
+  const views = releaseViews(releases);
+  const runs = views.reduce((n, v) => n + v.runs.length, 0);
+  return (
+    <>
+      <div className="crumbs">
+        <Link href="/services">Services</Link> / {service}
+      </div>
+      <div className="page-title">
+        <h1 data-testid="service-title">{service}</h1>
+        <span className="muted">
+          {views.length} {views.length === 1 ? 'release' : 'releases'} · {runs} {runs === 1 ? 'run' : 'runs'} ·{' '}
+          <Link href={`/?service=${encodeURIComponent(service)}`}>as a list</Link>
+        </span>
+      </div>
+      <p className="muted small release-hint">
+        Newest release first. <em>Compare with …</em> puts the release’s newest finished run against the newest finished run of the release
+        before it.
+      </p>
+      {views.map((v) => (
+        <ReleaseSection key={v.release} view={v} />
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+'use client';
+
+import type { CompareResponse, RunDetail } from '@kneeboard/contracts';
+import Link from 'next/link';
+import { useMemo, useState } from 'react';
+import { compareCharts } from '../../lib/compare-series.ts';
+import { deltaRows, verdictSummary } from '../../lib/compare-table.ts';
+import { comparisonTitle } from '../../lib/comparison-title.ts';
+import { compareApiQuery, compareViewPath, comparePairs, queryString, type ChartSettings, type CompareViewState } from '../../lib/view-state.ts';
+import { useReplaceUrl } from '../common/useReplaceUrl.ts';
+import { CopyMarkdownButton } from '../share/CopyMarkdownButton.tsx';
+import { ExportMenu } from '../share/ExportMenu.tsx';
+import { ShareButton } from '../share/ShareButton.tsx';
+import { ComparedRuns } from './ComparedRuns.tsx';
+import { DeltaTable } from './DeltaTable.tsx';
+import { OverlayPanels } from './OverlayPanels.tsx';
+import { StatsFootnote } from './StatsFootnote.tsx';
+import { VerdictBanner } from './VerdictBanner.tsx';
+import { ViewToolbar } from './ViewToolbar.tsx';
+
+export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; error: string };
+
+/**
+ * The comparison: which runs, the verdict per head, the overlaid curves and the level-by-level
+ * changes. Its settings live in the URL (kept current with replaceState), so Share, a reload or a
+ * copied address all show this exact view.
+ */
+export function CompareView({ details, stats, initial }: { details: RunDetail[]; stats: CompareStats; initial: CompareViewState }) {
+  const [state, setState] = useState(initial);
+  const path = compareViewPath(state);
+  useReplaceUrl(path);
+  const charts = useMemo(() => compareCharts(details, state), [details, state]);
+  const base = charts.series[0];
+  const parameter = details[0]?.run.parameter ?? 'level';
+  const title = comparisonTitle(details, charts.series.map((s) => s.label));
+  const update = (next: Partial<ChartSettings>) => setState((s) => ({ ...s, ...next }));
+  const hasFits = details.some((d) => (d.analysis?.usl_curve.length ?? 0) >= 2);
+  const runsQuery = queryString(comparePairs(state));
+  const service = base?.run.service ?? '';
+
+  return (
+    <div className="compare-view" data-testid="compare-view">
+      <div className="crumbs">
+        <Link href="/services">Services</Link> / <Link href={`/services/${encodeURIComponent(service)}`}>{service}</Link> / compare
+      </div>
+      <div className="page-title compare-title">
+        <h1 data-testid="compare-title">{title}</h1>
+        <div className="actions no-print">
+          <ShareButton path={path} />
+          {stats.ok ? <CopyMarkdownButton apiQuery={compareApiQuery(state)} /> : null}
+          <Link className="button" href={compareViewPath(state, 'review')} data-testid="open-review">
+            Review
+          </Link>
+          <ExportMenu
+            links={charts.series.flatMap((s) => [
+              { label: `CSV · ${s.label}`, href: `/api/v1/runs/${s.runId}/curve.csv` },
+              { label: `JSON · ${s.label} (run detail)`, href: `/api/v1/runs/${s.runId}`, fileName: `kneeboard-${s.runId}.json` },
+            ])}
+            json={{ label: 'JSON · this comparison (runs, statistics, view)', fileParts: [service, charts.series.map((s) => s.label).join(' vs '), 'comparison'], data: () => ({ view: path, settings: state, comparison: stats.ok ? stats.report : null, runs: details }) }}
+            embed={{ imagePath: `/api/v1/compare.svg${runsQuery}`, viewPath: path, alt: title }}
+          />
+        </div>
+      </div>
+
+      <ComparedRuns series={charts.series} parameter={parameter} />
+
+      <div className="verdicts">
+        {stats.ok && base ? (
+          stats.report.heads.map((h) => {
+            const s = charts.series.find((x) => x.runId === h.run.id && x.role === 'head');
+            return <VerdictBanner key={h.run.id} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} summary={verdictSummary(h, parameter)} />;
+          })
+        ) : (
+          <div className="panel notice error" data-testid="compare-error">
+            <h2>No statistics for this comparison</h2>
+            <p>{stats.ok ? 'No head run.' : stats.error}</p>
+            <p className="muted">The curves below are drawn from each run; the verdicts and intervals come from the API’s comparison.</p>
+          </div>
+        )}
+      </div>
+
+      <ViewToolbar settings={state} xScale={charts.xScale} parameter={parameter} levels={charts.allLevels} hasFits={hasFits} onChange={update} />
+      <OverlayPanels charts={charts} parameter={parameter} heading={title} />
+
+      {stats.ok && base ? (
+        <>
+          <h2 className="section-title">
+            Level by level <span className="muted">· change of the head against the base, with its 95% interval</span>
+          </h2>
+          <div className="delta-tables">
+            {stats.report.heads.map((h) => {
+              const s = charts.series.find((x) => x.runId === h.run.id && x.role === 'head');
+              const rows = deltaRows(h, state.levels);
+              return (
+                <DeltaTable key={h.run.id} rows={rows} parameter={parameter} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} hidden={h.levels.length - rows.length} />
+              );
+            })}
+          </div>
+          <StatsFootnote settings={stats.report.settings} />
+        </>
+      ) : null}
+    </div>
+  );
+}

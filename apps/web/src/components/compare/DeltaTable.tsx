@@ -1,0 +1,79 @@
+import type { DeltaCell, DeltaRow } from '../../lib/compare-table.ts';
+import { formatLevel } from '../../lib/format.ts';
+import { RunSwatch } from './RunSwatch.tsx';
+
+function Cell({ cell, testId }: { cell: DeltaCell; testId: string }) {
+  return (
+    <td className={`delta tone-${cell.tone}`} title={cell.title} data-testid={testId} data-verdict={cell.verdict}>
+      <span className="delta-line">
+        <span className="delta-values">{cell.values}</span>
+        {cell.change !== null ? (
+          <span className="delta-change">
+            <strong>{cell.change}</strong>
+            {cell.interval ? <span className="delta-ci"> [{cell.interval}]</span> : null}
+          </span>
+        ) : null}
+      </span>
+      <span className="delta-verdict">{cell.verdict}</span>
+    </td>
+  );
+}
+
+/** Level by level: QPS, p50 and p99 of the head against the base, with the change's 95% interval and its verdict. */
+export function DeltaTable({
+  rows,
+  parameter,
+  headLabel,
+  baseLabel,
+  colour,
+  hidden,
+}: {
+  rows: DeltaRow[];
+  parameter: string;
+  headLabel: string;
+  baseLabel: string;
+  colour: string;
+  /** Levels left out by the level range. */
+  hidden: number;
+}) {
+  return (
+    <section className="panel table-wrap delta-table" data-testid="delta-table">
+      <header className="delta-head">
+        <RunSwatch colour={colour} dashed={false} />
+        <h3>
+          {headLabel} <span className="muted">vs</span> {baseLabel}
+        </h3>
+        {hidden > 0 ? <span className="muted small">{hidden} level(s) outside the range not shown</span> : null}
+      </header>
+      <table className="data">
+        <thead>
+          <tr>
+            <th className="num">{parameter}</th>
+            <th>
+              QPS <span className="unit">req/s</span>
+            </th>
+            <th>
+              p50 <span className="unit">ms</span>
+            </th>
+            <th>
+              p99 <span className="unit">ms</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.level} data-level={r.level}>
+              <td className="num strong">
+                {formatLevel(r.level)}
+                {r.only ? <span className="only-in">only in {r.only === 'base' ? baseLabel : headLabel}</span> : null}
+              </td>
+              <Cell cell={r.qps} testId="delta-qps" />
+              <Cell cell={r.p50} testId="delta-p50" />
+              <Cell cell={r.p99} testId="delta-p99" />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+/** A short line in the run's colour: dashed for the base, solid for heads, as in the charts. */
+export function RunSwatch({ colour, dashed }: { colour: string; dashed: boolean }) {
+  return (
+    <svg className="run-swatch" width="26" height="10" viewBox="0 0 26 10" aria-hidden>
+      <line x1="1" x2="25" y1="5" y2="5" stroke={colour} strokeWidth="2.5" strokeDasharray={dashed ? '7 4' : undefined} />
+    </svg>
+  );
+}
+
+export function RunLegend({
+  series,
+  knees = false,
+  fits = false,
+}: {
+  series: ReadonlyArray<{ key: string; label: string; colour: string; dashed: boolean; role: 'base' | 'head' }>;
+  /** Some run's knee is marked (a triangle above the plot). */
+  knees?: boolean;
+  /** The fitted USL curves are drawn (dotted). */
+  fits?: boolean;
+}) {
+  return (
+    <>
+      {series.map((s) => (
+        <span key={s.key} className="legend-item" data-testid="run-legend" data-series={s.key}>
+          <RunSwatch colour={s.colour} dashed={s.dashed} />
+          <span className="legend-text">{s.label}</span>
+          {s.role === 'base' ? <span className="muted">base</span> : null}
+        </span>
+      ))}
+      {fits ? (
+        <span className="legend-item muted" title="Each run’s fitted Universal Scalability Law curve, in its colour">
+          <svg className="run-swatch" width="26" height="10" viewBox="0 0 26 10" aria-hidden>
+            <line x1="1" x2="25" y1="5" y2="5" stroke="#5a6472" strokeWidth="2" strokeDasharray="1 4" strokeLinecap="round" />
+          </svg>
+          USL fits
+        </span>
+      ) : null}
+      {knees ? (
+        <span className="legend-item muted" title="Each run’s knee, in its colour; hover a mark for the run">
+          <svg width="12" height="10" viewBox="0 0 12 10" aria-hidden>
+            <polygon points="0,1 12,1 6,9" fill="#5a6472" />
+          </svg>
+          knee
+        </span>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,31 @@
+import type { VerdictSummary } from '../../lib/compare-table.ts';
+import { RunSwatch } from './RunSwatch.tsx';
+
+/** One head's overall verdict against the base: the API's sentence and the three numbers behind it. */
+export function VerdictBanner({ headLabel, baseLabel, colour, summary }: { headLabel: string; baseLabel: string; colour: string; summary: VerdictSummary }) {
+  return (
+    <section className={`panel verdict-banner tone-${summary.tone}`} data-testid="verdict-banner" data-verdict={summary.verdict}>
+      <header className="verdict-head">
+        <RunSwatch colour={colour} dashed={false} />
+        <h2>
+          {headLabel} <span className="muted">vs</span> {baseLabel}
+        </h2>
+        <span className={`verdict-pill tone-${summary.tone}`}>{summary.verdict}</span>
+      </header>
+      <p className="verdict-summary" data-testid="verdict-summary">
+        {summary.summary}
+      </p>
+      <dl className="verdict-stats">
+        {summary.stats.map((s) => (
+          <div key={s.label} className={`tone-${s.tone}`}>
+            <dt>{s.label}</dt>
+            <dd>
+              <strong>{s.value}</strong>
+              <span className="muted small">{s.detail}</span>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}

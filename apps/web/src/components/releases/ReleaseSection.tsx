@@ -1,0 +1,85 @@
+import Link from 'next/link';
+import { formatCount, formatQps } from '../../lib/format.ts';
+import type { ReleaseView } from '../../lib/releases.ts';
+import { StatusBadge } from '../common/StatusBadge.tsx';
+import { Time } from '../common/Time.tsx';
+
+/** One release: its runs newest first, and the one-click comparison with the release before it. */
+export function ReleaseSection({ view }: { view: ReleaseView }) {
+  const prev = view.previous;
+  return (
+    <section className="panel release" data-testid="release" data-release={view.release}>
+      <header className="release-head">
+        <h2>
+          <span className="tag mono">{view.release}</span>
+        </h2>
+        <span className="muted small">
+          {view.runs.length} {view.runs.length === 1 ? 'run' : 'runs'} · first run <Time ms={view.firstRunAt} />
+        </span>
+        {prev ? (
+          <Link
+            className="button primary compare-prev"
+            href={prev.href}
+            data-testid="compare-previous"
+            title={`${view.release}’s newest finished run against ${prev.release}’s newest finished run`}
+          >
+            Compare with {prev.release}
+          </Link>
+        ) : (
+          <span className="muted small compare-prev">{view.newestFinished ? 'first release: nothing before it to compare' : 'no finished run to compare'}</span>
+        )}
+      </header>
+      <div className="table-wrap">
+        <table className="data">
+          <thead>
+            <tr>
+              <th>Status</th>
+              <th>Run</th>
+              <th>Started</th>
+              <th>Swept</th>
+              <th className="num">Levels</th>
+              <th className="num">
+                Peak QPS <span className="unit">req/s</span>
+              </th>
+              <th className="num">Requests</th>
+              <th>Labels and note</th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.runs.map((run) => (
+              <tr key={run.id} className="row-link" data-testid="release-run" data-run-id={run.id}>
+                <td>
+                  <StatusBadge status={run.status} />
+                </td>
+                <td>
+                  <Link className="stretch" href={`/runs/${run.id}`}>
+                    {run.name || <span className="muted">unnamed run</span>}
+                  </Link>
+                  {prev && run.id === prev.head.id ? <span className="muted small"> · compared</span> : null}
+                </td>
+                <td>
+                  <Time ms={run.created_at} relative />
+                </td>
+                <td className="muted">
+                  {run.parameter} · {run.load_model} loop
+                </td>
+                <td className="num">{run.levels}</td>
+                <td className="num">{formatQps(run.peak_qps)}</td>
+                <td className="num">{formatCount(run.requests)}</td>
+                <td>
+                  {(run.labels ?? []).map((l) => (
+                    <span key={l} className="chip">
+                      {l}
+                    </span>
+                  ))}
+                  {run.note ? <span className="note-excerpt" title={run.note}>{run.note}</span> : null}
+                  {(run.labels ?? []).length === 0 && !run.note ? <span className="muted">—</span> : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+import type { RunDetail } from '@kneeboard/contracts';
+import Link from 'next/link';
+import { runSeries } from '../../lib/compare-series.ts';
+import { deltaRows, verdictSummary } from '../../lib/compare-table.ts';
+import { comparisonTitle } from '../../lib/comparison-title.ts';
+import { formatTimestamp } from '../../lib/format.ts';
+import { compareViewPath, type CompareViewState } from '../../lib/view-state.ts';
+import type { CompareStats } from '../compare/CompareView.tsx';
+import { ComparedRuns } from '../compare/ComparedRuns.tsx';
+import { DeltaTable } from '../compare/DeltaTable.tsx';
+import { StatsFootnote } from '../compare/StatsFootnote.tsx';
+import { VerdictBanner } from '../compare/VerdictBanner.tsx';
+import { PrintButton } from './PrintButton.tsx';
+import { ReviewCharts } from './ReviewCharts.tsx';
+import { RunCard } from './RunCard.tsx';
+
+/**
+ * The comparison as a printable report, one section per page: the verdicts, the overlaid curves,
+ * the level-by-level changes, and each run's metadata with its note. No hover, no buttons in print.
+ */
+export function ReviewReport({ details, stats, state, generatedAt }: { details: RunDetail[]; stats: CompareStats; state: CompareViewState; generatedAt: number }) {
+  const series = runSeries(details);
+  const base = series[0];
+  const parameter = details[0]?.run.parameter ?? 'level';
+  const title = comparisonTitle(details, series.map((s) => s.label));
+  return (
+    <article className="review" data-testid="review">
+      <div className="review-actions no-print">
+        <Link href={compareViewPath(state)}>← Interactive view</Link>
+        <PrintButton />
+      </div>
+
+      <section className="review-section">
+        <p className="review-eyebrow">Kneeboard · performance review</p>
+        <h1 data-testid="review-title">{title}</h1>
+        <p className="muted small review-meta">
+          {details.length} runs · swept {parameter} · generated {formatTimestamp(generatedAt, 'UTC')} UTC
+        </p>
+        <h2 className="review-h2">Verdict</h2>
+        {stats.ok && base ? (
+          stats.report.heads.map((h) => {
+            const s = series.find((x) => x.runId === h.run.id && x.role === 'head');
+            return <VerdictBanner key={h.run.id} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} summary={verdictSummary(h, parameter)} />;
+          })
+        ) : (
+          <p className="panel notice error">No statistics: {stats.ok ? 'no head run' : stats.error}</p>
+        )}
+        <h2 className="review-h2">Runs</h2>
+        <ComparedRuns series={series} parameter={parameter} compact />
+      </section>
+
+      <section className="review-section">
+        <h2 className="review-h2">Curves</h2>
+        <ReviewCharts details={details} settings={state} heading={title} />
+      </section>
+
+      {stats.ok && base ? (
+        <section className="review-section">
+          <h2 className="review-h2">Level by level</h2>
+          {stats.report.heads.map((h) => {
+            const s = series.find((x) => x.runId === h.run.id && x.role === 'head');
+            const rows = deltaRows(h, state.levels);
+            return <DeltaTable key={h.run.id} rows={rows} parameter={parameter} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} hidden={h.levels.length - rows.length} />;
+          })}
+          <StatsFootnote settings={stats.report.settings} />
+        </section>
+      ) : null}
+
+      <section className="review-section">
+        <h2 className="review-h2">Runs and notes</h2>
+        <div className="run-cards">
+          {series.map((s, i) => (details[i] ? <RunCard key={s.key} series={s} detail={details[i]} /> : null))}
+        </div>
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,43 @@
+'use client';
+
+import type { Run } from '@kneeboard/contracts';
+import Link from 'next/link';
+import type { LevelSelection } from '../../lib/view-state.ts';
+import { LevelRangePicker } from '../common/LevelRangePicker.tsx';
+import { ExportMenu } from '../share/ExportMenu.tsx';
+import { ShareButton } from '../share/ShareButton.tsx';
+
+/** The run page's view-wide controls: the visible level range, Share, exports, and the way to comparisons. */
+export function RunToolbar({
+  run,
+  path,
+  levels,
+  selection,
+  onLevels,
+}: {
+  run: Run;
+  path: string;
+  levels: number[];
+  selection: LevelSelection | null;
+  onLevels: (sel: LevelSelection | null) => void;
+}) {
+  const title = `${run.service} ${run.release}${run.name ? ` — ${run.name}` : ''}`;
+  return (
+    <div className="panel view-toolbar run-toolbar no-print" data-testid="view-toolbar">
+      <LevelRangePicker parameter={`${run.parameter} shown`} levels={levels} selection={selection} onChange={onLevels} />
+      <div className="run-actions">
+        <Link className="button" href={`/services/${encodeURIComponent(run.service)}`} title="this service’s releases, to compare this run with another">
+          Compare releases
+        </Link>
+        <ExportMenu
+          links={[
+            { label: 'CSV · the curve, one row per level', href: `/api/v1/runs/${run.id}/curve.csv` },
+            { label: 'JSON · the run detail (curve, steps, analysis)', href: `/api/v1/runs/${run.id}`, fileName: `kneeboard-${run.id}.json` },
+          ]}
+          embed={{ imagePath: `/api/v1/runs/${run.id}/curve.svg`, viewPath: path, alt: title }}
+        />
+        <ShareButton path={path} />
+      </div>
+    </div>
+  );
+}
