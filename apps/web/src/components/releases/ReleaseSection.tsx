@@ -55,7 +55,12 @@ export function ReleaseSection({ view }: { view: ReleaseView }) {
                   <Link className="stretch" href={`/runs/${run.id}`}>
                     {run.name || <span className="muted">unnamed run</span>}
                   </Link>
-                  {prev && run.id === prev.head.id ? <span className="muted small"> · compared</span> : null}
+                  {run.id === view.newestFinished?.id ? (
+                    <span className="muted small" title="the run this release is compared with">
+                      {' '}
+                      · newest finished
+                    </span>
+                  ) : null}
                 </td>
                 <td>
                   <Time ms={run.created_at} relative />
