@@ -30,8 +30,11 @@ describe('closed loop at concurrency 1,000', () => {
       spoolDir: mkdtempSync(join(tmpdir(), 'kb-c1000-spool-')),
     });
     const [s] = result.levels;
-    // The target saw exactly 1,000 at once, never more.
-    expect((await target.stats()).maxInFlight).toBe(1_000);
+    // The target saw ~1,000 at once, never more (with jittered service times a few may already be
+    // back and on their way again when the last connections of the first wave land).
+    const { maxInFlight } = await target.stats();
+    expect(maxInFlight).toBeLessThanOrEqual(1_000);
+    expect(maxInFlight).toBeGreaterThanOrEqual(990);
     // The agent's direct count and Little's law agree: ~1,000 on the wire all through the window.
     expect(s!.health.in_flight_mean!).toBeGreaterThan(950);
     expect(s!.in_flight!).toBeGreaterThan(950);
