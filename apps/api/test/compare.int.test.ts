@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, CompareResponse } from '@kneeboard/contracts';
-import { batchOf, createRun, postJson, prng, startTestApi, type TestApi } from './helpers.ts';
+import { createRun, postJson, startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -10,32 +10,8 @@ afterAll(async () => api.close());
 
 const LEVELS = [1, 2, 4, 8, 16];
 
-/**
- * Stores a synthetic closed-loop run of a 4-worker, 20 ms server: per level a 5 s window of
- * requests at the true QPS (× qpsScale), lognormal latencies around the true median (× latencyScale).
- */
-async function syntheticRun(seed: number, release: string, scale: { qps?: number; latency?: number } = {}): Promise<string> {
-  const runId = await createRun(api.url, { service: 'compare-svc', release });
-  const rand = prng(seed);
-  const gaussian = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
-  const t0 = 1_800_000_000_000 + seed * 1_000_000;
-  const rows = LEVELS.flatMap((level, i) => {
-    const from = t0 + i * 6_000;
-    const qps = ((Math.min(level, 4) * 1000) / 20) * (scale.qps ?? 1);
-    const median = Math.max(20, (level * 20) / 4) * (scale.latency ?? 1);
-    const n = Math.round(qps * 5);
-    return Array.from({ length: n }, (_, k) => ({ level, ts: from + ((k + rand()) * 5_000) / n, latency: median * Math.exp(0.25 * gaussian()) }));
-  });
-  await Promise.all(
-    LEVELS.map((level, i) => {
-      const from = t0 + i * 6_000;
-      return postJson(`${api.url}/api/v1/runs/${runId}/steps`, { level, started_at: from, measure_from: from, ended_at: from + 5_000 });
-    }),
-  );
-  expect((await postJson(`${api.url}/api/v1/runs/${runId}/events`, batchOf(rows, 'all'))).status).toBe(200);
-  await postJson(`${api.url}/api/v1/runs/${runId}/finish`, {});
-  return runId;
-}
+const syntheticRun = (seed: number, release: string, scale: { qps?: number; latency?: number } = {}) =>
+  storeSyntheticRun(api.url, { seed, release, service: 'compare-svc', levels: LEVELS, qpsScale: scale.qps, latencyScale: scale.latency });
 
 async function compare(base: string, heads: string[], extra = ''): Promise<CompareResponse> {
   const qs = `base=${base}${heads.map((h) => `&head=${h}`).join('')}${extra}`;

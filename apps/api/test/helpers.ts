@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, openDb, type Db } from '@kneeboard/clickhouse';
-import type { CreateRunInput, EventBatch } from '@kneeboard/contracts';
 import { buildApp, type KneeboardApp } from '../src/app.ts';
+
+export { batchOf, createRun, postJson, prng, storeSyntheticRun } from '../src/testing/index.ts';
 
 export interface TestApi {
   app: KneeboardApp;
@@ -30,42 +31,6 @@ export async function startTestApi(): Promise<TestApi> {
       await db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
-  };
-}
-
-export async function postJson(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
-
-export async function createRun(baseUrl: string, body: Partial<CreateRunInput> = {}): Promise<string> {
-  const res = await postJson(`${baseUrl}/api/v1/runs`, { service: 'checkout', release: 'v1.0.0', ...body });
-  if (res.status !== 201) throw new Error(`create run failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return (res.body as { id: string }).id;
-}
-
-/** A deterministic PRNG (mulberry32), so data sets are random-looking but reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function batchOf(rows: Array<{ level: number; ts: number; latency: number; compute?: number | null; queue?: number | null; status?: number }>, batchId: string): EventBatch {
-  return {
-    batch_id: batchId,
-    agent_id: 'test-agent',
-    level: rows.map((r) => r.level),
-    ts_ms: rows.map((r) => r.ts),
-    latency_ms: rows.map((r) => r.latency),
-    compute_ms: rows.map((r) => r.compute ?? null),
-    queue_ms: rows.map((r) => r.queue ?? null),
-    status: rows.map((r) => r.status ?? 200),
   };
 }
 

@@ -1,0 +1,46 @@
+import type { CreateRunInput, EventBatch } from '@kneeboard/contracts';
+
+export async function postJson(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+export async function createRun(baseUrl: string, body: Partial<CreateRunInput> = {}): Promise<string> {
+  const res = await postJson(`${baseUrl}/api/v1/runs`, { service: 'checkout', release: 'v1.0.0', ...body });
+  if (res.status !== 201) throw new Error(`create run failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { id: string }).id;
+}
+
+export interface EventRow {
+  level: number;
+  ts: number;
+  latency: number;
+  compute?: number | null;
+  queue?: number | null;
+  status?: number;
+}
+
+export function batchOf(rows: EventRow[], batchId: string): EventBatch {
+  return {
+    batch_id: batchId,
+    agent_id: 'test-agent',
+    level: rows.map((r) => r.level),
+    ts_ms: rows.map((r) => r.ts),
+    latency_ms: rows.map((r) => r.latency),
+    compute_ms: rows.map((r) => r.compute ?? null),
+    queue_ms: rows.map((r) => r.queue ?? null),
+    status: rows.map((r) => r.status ?? 200),
+  };
+}
+
+/** A deterministic PRNG (mulberry32), so data sets are random-looking but reproducible. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -1,0 +1,3 @@
+/** Helpers for tests that drive the real API over HTTP (this package's and other apps'). */
+export { batchOf, createRun, postJson, prng, type EventRow } from './http.ts';
+export { storeSyntheticRun, type SyntheticRunOptions } from './synthetic-run.ts';
