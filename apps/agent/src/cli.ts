@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { EXIT } from './cli/exit-codes.ts';
+import { compareCommand } from './cli/compare-command.ts';
 import { flushCommand } from './cli/flush-command.ts';
 import { sweepCommand } from './cli/sweep-command.ts';
 
@@ -9,7 +10,7 @@ const program = new Command('kneeboard')
   // Throw instead of exiting, so every usage error leaves with code 2 (commander would use 1).
   .exitOverride();
 
-for (const command of [sweepCommand(), flushCommand()]) {
+for (const command of [sweepCommand(), flushCommand(), compareCommand()]) {
   program.addCommand(command.showHelpAfterError('(run with --help for usage)').exitOverride());
 }
 

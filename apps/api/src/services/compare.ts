@@ -1,7 +1,19 @@
-import { compareRuns, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, seedFrom } from '@kneeboard/analysis/compare';
+import { compareRuns, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, seedFrom, type LevelSamples } from '@kneeboard/analysis/compare';
 import { queryLevelSamples, type Db } from '@kneeboard/clickhouse';
 import type { CompareQuery, CompareResponse, Run, RunDetail } from '@kneeboard/contracts';
 import { requireRunDetail } from './run-detail.ts';
+
+/**
+ * The bootstrap's seed, from the samples themselves (order-independent): the same data always
+ * gets the same intervals and verdicts — a permalink, a re-run CI gate and a test alike.
+ */
+function seedOf(...runs: LevelSamples[][]): number {
+  return seedFrom(
+    ...runs.flatMap((levels) =>
+      levels.map((l) => `${l.level}|${l.per_second_ok.join(',')}|${l.latencies.length}|${Math.round(l.latencies.reduce((a, b) => a + b, 0) * 1000)}`),
+    ),
+  );
+}
 
 /** Release labels name runs in sentences; when two compared runs share one, the name tells them apart. */
 function labelFor(run: Run, all: Run[]): string {
@@ -10,7 +22,7 @@ function labelFor(run: Run, all: Run[]): string {
 
 /**
  * Compares each head run with the base, level by level, with intervals bootstrapped from raw
- * samples read from ClickHouse. Seeded by the run ids, so a permalink always shows the same verdict.
+ * samples read from ClickHouse.
  */
 export async function buildComparison(db: Db, query: CompareQuery): Promise<{ report: CompareResponse; details: RunDetail[] }> {
   const base = await requireRunDetail(db, query.base, 'base');
@@ -21,7 +33,7 @@ export async function buildComparison(db: Db, query: CompareQuery): Promise<{ re
   const compared = [];
   for (const head of heads) {
     const headSamples = { label: labelFor(head.run, allRuns), curve: head.curve, knee: head.analysis?.knee?.level ?? null, samples: await queryLevelSamples(db, head.run.id) };
-    const result = compareRuns(baseSamples, headSamples, { minEffect: query.min_effect, seed: seedFrom(base.run.id, head.run.id), parameter: base.run.parameter });
+    const result = compareRuns(baseSamples, headSamples, { minEffect: query.min_effect, seed: seedOf(baseSamples.samples, headSamples.samples), parameter: base.run.parameter });
     compared.push({ run: head.run, ...result });
   }
   return {

@@ -1,0 +1,44 @@
+import { Command, Option } from 'commander';
+import { runCompare } from '../compare/run-compare.ts';
+import { CompareError } from '../compare/resolve-run.ts';
+import { EXIT } from './exit-codes.ts';
+import { parseThreshold } from './parse-threshold.ts';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function compareCommand(): Command {
+  return new Command('compare')
+    .description('compare runs and gate CI on a significant regression (peak throughput, or p99 at the base\'s knee)')
+    .requiredOption('--base <id|release>', 'the run to compare against: a run id, or a release label (with --service)')
+    .requiredOption('--head <id|release>', 'the run(s) being judged (repeatable, up to 7)', collect)
+    .option('--service <name>', 'the service, when --base/--head are release labels (the newest finished run of each is used)')
+    .addOption(new Option('--fail-on-regression <pct>', 'smallest regression that fails the gate').argParser(parseThreshold).default(0.05, '5%'))
+    .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .option('--web <url>', 'Kneeboard web UI, for the link to the comparison', 'http://127.0.0.1:3000')
+    .option('--json', 'print the comparison and the gate result as JSON')
+    .addHelpText(
+      'after',
+      `
+Example (in CI, after a sweep of the candidate):
+  kneeboard compare --service checkout --base v1.6.1 --head v1.6.2 --fail-on-regression 5%
+
+Prints a Markdown verdict table (paste it into the pull request). Exit codes: 0 no significant
+regression, 1 a significant regression of at least the threshold, 2 bad flags, 3 the comparison
+could not be made (unknown run or release, API unreachable).`,
+    )
+    .action(compare);
+}
+
+/** 3, not 1: a gate that could not look must not read as "regression found". */
+const EXIT_COULD_NOT_COMPARE = 3;
+
+async function compare(flags: Parameters<typeof runCompare>[0]): Promise<void> {
+  try {
+    const result = await runCompare(flags, process.stdout);
+    process.exitCode = result.failed ? EXIT.failed : EXIT.ok;
+  } catch (err) {
+    if (!(err instanceof CompareError)) throw err;
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exitCode = EXIT_COULD_NOT_COMPARE;
+  }
+}

@@ -1,0 +1,36 @@
+import { compareMarkdown } from '@kneeboard/analysis/compare';
+import { ApiError, CompareResponse } from '@kneeboard/contracts';
+import { gate, type GateResult } from './gate.ts';
+import { CompareError, fetchOrExplain, resolveRun } from './resolve-run.ts';
+
+export interface CompareFlags {
+  base: string;
+  head: string[];
+  service?: string;
+  failOnRegression: number;
+  api: string;
+  web: string;
+  json?: boolean;
+}
+
+/** Fetches the comparison, prints the verdict table, and says whether the gate fails. */
+export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream): Promise<GateResult> {
+  const base = await resolveRun(flags.api, flags.base, flags.service, '--base');
+  const heads = await Promise.all(flags.head.map((h) => resolveRun(flags.api, h, flags.service, '--head')));
+  const qs = new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h]), ['min_effect', String(flags.failOnRegression)]]);
+  const res = await fetchOrExplain(`${flags.api}/api/v1/compare?${qs}`, flags.api);
+  if (!res.ok) {
+    const body = ApiError.safeParse(await res.json().catch(() => null));
+    throw new CompareError(`compare failed: ${body.success ? body.data.message : `HTTP ${res.status}`}`);
+  }
+  const report = CompareResponse.parse(await res.json());
+  const result = gate(report);
+  if (flags.json) {
+    out.write(`${JSON.stringify({ ...report, gate: result }, null, 2)}\n`);
+  } else {
+    const view = `${flags.web}/compare?${new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h])])}`;
+    out.write(compareMarkdown(report, report.base.parameter, { view }));
+    out.write(result.failed ? `\nFAIL: significant regression of ${Math.round(flags.failOnRegression * 100)}% or more\n` : '\nPASS: no significant regression\n');
+  }
+  return result;
+}

@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServerProcess, type ServerProcess } from '@kneeboard/api/spawn';
+import { storeSyntheticRun } from '@kneeboard/api/testing';
+import { gate } from '../src/compare/gate.ts';
+import { runCli } from './support/run-cli.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'kb-gate-'));
+let api: ServerProcess;
+let base: string;
+let same: string;
+let slower: string;
+
+beforeAll(async () => {
+  api = await startServerProcess({ KNEEBOARD_DATA_DIR: dataDir });
+  const service = 'gate-svc';
+  base = await storeSyntheticRun(api.url, { seed: 1, service, release: 'v1.6.1' });
+  same = await storeSyntheticRun(api.url, { seed: 2, service, release: 'v1.6.2' });
+  slower = await storeSyntheticRun(api.url, { seed: 3, service, release: 'v1.7.0', qpsScale: 0.85, latencyScale: 1.2 });
+}, 60_000);
+afterAll(async () => {
+  await api?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const compare = (...args: string[]) => runCli(['compare', '--api', api.url, ...args], 30_000).done;
+
+describe('kneeboard compare: the CI gate', () => {
+  it('passes (exit 0) with a verdict table when nothing moved, resolving release labels', async () => {
+    const r = await compare('--service', 'gate-svc', '--base', 'v1.6.1', '--head', 'v1.6.2', '--fail-on-regression', '5%');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('### gate-svc: v1.6.2 vs v1.6.1 — no significant change');
+    expect(r.stdout.match(/^\| (1|2|4|8|16) \|/gm)).toHaveLength(5);
+    expect(r.stdout).toContain('PASS: no significant regression');
+    expect(r.stdout).toContain(`/compare?base=${base}&head=${same}`);
+  });
+
+  it('fails (exit 1) on a significant regression beyond the threshold', async () => {
+    const r = await compare('--base', base, '--head', slower, '--fail-on-regression', '5%');
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('— regression');
+    expect(r.stdout).toMatch(/max throughput −1\d%/);
+    expect(r.stdout).toContain('FAIL: significant regression of 5% or more');
+  });
+
+  it('passes when the regression is smaller than the threshold', async () => {
+    const r = await compare('--base', base, '--head', slower, '--fail-on-regression', '30%');
+    expect(r.code).toBe(0);
+  });
+
+  it('gives JSON with the gate result', async () => {
+    const r = await compare('--base', base, '--head', slower, '--head', same, '--json');
+    const body = JSON.parse(r.stdout) as Parameters<typeof gate>[0] & { gate: { failed: boolean; reasons: string[] } };
+    expect(body.heads).toHaveLength(2);
+    expect(body.gate).toEqual(gate(body));
+    expect(body.gate.failed).toBe(true);
+    expect(body.gate.reasons).toHaveLength(1);
+  });
+
+  it('exits 3 when it cannot compare, and 2 on a bad flag, naming the problem', async () => {
+    const unknown = await compare('--service', 'gate-svc', '--base', 'v0.0.1', '--head', 'v1.6.2');
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('no finished run of gate-svc v0.0.1');
+    const noService = await compare('--base', 'v1.6.1', '--head', 'v1.6.2');
+    expect(noService.code).toBe(3);
+    expect(noService.stderr).toContain('give --service');
+    const down = await runCli(['compare', '--api', 'http://127.0.0.1:9', '--base', base, '--head', same], 30_000).done;
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain('cannot reach the Kneeboard API at http://127.0.0.1:9');
+    const badFlag = await compare('--base', base, '--head', same, '--fail-on-regression', 'lots');
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toContain('--fail-on-regression');
+  });
+});
