@@ -69,6 +69,9 @@ describe('GET /api/v1/compare', () => {
     expect(md).toContain('| concurrency | QPS | p50 | p99 |');
     expect(md.match(/^\| (1|2|4|8|16) \|/gm)).toHaveLength(5);
     expect(md).toContain(`(http://kb.example/compare?base=${base}&head=${faster})`);
+    const view = `/compare?base=${base}&head=${faster}&y=log`;
+    const withView = await (await fetch(`${api.url}/api/v1/compare.md?base=${base}&head=${faster}&web=http://kb.example&view=${encodeURIComponent(view)}`)).text();
+    expect(withView).toContain(`[Open in Kneeboard](http://kb.example${view})`);
 
     const svgRes = await fetch(`${api.url}/api/v1/compare.svg?base=${base}&head=${same}&head=${faster}`);
     expect(svgRes.headers.get('content-type')).toContain('image/svg+xml');

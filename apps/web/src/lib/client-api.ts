@@ -34,9 +34,9 @@ export function updateRun(id: string, body: UpdateRunBody): Promise<Run> {
   return send('PATCH', `/api/v1/runs/${encodeURIComponent(id)}`, body, Run);
 }
 
-/** The comparison as Markdown for a pull request, linking back to this dashboard's origin. */
-export async function fetchCompareMarkdown(apiQuery: string, origin: string): Promise<string> {
-  const path = `/api/v1/compare.md${apiQuery}${apiQuery ? '&' : '?'}web=${encodeURIComponent(origin)}`;
+/** The comparison as Markdown for a pull request, linking back to this view (with its settings) on this origin. */
+export async function fetchCompareMarkdown(apiQuery: string, origin: string, view: string): Promise<string> {
+  const path = `/api/v1/compare.md${apiQuery}${apiQuery ? '&' : '?'}web=${encodeURIComponent(origin)}&view=${encodeURIComponent(view)}`;
   const res = await fetch(path, { headers: { accept: 'text/markdown' } });
   if (!res.ok) throw new Error(`GET /api/v1/compare.md failed (${await reason(res)})`);
   return res.text();

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
-import { ApiError, CompareQuery, CompareResponse } from '@kneeboard/contracts';
+import { ApiError, CompareQuery, CompareResponse, ViewPath } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { buildComparison } from '../../services/compare.ts';
 import { compareCurveSvg } from '../../services/curve-svg.ts';
@@ -9,6 +9,8 @@ import { compareCurveSvg } from '../../services/curve-svg.ts';
 const MarkdownQuery = CompareQuery.extend({
   /** The web app's origin, so the Markdown can link to the interactive view and the embeddable SVG. */
   web: z.url().optional(),
+  /** The view's own path and query, so the link reopens it with its settings. */
+  view: ViewPath.optional(),
 });
 
 export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
@@ -28,7 +30,7 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db 
       const { report } = await buildComparison(db, req.query);
       const pairs: Array<[string, string]> = [['base', req.query.base], ...req.query.head.map((h): [string, string] => ['head', h])];
       const qs = new URLSearchParams(pairs).toString();
-      const links = req.query.web ? { view: `${req.query.web}/compare?${qs}`, svg: `${req.query.web}/api/v1/compare.svg?${qs}` } : {};
+      const links = req.query.web ? { view: `${req.query.web}${req.query.view ?? `/compare?${qs}`}`, svg: `${req.query.web}/api/v1/compare.svg?${qs}` } : {};
       return reply.type('text/markdown; charset=utf-8').send(compareMarkdown(report, report.base.parameter, links));
     },
   });

@@ -16,7 +16,7 @@ export function CopyMarkdownButton({ apiQuery }: { apiQuery: string }) {
   const run = async () => {
     setState({ kind: 'loading' });
     try {
-      const text = await fetchCompareMarkdown(apiQuery, window.location.origin);
+      const text = await fetchCompareMarkdown(apiQuery, window.location.origin, `${window.location.pathname}${window.location.search}`);
       setState({ kind: 'done', text, copied: await copyText(text) });
     } catch (err) {
       setState({ kind: 'error', message: (err as Error).message });
