@@ -1,4 +1,6 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -181,5 +183,49 @@ describe('closed-loop sweep against the demo target (W=2, S=10 ms) and a fake AP
     await expect(noTarget).rejects.toThrow(`cannot reach the target at http://127.0.0.1:${port}/ (ECONNREFUSED)`);
     expect(fake.runs).toEqual([]);
     await expect(runSweep(input({ levels: [2, 2] }))).rejects.toMatchObject({ kind: 'config' });
+  });
+
+  it('with think time, each worker pauses between requests: c·R/(R+Z) in flight, and that is healthy', async () => {
+    // W=2, S=10 ms at c=2 with 10 ms think: each worker cycles every ~20 ms → ~100 req/s, ~1 in flight.
+    const result = await runSweep(input({ levels: [2], durationMs: 1_000, warmupMs: 200, thinkTimeMs: 10 }));
+    const [s] = result.levels;
+    expect(s!.qps).toBeGreaterThan(75);
+    expect(s!.qps).toBeLessThan(105);
+    expect(s!.health.in_flight_mean!).toBeGreaterThan(0.8);
+    expect(s!.health.in_flight_mean!).toBeLessThan(1.3);
+    expect(s!.health.generator_limited).toBe(false);
+  });
+
+  it('sends the method, path, headers and body asked for (as from --request-file)', async () => {
+    const seen: Array<{ method: string; url: string; header: string | undefined; body: string }> = [];
+    const echo = createServer((req: IncomingMessage, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (d: string) => (body += d));
+      req.on('end', () => {
+        seen.push({ method: req.method!, url: req.url!, header: req.headers['x-kneeboard-test'] as string | undefined, body });
+        res.setHeader('server-timing', 'db;dur=2.5, app;dur=4, wait;dur=0.5');
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    try {
+      const result = await runSweep(
+        input({
+          target: `http://127.0.0.1:${(echo.address() as AddressInfo).port}/ignored`,
+          levels: [1],
+          durationMs: 300,
+          warmupMs: 0,
+          request: { method: 'POST', path: '/search?q=1', headers: { 'x-kneeboard-test': 'yes', 'content-type': 'application/json' }, body: '{"q":1}' },
+          serverTiming: { compute: ['app', 'db'], queue: ['wait'] },
+        }),
+      );
+      expect(seen.length).toBeGreaterThan(10);
+      expect(seen.every((r) => r.method === 'POST' && r.url === '/search?q=1' && r.header === 'yes' && r.body === '{"q":1}')).toBe(true);
+      // The configured names: compute from `app` (first in the list), queue from `wait`.
+      expect(result.levels[0]!.compute_p50_ms!).toBeCloseTo(4, 2);
+      expect(result.levels[0]!.queue_p50_ms!).toBeCloseTo(0.5, 2);
+    } finally {
+      echo.close();
+    }
   });
 });
