@@ -28,6 +28,7 @@ export function createTerminalReporter({ out, err, loadModel, parameter }: Termi
   const live = out.isTTY === true;
   let progressShown = false;
   let stepLabel = '';
+  let preparedOnce = false;
   const clearProgress = () => {
     if (progressShown) out.write(CLEAR_LINE);
     progressShown = false;
@@ -44,7 +45,9 @@ export function createTerminalReporter({ out, err, loadModel, parameter }: Termi
       say(tableHeader(columns));
     },
     levelPreparing({ level, command }) {
-      say(`  ↳ ${parameter} ${level}: running ${command.replaceAll('{level}', String(level))}`);
+      // The whole command once; after that the level is enough to follow along inside the table.
+      say(preparedOnce ? `  ↳ ${parameter} ${level}: --before-level` : `  ↳ ${parameter} ${level}: running ${command.replaceAll('{level}', String(level))}`);
+      preparedOnce = true;
     },
     stepStarted({ level, index, count }) {
       stepLabel = `${parameter} ${level} (${index + 1}/${count})`;
