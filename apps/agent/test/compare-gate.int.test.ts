@@ -2,10 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// By path, not as a package: @kneeboard/api already depends on this package (its end-to-end test
-// runs the CLI), and turbo refuses a dependency cycle.
-import { startServerProcess, type ServerProcess } from '../../api/src/spawn.ts';
-import { storeSyntheticRun } from '../../api/src/testing/index.ts';
+import { startServerProcess, type ServerProcess } from '@kneeboard/api/spawn';
+import { storeSyntheticRun } from '@kneeboard/api/testing';
 import { gate } from '../src/compare/gate.ts';
 import { runCli } from './support/run-cli.ts';
 

@@ -3,7 +3,9 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
-const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+// One process, node with tsx's loader: the `tsx` launcher would fork a child, and a SIGKILL to the
+// launcher would leave the real server running.
+const TSX_LOADER = import.meta.resolve('tsx');
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -24,11 +26,11 @@ export interface ServerProcess {
 
 /**
  * Runs the real API entry point (`src/server.ts`) as its own process, as users start it, and waits
- * until /healthz answers. Used by tests, benchmarks and the start-up script.
+ * until /healthz answers. Pass `port` to restart on the same address. Used by tests and benchmarks.
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(TSX, [SERVER], {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, port?: number): Promise<ServerProcess> {
+  port ??= await freePort();
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, SERVER], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -55,7 +57,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     child,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once('exit', (code) => resolve(code));
         child.kill(signal);
       }),

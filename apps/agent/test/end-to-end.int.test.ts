@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
 import { ListRunsResponse, RunDetail } from '@kneeboard/contracts';
-import { startServerProcess, type ServerProcess } from '../src/spawn.ts';
+import { startServerProcess, type ServerProcess } from '@kneeboard/api/spawn';
 
-const KNEEBOARD = fileURLToPath(new URL('../node_modules/@kneeboard/agent/bin/kneeboard.mjs', import.meta.url));
+const KNEEBOARD = fileURLToPath(new URL('../bin/kneeboard.mjs', import.meta.url));
 
 /** The `kneeboard` CLI in its own process, as a user runs it; killed if it outlives its budget. */
 function kneeboard(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
