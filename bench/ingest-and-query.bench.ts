@@ -1,6 +1,6 @@
 /**
  * Ingest throughput into the embedded ClickHouse through the real HTTP API, and the curve query
- * time for a run of 1,000,000 requests.
+ * time for a run of 1,000,000 requests, and a comparison of two such runs.
  *
  *   pnpm tsx bench/ingest-and-query.bench.ts [--events 1000000] [--batch 10000] [--senders 2]
  */
@@ -67,6 +67,22 @@ try {
   }
   if (points !== ingested) throw new Error(`curve counts ${points} requests, ingested ${ingested}`);
 
+  // A second run of the same size, to time a release comparison of two 1M-request runs.
+  const { id: headId } = (await (await post(`${api.url}/api/v1/runs`, JSON.stringify({ service: 'bench', release: 'ingest-2' }))).json()) as { id: string };
+  for (let l = 1; l <= levels; l++) {
+    const start = t0 + (l - 1) * perLevel * spacing;
+    await post(`${api.url}/api/v1/runs/${headId}/steps`, JSON.stringify({ level: l, started_at: start, measure_from: start, ended_at: start + perLevel * spacing }));
+  }
+  for (const job of jobs) await post(`${api.url}/api/v1/runs/${headId}/events`, job.body);
+  const compareMs: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = performance.now();
+    const res = await fetch(`${api.url}/api/v1/compare?base=${id}&head=${headId}`);
+    if (!res.ok) throw new Error(`compare: ${res.status}`);
+    await res.json();
+    compareMs.push(performance.now() - t);
+  }
+
   report(
     'ingest-and-query',
     [
@@ -75,6 +91,7 @@ try {
       { measure: 'batch round trip p99 ms', value: quantile(batchMs, 0.99), detail: '' },
       { measure: 'curve query p50 ms (GET /runs/{id})', value: quantile(queryMs, 0.5), detail: `${ingested} requests, ${levels} levels, exact percentiles` },
       { measure: 'curve query max ms', value: Math.max(...queryMs), detail: '10 runs' },
+      { measure: 'compare p50 ms (GET /compare)', value: quantile(compareMs, 0.5), detail: `two runs of ${ingested} requests, ${levels} levels, bootstrap intervals` },
     ],
     { events: ingested, batch_size: batchSize, senders },
   );
