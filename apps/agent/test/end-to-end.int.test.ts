@@ -1,31 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
 import { ListRunsResponse, RunDetail } from '@kneeboard/contracts';
 import { startServerProcess, type ServerProcess } from '@kneeboard/api/spawn';
-
-const KNEEBOARD = fileURLToPath(new URL('../bin/kneeboard.mjs', import.meta.url));
-
-/** The `kneeboard` CLI in its own process, as a user runs it; killed if it outlives its budget. */
-function kneeboard(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [KNEEBOARD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+import { runCli } from './support/run-cli.ts';
 
 const within = (actual: number | null | undefined, expected: number, tolerance: number) => {
   expect(actual).not.toBeNull();
@@ -46,10 +26,10 @@ afterAll(async () => {
 
 describe('agent → API → ClickHouse → curve, against a server with a known answer (W=4, S=20 ms)', () => {
   it('draws the queueing curve: 200 QPS above the knee, 20 ms below it, queue growing above it', async () => {
-    const result = await kneeboard(
+    const result = await runCli(
       ['sweep', '--target', target.url, '--levels', '1,2,4,8,16', '--duration', '3s', '--warmup', '1s', '--service', 'demo', '--release', 'e2e', '--api', api.url],
       90_000,
-    );
+    ).done;
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
 
