@@ -5,19 +5,8 @@
  * gives the same verdict), its Markdown, and a run's curve as CSV.
  */
 import { compareMarkdown, compareRuns, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, seedFrom, type LevelSamples } from '@kneeboard/analysis/compare';
+import { prng } from '@kneeboard/api/testing';
 import type { CompareQuery, CompareResponse, CurvePoint, Run, RunDetail } from '@kneeboard/contracts';
-
-/** A small seeded PRNG (mulberry32): the same run always gets the same samples. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function normal(rand: () => number): number {
   const u = Math.max(1e-12, rand());

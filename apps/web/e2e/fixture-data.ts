@@ -12,7 +12,7 @@ import type { CurvePoint, Run, RunDetail, StepWindow } from '@kneeboard/contract
 
 const HOUR = 3_600_000;
 
-function uuid(n: number): string {
+export function uuid(n: number): string {
   return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 }
 
@@ -31,7 +31,11 @@ export function withAnalysis(detail: RunDetail): RunDetail {
   return { ...detail, analysis: analyzeCurve({ curve, load_model: run.load_model, parameter: run.parameter }) };
 }
 
-function point(level: number, v: Partial<CurvePoint> & { qps: number; p50_ms: number | null }, windowS = 10): CurvePoint {
+/**
+ * A fixture curve point from its throughput and median: requests from the QPS over the window, the
+ * other percentiles from the median unless given, no server timing unless given.
+ */
+export function point(level: number, v: Partial<CurvePoint> & { qps: number; p50_ms: number | null }, windowS = 10): CurvePoint {
   const requests = Math.round(v.qps * windowS) + (v.errors ?? 0);
   return {
     level,
@@ -53,7 +57,7 @@ function point(level: number, v: Partial<CurvePoint> & { qps: number; p50_ms: nu
   };
 }
 
-function stepsFor(curve: CurvePoint[], start: number, stepMs: number, warmupMs: number): StepWindow[] {
+export function stepsFor(curve: CurvePoint[], start: number, stepMs: number, warmupMs: number): StepWindow[] {
   return curve.map((p, i) => ({
     level: p.level,
     started_at: start + i * stepMs,
@@ -62,7 +66,7 @@ function stepsFor(curve: CurvePoint[], start: number, stepMs: number, warmupMs: 
   }));
 }
 
-function run(fields: Partial<Run> & Pick<Run, 'id' | 'service' | 'release' | 'created_at'>): Run {
+export function run(fields: Partial<Run> & Pick<Run, 'id' | 'service' | 'release' | 'created_at'>): Run {
   return {
     name: '',
     git_sha: null,
@@ -160,23 +164,9 @@ export function wideRun(now: number): RunDetail {
   const created = now - 26 * HOUR;
   const levels = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
   const curve = levels.map((l) => modelPoint(l, { workers: 16, serviceMs: 12, windowS: 10 }));
-  const last = curve[curve.length - 1];
-  if (last) {
-    Object.assign(last, {
-      qps: 0,
-      requests: 4210,
-      errors: 4210,
-      p50_ms: null,
-      p90_ms: null,
-      p99_ms: null,
-      p999_ms: null,
-      compute_p50_ms: null,
-      compute_p99_ms: null,
-      queue_p50_ms: null,
-      queue_p99_ms: null,
-      other_p50_ms: null,
-    } satisfies Partial<CurvePoint>);
-  }
+  // At 512 every request timed out: errors only, so no percentile or timing to draw (a gap), not a zero.
+  const last = curve.length - 1;
+  curve[last] = point(512, { qps: 0, requests: 4210, errors: 4210, mean_ms: curve[last]?.mean_ms, p50_ms: null }, 10);
   return {
     run: run({
       id: FIXTURE_IDS.wide,

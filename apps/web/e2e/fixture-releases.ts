@@ -11,10 +11,9 @@
  *   swept 32 threads (a level only the head has). Both carry labels and a note for the review.
  */
 import type { CurvePoint, Run, RunDetail } from '@kneeboard/contracts';
+import { point, run, stepsFor, uuid } from './fixture-data.ts';
 
 const HOUR = 3_600_000;
-
-const uuid = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
 export const RELEASE_IDS = {
   fusilladeBefore: uuid(0x101),
@@ -32,43 +31,16 @@ interface Row {
   p99: number;
 }
 
-function point({ level, qps, p50, p99 }: Row, windowS = 10): CurvePoint {
-  return {
-    level,
-    requests: Math.round(qps * windowS),
-    errors: 0,
-    qps,
-    window_s: windowS,
-    mean_ms: p50 * 1.08,
-    p50_ms: p50,
-    p90_ms: p50 + (p99 - p50) * 0.45,
-    p99_ms: p99,
-    p999_ms: p99 * 1.5,
-    compute_p50_ms: null,
-    compute_p99_ms: null,
-    queue_p50_ms: null,
-    queue_p99_ms: null,
-    other_p50_ms: null,
-    in_progress: false,
-  };
+/** A row of a release's table as the API's curve point: the mean a little above the median, p90 between p50 and p99, p99.9 beyond. */
+function releasePoint({ level, qps, p50, p99 }: Row): CurvePoint {
+  return point(level, { qps, mean_ms: p50 * 1.08, p50_ms: p50, p90_ms: p50 + (p99 - p50) * 0.45, p99_ms: p99, p999_ms: p99 * 1.5 });
 }
 
-function detail(run: Partial<Run> & Pick<Run, 'id' | 'service' | 'release' | 'name' | 'created_at' | 'parameter'>, rows: Row[], stepMs = 15_000): RunDetail {
-  const curve = rows.map((r) => point(r));
+function detail(fields: Partial<Run> & Pick<Run, 'id' | 'service' | 'release' | 'name' | 'created_at' | 'parameter'>, rows: Row[], stepMs = 15_000): RunDetail {
+  const curve = rows.map(releasePoint);
   return {
-    run: {
-      git_sha: null,
-      load_model: 'closed',
-      tags: {},
-      labels: [],
-      note: '',
-      agent_host: null,
-      agent_cores: null,
-      status: 'finished',
-      finished_at: run.created_at + rows.length * stepMs,
-      ...run,
-    },
-    steps: curve.map((p, i) => ({ level: p.level, started_at: run.created_at + i * stepMs, measure_from: run.created_at + i * stepMs + 2000, ended_at: run.created_at + (i + 1) * stepMs })),
+    run: run({ labels: [], note: '', finished_at: fields.created_at + rows.length * stepMs, ...fields }),
+    steps: stepsFor(curve, fields.created_at, stepMs, 2000),
     curve,
   };
 }

@@ -1,32 +1,11 @@
-import type { CurvePoint } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
 import { inProgressLevel, latencyData, normalizeCurve, peakQps, qpsData, splitData } from './curve-series.ts';
 import { analysis, fit } from './test-analysis.ts';
-
-function pt(level: number, over: Partial<CurvePoint> = {}): CurvePoint {
-  return {
-    level,
-    requests: 100,
-    errors: 0,
-    qps: level * 10,
-    window_s: 10,
-    p50_ms: 10 * level,
-    p90_ms: 12 * level,
-    p99_ms: 20 * level,
-    p999_ms: 30 * level,
-    compute_p50_ms: 8,
-    compute_p99_ms: 9,
-    queue_p50_ms: 1.5,
-    queue_p99_ms: 3,
-    other_p50_ms: 0.5,
-    in_progress: false,
-    ...over,
-  };
-}
+import { point } from './test-runs.ts';
 
 describe('normalizeCurve', () => {
   it('sorts by level and keeps the last point of a repeated level', () => {
-    const out = normalizeCurve([pt(4), pt(1), pt(2), pt(4, { qps: 1 })]);
+    const out = normalizeCurve([point(4), point(1), point(2), point(4, { qps: 1 })]);
     expect(out.map((p) => p.level)).toEqual([1, 2, 4]);
     expect(out[2]?.qps).toBe(1);
   });
@@ -34,7 +13,7 @@ describe('normalizeCurve', () => {
 
 describe('qpsData', () => {
   it('has one row per level and keeps a measured QPS of 0', () => {
-    const { rows, yAxis } = qpsData([pt(2), pt(1, { qps: 0, errors: 100 })]);
+    const { rows, yAxis } = qpsData([point(2), point(1, { qps: 0, errors: 100 })]);
     expect(yAxis.domain).toEqual([0, 20]);
     expect(rows.map((r) => [r.level, r.qps])).toEqual([
       [1, 0],
@@ -53,31 +32,31 @@ describe('qpsData', () => {
       ],
       efficiency: [{ level: 1, efficiency: 1 }],
     });
-    const shown = qpsData([pt(1), pt(2, { in_progress: true })], { analysis: a, showFit: true });
+    const shown = qpsData([point(1), point(2, { in_progress: true })], { analysis: a, showFit: true });
     expect(shown.rows[0]?.fitted).toBeCloseTo(10, 10);
     expect(shown.rows[1]?.fitted).toBeCloseTo(20 / 1.02, 10);
     expect(shown.rows.map((r) => r.efficiency)).toEqual([1, null]);
     expect(shown.yAxis.domain[1]).toBeGreaterThanOrEqual(130);
-    expect(qpsData([pt(1), pt(2)], { analysis: a, showFit: false }).yAxis.domain).toEqual([0, 20]);
-    expect(qpsData([pt(1)]).rows[0]).toMatchObject({ fitted: null, efficiency: null });
+    expect(qpsData([point(1), point(2)], { analysis: a, showFit: false }).yAxis.domain).toEqual([0, 20]);
+    expect(qpsData([point(1)]).rows[0]).toMatchObject({ fitted: null, efficiency: null });
   });
 
   it('marks the level still being measured', () => {
-    const { rows } = qpsData([pt(1), pt(2, { in_progress: true })]);
+    const { rows } = qpsData([point(1), point(2, { in_progress: true })]);
     expect(rows.map((r) => r.inProgress)).toEqual([false, true]);
   });
 });
 
 describe('latencyData', () => {
   it('keeps a missing percentile as null on a linear axis (a gap, not a zero)', () => {
-    const { rows, yAxis } = latencyData([pt(1), pt(2, { p50_ms: null, p99_ms: null })], ['p50_ms', 'p99_ms'], 'linear');
+    const { rows, yAxis } = latencyData([point(1), point(2, { p50_ms: null, p99_ms: null })], ['p50_ms', 'p99_ms'], 'linear');
     expect(rows[1]?.p50_ms).toBeNull();
     expect(rows[1]?.p99_ms).toBeNull();
     expect(yAxis).toEqual({ domain: [0, 20], ticks: [0, 5, 10, 15, 20] }); // bounded by p99 at level 1
   });
 
   it('turns values a log axis cannot draw into gaps, counts them, and bounds the axis by the rest', () => {
-    const data = latencyData([pt(1, { p50_ms: 0 }), pt(2), pt(4, { p99_ms: null })], ['p50_ms', 'p99_ms'], 'log');
+    const data = latencyData([point(1, { p50_ms: 0 }), point(2), point(4, { p99_ms: null })], ['p50_ms', 'p99_ms'], 'log');
     expect(data.rows[0]?.p50_ms).toBeNull();
     expect(data.droppedOnLog).toBe(1); // the 0, not the null
     expect(data.yAxis?.domain[0]).toBeGreaterThan(0);
@@ -87,21 +66,21 @@ describe('latencyData', () => {
   });
 
   it('only lets visible series shape the log axis', () => {
-    const data = latencyData([pt(1), pt(2)], ['p50_ms'], 'log');
+    const data = latencyData([point(1), point(2)], ['p50_ms'], 'log');
     expect(data.yAxis?.domain).toEqual([10, 20]);
     // Hidden series are not touched (they are not drawn).
     expect(data.rows[0]?.p999_ms).toBe(30);
   });
 
   it('has no log axis when nothing is drawable', () => {
-    const data = latencyData([pt(1, { p50_ms: null })], ['p50_ms'], 'log');
+    const data = latencyData([point(1, { p50_ms: null })], ['p50_ms'], 'log');
     expect(data.yAxis).toBeNull();
   });
 });
 
 describe('splitData', () => {
   it('stacks compute, queue and other p50, keeping the measured values for the tooltip', () => {
-    const { rows, hasServerTiming, yAxis } = splitData([pt(1, { other_p50_ms: -0.05 })]);
+    const { rows, hasServerTiming, yAxis } = splitData([point(1, { other_p50_ms: -0.05 })]);
     expect(hasServerTiming).toBe(true);
     expect(yAxis.domain).toEqual([0, 10]); // 8 + 1.5 + 0
     expect(rows[0]).toMatchObject({ compute: 8, queue: 1.5, other: 0 });
@@ -109,7 +88,7 @@ describe('splitData', () => {
   });
 
   it('leaves unknown components out and says when the target sends no Server-Timing', () => {
-    const { rows, hasServerTiming } = splitData([pt(1, { compute_p50_ms: null, queue_p50_ms: null, other_p50_ms: null })]);
+    const { rows, hasServerTiming } = splitData([point(1, { compute_p50_ms: null, queue_p50_ms: null, other_p50_ms: null })]);
     expect(hasServerTiming).toBe(false);
     expect(rows[0]).toMatchObject({ compute: null, queue: null, other: null });
   });
@@ -117,11 +96,11 @@ describe('splitData', () => {
 
 describe('summaries', () => {
   it('finds the level in progress and the peak over completed levels', () => {
-    const curve = [pt(1), pt(8, { qps: 100 }), pt(16, { qps: 99 }), pt(32, { qps: 500, in_progress: true })];
+    const curve = [point(1), point(8, { qps: 100 }), point(16, { qps: 99 }), point(32, { qps: 500, in_progress: true })];
     expect(inProgressLevel(curve)).toBe(32);
     expect(peakQps(curve)).toEqual({ level: 8, qps: 100 });
-    expect(peakQps([pt(1, { in_progress: true })])).toEqual({ level: 1, qps: 10 });
+    expect(peakQps([point(1, { in_progress: true })])).toEqual({ level: 1, qps: 10 });
     expect(peakQps([])).toBeNull();
-    expect(inProgressLevel([pt(1)])).toBeNull();
+    expect(inProgressLevel([point(1)])).toBeNull();
   });
 });

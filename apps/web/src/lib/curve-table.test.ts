@@ -1,28 +1,7 @@
-import type { CurvePoint } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
 import { curveTableRows, efficiencyCell } from './curve-table.ts';
 import { analysis } from './test-analysis.ts';
-
-function pt(level: number, over: Partial<CurvePoint> = {}): CurvePoint {
-  return {
-    level,
-    requests: 100,
-    errors: 0,
-    qps: level * 10,
-    window_s: 10,
-    p50_ms: 10,
-    p90_ms: 12,
-    p99_ms: 20,
-    p999_ms: 30,
-    compute_p50_ms: null,
-    compute_p99_ms: null,
-    queue_p50_ms: null,
-    queue_p99_ms: null,
-    other_p50_ms: null,
-    in_progress: false,
-    ...over,
-  };
-}
+import { point } from './test-runs.ts';
 
 describe('efficiencyCell', () => {
   it('prints X(N) ÷ (N·X(1)) as a percentage with a bar capped at the cell', () => {
@@ -47,7 +26,7 @@ describe('curveTableRows', () => {
   });
 
   it('attaches efficiency and the Little\'s-law check to their levels, flagging generator-limited ones', () => {
-    const rows = curveTableRows([pt(32), pt(1)], a, 'concurrency');
+    const rows = curveTableRows([point(32), point(1)], a, 'concurrency');
     expect(rows.map((r) => r.point.level)).toEqual([1, 32]);
     expect(rows[0]?.efficiency?.text).toBe('100%');
     expect(rows[0]?.inFlight).toMatchObject({ text: '1.0', generatorLimited: false });
@@ -58,9 +37,9 @@ describe('curveTableRows', () => {
   });
 
   it('leaves levels the analysis skipped (in progress, no analysis) empty', () => {
-    const rows = curveTableRows([pt(1), pt(32, { in_progress: true })], a, 'concurrency');
+    const rows = curveTableRows([point(1), point(32, { in_progress: true })], a, 'concurrency');
     expect(rows[1]?.efficiency).toBeNull();
     expect(rows[1]?.inFlight).toBeNull();
-    expect(curveTableRows([pt(1)], undefined, 'concurrency')[0]).toMatchObject({ efficiency: null, inFlight: null });
+    expect(curveTableRows([point(1)], undefined, 'concurrency')[0]).toMatchObject({ efficiency: null, inFlight: null });
   });
 });

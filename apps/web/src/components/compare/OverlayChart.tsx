@@ -1,11 +1,11 @@
 'use client';
 
-import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis, type DotItemDotProps } from 'recharts';
+import { Line, type DotItemDotProps } from 'recharts';
 import type { FitLine, KneeMark, OverlayData, OverlayPoint } from '../../lib/compare-series.ts';
-import { formatCompact, formatLevel } from '../../lib/format.ts';
 import type { ScaleKind } from '../../lib/scales.ts';
 import { BASE_DASH } from '../../lib/series.ts';
-import { AXIS_LABEL_STYLE, AXIS_LINE, AXIS_TICK, CHART_HEIGHT, CHART_MARGIN, GRID_STROKE, Y_AXIS_WIDTH } from '../run/chart-style.ts';
+import { CHART_HEIGHT } from '../run/chart-style.ts';
+import { CurveChartFrame } from '../run/CurveChartFrame.tsx';
 import { UslCurve } from '../run/UslCurve.tsx';
 import { KneeMarks } from './KneeMarks.tsx';
 import { OverlayTooltip } from './OverlayTooltip.tsx';
@@ -50,40 +50,17 @@ function renderDot(props: DotItemDotProps, colour: string, series: string) {
  * fixes the size (the printed review); without it the chart fills its panel.
  */
 export function OverlayChart({ data, axes, fits = [], knees = [], width, height = CHART_HEIGHT }: { data: OverlayData; axes: OverlayAxes; fits?: FitLine[]; knees?: KneeMark[]; width?: number; height?: number }) {
-  const yAxis = data.yAxis ?? { domain: [0, 1] as [number, number], ticks: [] };
-  const size = width === undefined ? { responsive: true, style: { width: '100%', height } } : { width, height };
   return (
-    <LineChart {...size} data={data.rows} margin={CHART_MARGIN} className="kb-overlay" data-metric={data.metric}>
-      <CartesianGrid stroke={GRID_STROKE} />
-      <XAxis
-        dataKey="level"
-        type="number"
-        scale={axes.xScale}
-        domain={axes.xDomain}
-        ticks={axes.xTicks}
-        tickFormatter={formatLevel}
-        allowDataOverflow
-        tick={AXIS_TICK}
-        axisLine={AXIS_LINE}
-        tickLine={AXIS_LINE}
-        label={{ value: axes.parameter, position: 'bottom', offset: 4, style: AXIS_LABEL_STYLE }}
-      />
-      <YAxis
-        type="number"
-        scale={axes.yScale}
-        domain={yAxis.domain}
-        ticks={yAxis.ticks}
-        allowDataOverflow
-        tickFormatter={formatCompact}
-        width={Y_AXIS_WIDTH}
-        tick={AXIS_TICK}
-        axisLine={AXIS_LINE}
-        tickLine={AXIS_LINE}
-        label={{ value: axes.yLabel, angle: -90, position: 'insideLeft', offset: 4, style: { ...AXIS_LABEL_STYLE, textAnchor: 'middle' } }}
-      />
-      {width === undefined ? (
-        <Tooltip content={(p) => <OverlayTooltip active={p.active} label={p.label} data={data} parameter={axes.parameter} format={axes.format} />} isAnimationActive={false} />
-      ) : null}
+    <CurveChartFrame
+      rows={data.rows}
+      x={{ parameter: axes.parameter, scale: axes.xScale, domain: axes.xDomain, ticks: axes.xTicks }}
+      y={{ label: axes.yLabel, axis: data.yAxis, scale: axes.yScale }}
+      tooltip={width === undefined ? (p) => <OverlayTooltip active={p.active} label={p.label} data={data} parameter={axes.parameter} format={axes.format} /> : undefined}
+      width={width}
+      height={height}
+      className="kb-overlay"
+      data-metric={data.metric}
+    >
       {fits.map((f) => (
         <UslCurve key={`fit-${f.key}`} points={f.points} colour={f.colour} series={f.key} strokeWidth={1.75} dash={FIT_DASH} opacity={0.75} />
       ))}
@@ -105,6 +82,6 @@ export function OverlayChart({ data, axes, fits = [], knees = [], width, height 
         />
       ))}
       <KneeMarks marks={knees} />
-    </LineChart>
+    </CurveChartFrame>
   );
 }

@@ -1,8 +1,7 @@
 import Link from 'next/link';
-import { formatCount, formatQps } from '../../lib/format.ts';
 import type { ReleaseView } from '../../lib/releases.ts';
-import { StatusBadge } from '../common/StatusBadge.tsx';
 import { Time } from '../common/Time.tsx';
+import { RunFigureCells, RunFigureHeads, RunNameCell, StatusCell } from '../runs/RunCells.tsx';
 
 /** One release: its runs newest first, and the one-click comparison with the release before it. */
 export function ReleaseSection({ view }: { view: ReleaseView }) {
@@ -35,42 +34,26 @@ export function ReleaseSection({ view }: { view: ReleaseView }) {
             <tr>
               <th>Status</th>
               <th>Run</th>
-              <th>Started</th>
-              <th>Swept</th>
-              <th className="num">Levels</th>
-              <th className="num">
-                Peak QPS <span className="unit">req/s</span>
-              </th>
-              <th className="num">Requests</th>
+              <RunFigureHeads />
               <th>Labels and note</th>
             </tr>
           </thead>
           <tbody>
             {view.runs.map((run) => (
               <tr key={run.id} className="row-link" data-testid="release-run" data-run-id={run.id}>
-                <td>
-                  <StatusBadge status={run.status} />
-                </td>
-                <td>
-                  <Link className="stretch" href={`/runs/${run.id}`}>
-                    {run.name || <span className="muted">unnamed run</span>}
-                  </Link>
-                  {run.id === view.newestFinished?.id ? (
-                    <span className="muted small" title="the run this release is compared with">
-                      {' '}
-                      · newest finished
-                    </span>
-                  ) : null}
-                </td>
-                <td>
-                  <Time ms={run.created_at} relative />
-                </td>
-                <td className="muted">
-                  {run.parameter} · {run.load_model} loop
-                </td>
-                <td className="num">{run.levels}</td>
-                <td className="num">{formatQps(run.peak_qps)}</td>
-                <td className="num">{formatCount(run.requests)}</td>
+                <StatusCell run={run} />
+                <RunNameCell
+                  run={run}
+                  after={
+                    run.id === view.newestFinished?.id ? (
+                      <span className="muted small" title="the run this release is compared with">
+                        {' '}
+                        · newest finished
+                      </span>
+                    ) : null
+                  }
+                />
+                <RunFigureCells run={run} />
                 <td>
                   {(run.labels ?? []).map((l) => (
                     <span key={l} className="chip">

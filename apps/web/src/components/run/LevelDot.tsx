@@ -28,3 +28,18 @@ export function renderLevelDot(props: DotItemDotProps, color: string, series: st
     />
   );
 }
+
+/** A measured series on the run page: straight segments through its levels, a gap where a value is missing. */
+export function levelLineProps(series: string, color: string, label: string) {
+  return {
+    type: 'linear',
+    dataKey: series,
+    name: label,
+    stroke: color,
+    strokeWidth: 2,
+    connectNulls: false,
+    dot: (props: DotItemDotProps) => renderLevelDot(props, color, series),
+    activeDot: { r: 5 },
+    isAnimationActive: false,
+  } as const;
+}

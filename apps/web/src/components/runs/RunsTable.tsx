@@ -1,8 +1,6 @@
 import Link from 'next/link';
 import type { RunSummary } from '@kneeboard/contracts';
-import { formatCount, formatQps } from '../../lib/format.ts';
-import { StatusBadge } from '../common/StatusBadge.tsx';
-import { Time } from '../common/Time.tsx';
+import { RunFigureCells, RunFigureHeads, RunNameCell, StatusCell } from './RunCells.tsx';
 
 /** The runs list, newest first (the API's order). Each row links to its run page. */
 export function RunsTable({ runs }: { runs: RunSummary[] }) {
@@ -15,21 +13,13 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
             <th>Service</th>
             <th>Release</th>
             <th>Name</th>
-            <th>Started</th>
-            <th>Swept</th>
-            <th className="num">Levels</th>
-            <th className="num">
-              Peak QPS <span className="unit">req/s</span>
-            </th>
-            <th className="num">Requests</th>
+            <RunFigureHeads />
           </tr>
         </thead>
         <tbody>
           {runs.map((run) => (
             <tr key={run.id} className="row-link" data-testid="run-row" data-run-id={run.id}>
-              <td>
-                <StatusBadge status={run.status} />
-              </td>
+              <StatusCell run={run} />
               <td className="strong">
                 <Link className="above" href={`/services/${encodeURIComponent(run.service)}`} title={`${run.service}: runs by release`}>
                   {run.service}
@@ -38,20 +28,8 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
               <td>
                 <span className="tag mono">{run.release}</span>
               </td>
-              <td>
-                <Link className="stretch" href={`/runs/${run.id}`}>
-                  {run.name || <span className="muted">unnamed run</span>}
-                </Link>
-              </td>
-              <td>
-                <Time ms={run.created_at} relative />
-              </td>
-              <td className="muted">
-                {run.parameter} · {run.load_model} loop
-              </td>
-              <td className="num">{run.levels}</td>
-              <td className="num">{formatQps(run.peak_qps)}</td>
-              <td className="num">{formatCount(run.requests)}</td>
+              <RunNameCell run={run} />
+              <RunFigureCells run={run} />
             </tr>
           ))}
         </tbody>

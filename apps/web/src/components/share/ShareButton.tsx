@@ -1,10 +1,7 @@
 'use client';
 
-import { useState } from 'react';
 import { createShortLink } from '../../lib/client-api.ts';
-import { copyText } from './copy.ts';
-
-type State = { kind: 'idle' } | { kind: 'saving' } | { kind: 'shared'; url: string; path: string; copied: boolean } | { kind: 'error'; message: string };
+import { useCopyToClipboard } from './copy.ts';
 
 /**
  * Stores the view's full URL path as a short link (`POST /api/v1/links`) and offers `/s/{code}`,
@@ -12,28 +9,23 @@ type State = { kind: 'idle' } | { kind: 'saving' } | { kind: 'shared'; url: stri
  * is dropped as soon as the view changes.
  */
 export function ShareButton({ path }: { path: string }) {
-  const [state, setState] = useState<State>({ kind: 'idle' });
-  const current = state.kind === 'shared' && state.path !== path ? { kind: 'idle' as const } : state;
+  const { state, copy } = useCopyToClipboard<{ path: string }>();
+  const current = state.kind === 'done' && state.path !== path ? { kind: 'idle' as const } : state;
 
-  const share = async () => {
-    setState({ kind: 'saving' });
-    try {
+  const share = () =>
+    copy(async () => {
       const link = await createShortLink(path);
-      const url = `${window.location.origin}/s/${link.code}`;
-      setState({ kind: 'shared', url, path, copied: await copyText(url) });
-    } catch (err) {
-      setState({ kind: 'error', message: (err as Error).message });
-    }
-  };
+      return { text: `${window.location.origin}/s/${link.code}`, path };
+    });
 
   return (
     <span className="share">
-      <button type="button" className="primary" onClick={() => void share()} disabled={current.kind === 'saving'} data-testid="share">
-        {current.kind === 'saving' ? 'Sharing…' : 'Share'}
+      <button type="button" className="primary" onClick={() => void share()} disabled={current.kind === 'pending'} data-testid="share">
+        {current.kind === 'pending' ? 'Sharing…' : 'Share'}
       </button>
-      {current.kind === 'shared' ? (
+      {current.kind === 'done' ? (
         <span className="share-result" data-testid="share-result">
-          <input type="text" readOnly value={current.url} aria-label="Short link" data-testid="share-url" onFocus={(e) => e.currentTarget.select()} />
+          <input type="text" readOnly value={current.text} aria-label="Short link" data-testid="share-url" onFocus={(e) => e.currentTarget.select()} />
           <span className="muted small">{current.copied ? 'copied' : 'select and copy'}</span>
         </span>
       ) : null}
