@@ -42,4 +42,23 @@ describe('curveTableRows', () => {
     expect(rows[1]?.inFlight).toBeNull();
     expect(curveTableRows([point(1)], undefined, 'concurrency')[0]).toMatchObject({ efficiency: null, inFlight: null });
   });
+
+  it("flags a step the agent itself reported generator-limited, with its reason, also in open loop", () => {
+    const health = (limited: boolean) => ({
+      target: 400,
+      in_flight_mean: 12.5,
+      late_sends: limited ? 900 : 0,
+      missed_sends: 0,
+      agent_cpu_cores: 1,
+      event_loop_delay_p99_ms: 80,
+      generator_limited: limited,
+      reason: limited ? 'Sends fell 18% behind the offered rate.' : null,
+    });
+    const rows = curveTableRows([point(200, { health: health(false) }), point(400, { health: health(true) })], analysis({}), 'rate');
+    expect(rows[0]?.inFlight).toMatchObject({ text: '12.5', generatorLimited: false });
+    expect(rows[1]?.inFlight?.generatorLimited).toBe(true);
+    expect(rows[1]?.inFlight?.title).toContain('Sends fell 18% behind the offered rate.');
+    const closed = curveTableRows([point(1, { health: { ...health(true), target: 1 } })], a, 'concurrency');
+    expect(closed[0]?.inFlight).toMatchObject({ text: '1.0', generatorLimited: true });
+  });
 });

@@ -48,6 +48,29 @@ export interface CurveTableRow {
   inFlight: InFlightCell | null;
 }
 
+/**
+ * The agent's own verdict on a step outranks the inference: a step it flagged generator-limited is
+ * flagged here with its reason, and an open-loop step (no Little's-law check) still gets its
+ * directly counted in-flight figure.
+ */
+function withAgentHealth(cell: InFlightCell | null, point: CurvePoint, parameter: string): InFlightCell | null {
+  const health = point.health;
+  if (!health) return cell;
+  let out = cell;
+  if (!out && health.in_flight_mean !== null && health.target > 0) {
+    const ratio = health.in_flight_mean / health.target;
+    out = {
+      inFlight: health.in_flight_mean,
+      text: inFlightFormat.format(health.in_flight_mean),
+      ratioText: formatPercent(ratio),
+      generatorLimited: false,
+      title: `${inFlightFormat.format(health.in_flight_mean)} requests in flight on average (counted by the agent) at ${parameter} ${formatLevel(point.level)}.`,
+    };
+  }
+  if (!out || !health.generator_limited) return out;
+  return { ...out, generatorLimited: true, title: `${out.title} The agent flagged this step generator-limited${health.reason ? `: ${health.reason}` : '.'}` };
+}
+
 /** One row per level (sorted, one per level) with the analysis' efficiency and Little's-law check attached. */
 export function curveTableRows(curve: ReadonlyArray<CurvePoint>, analysis: RunAnalysis | null | undefined, parameter: string): CurveTableRow[] {
   const eff = new Map((analysis?.efficiency ?? []).map((e) => [e.level, e.efficiency]));
@@ -66,6 +89,7 @@ export function curveTableRows(curve: ReadonlyArray<CurvePoint>, analysis: RunAn
         title: check.generator_limited ? `${what} More than 10% short: the load generator, not the server, may be the ceiling here.` : what,
       };
     }
+    if (!point.in_progress) inFlight = withAgentHealth(inFlight, point, parameter);
     return { point, efficiency: point.in_progress ? null : efficiencyCell(eff.get(point.level)), inFlight };
   });
 }
