@@ -205,3 +205,17 @@ export function compareApiQuery(state: CompareViewState): string {
   if (state.minEffect !== DEFAULT_MIN_EFFECT) pairs.push(['min_effect', String(state.minEffect)]);
   return queryString(pairs);
 }
+
+/** The choices the comparison's "call changes from …" control offers (as fractions). */
+export const MIN_EFFECT_CHOICES: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2];
+
+/** `5%`, `2.5%`: a min_effect as the control and the review print it. */
+export function formatMinEffect(minEffect: number): string {
+  return `${Number((minEffect * 100).toFixed(2))}%`;
+}
+
+/** The control's options: the standard choices, plus the URL's own value when it is none of them (a link keeps its view). */
+export function minEffectOptions(current: number): Array<{ value: number; label: string }> {
+  const values = MIN_EFFECT_CHOICES.some((c) => Math.abs(c - current) < 1e-9) ? [...MIN_EFFECT_CHOICES] : [...MIN_EFFECT_CHOICES, current].sort((a, b) => a - b);
+  return values.map((value) => ({ value, label: formatMinEffect(value) }));
+}

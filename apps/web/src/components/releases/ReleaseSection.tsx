@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { ReleaseView } from '../../lib/releases.ts';
 import { Time } from '../common/Time.tsx';
 import { RunFigureCells, RunFigureHeads, RunNameCell, StatusCell } from '../runs/RunCells.tsx';
+import { SelectHead, SelectRunCell } from '../runs/RunSelection.tsx';
 
 /** One release: its runs newest first, and the one-click comparison with the release before it. */
 export function ReleaseSection({ view }: { view: ReleaseView }) {
@@ -32,6 +33,7 @@ export function ReleaseSection({ view }: { view: ReleaseView }) {
         <table className="data">
           <thead>
             <tr>
+              <SelectHead />
               <th>Status</th>
               <th>Run</th>
               <RunFigureHeads />
@@ -41,6 +43,7 @@ export function ReleaseSection({ view }: { view: ReleaseView }) {
           <tbody>
             {view.runs.map((run) => (
               <tr key={run.id} className="row-link" data-testid="release-run" data-run-id={run.id}>
+                <SelectRunCell id={run.id} label={`${run.release}${run.name ? ` ${run.name}` : ''}`} />
                 <StatusCell run={run} />
                 <RunNameCell
                   run={run}

@@ -1,14 +1,17 @@
 import Link from 'next/link';
 import type { RunSummary } from '@kneeboard/contracts';
 import { RunFigureCells, RunFigureHeads, RunNameCell, StatusCell } from './RunCells.tsx';
+import { RunSelectionProvider, SelectHead, SelectRunCell } from './RunSelection.tsx';
 
-/** The runs list, newest first (the API's order). Each row links to its run page. */
+/** The runs list, newest first (the API's order). Each row links to its run page; ticked rows can be compared. */
 export function RunsTable({ runs }: { runs: RunSummary[] }) {
   return (
+    <RunSelectionProvider runs={runs.map((r) => ({ id: r.id, created_at: r.created_at }))}>
     <div className="panel table-wrap">
       <table className="data runs-table" data-testid="runs-table">
         <thead>
           <tr>
+            <SelectHead />
             <th>Status</th>
             <th>Service</th>
             <th>Release</th>
@@ -19,6 +22,7 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
         <tbody>
           {runs.map((run) => (
             <tr key={run.id} className="row-link" data-testid="run-row" data-run-id={run.id}>
+              <SelectRunCell id={run.id} label={`${run.service} ${run.release}${run.name ? ` ${run.name}` : ''}`} />
               <StatusCell run={run} />
               <td className="strong">
                 <Link className="above" href={`/services/${encodeURIComponent(run.service)}`} title={`${run.service}: runs by release`}>
@@ -35,5 +39,6 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
         </tbody>
       </table>
     </div>
+    </RunSelectionProvider>
   );
 }

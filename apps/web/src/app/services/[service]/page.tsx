@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ApiErrorNotice } from '../../../components/common/ApiErrorNotice.tsx';
 import { ReleaseSection } from '../../../components/releases/ReleaseSection.tsx';
+import { RunSelectionProvider } from '../../../components/runs/RunSelection.tsx';
 import { ApiUnavailableError, getServiceReleases } from '../../../lib/api.ts';
 import { releaseViews } from '../../../lib/releases.ts';
 
@@ -39,11 +40,13 @@ export default async function ServicePage({ params }: { params: Params }) {
       </div>
       <p className="muted small release-hint">
         Newest release first. <em>Compare with …</em> puts the release’s newest finished run against the newest finished run of the release
-        before it.
+        before it. Or tick any runs (2 to 8) and <em>Compare selected</em>.
       </p>
-      {views.map((v) => (
-        <ReleaseSection key={v.release} view={v} />
-      ))}
+      <RunSelectionProvider runs={views.flatMap((v) => v.runs.map((r) => ({ id: r.id, created_at: r.created_at })))}>
+        {views.map((v) => (
+          <ReleaseSection key={v.release} view={v} />
+        ))}
+      </RunSelectionProvider>
     </>
   );
 }
