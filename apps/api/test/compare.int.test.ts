@@ -104,6 +104,16 @@ describe('exports, releases, labels and short links', () => {
     expect(lines[1]?.split(',')[0]).toBe('1');
     const svg = await (await fetch(`${api.url}/api/v1/runs/${runId}/curve.svg`)).text();
     expect(svg).toContain('knee · 4');
+
+    // The embed can match a view: only p99, levels 4–16, a log latency axis.
+    const view = await (await fetch(`${api.url}/api/v1/runs/${runId}/curve.svg?metrics=p99&levels=4-16&y=log`)).text();
+    expect(view).toContain('Latency: p99');
+    expect(view).toContain('latency (ms, log)');
+    expect(view.match(/<circle/g)).toHaveLength(2 * 3);
+    expect(view).not.toContain('data-metric="p50_ms"');
+    const bad = await fetch(`${api.url}/api/v1/runs/${runId}/curve.svg?metrics=p42`);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { field: string }).field).toMatch(/^querystring\.metrics/);
   });
 
   it('lists a service by release, oldest release first, and keeps labels and notes', async () => {

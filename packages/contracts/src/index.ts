@@ -9,3 +9,4 @@ export * from './errors.ts';
 export * from './compare.ts';
 export * from './services.ts';
 export * from './links.ts';
+export * from './svg-view.ts';

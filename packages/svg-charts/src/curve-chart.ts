@@ -1,6 +1,6 @@
 import { escapeXml } from './escape.ts';
 import { renderPanel } from './panel.ts';
-import type { CurveChartInput } from './types.ts';
+import type { CurveChartInput, LatencyKey } from './types.ts';
 
 const STYLE = `
   text { font-family: -apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; fill: #1f2937; }
@@ -12,10 +12,18 @@ const STYLE = `
 
 /**
  * A self-contained SVG of a latency-versus-load curve (or an overlay of runs): throughput on the
- * left, p50 (solid) and p99 (faint) latency on the right, the knee marked. Rendered on the server
+ * left, latency percentiles on the right (p50 solid and p99 faint by default), the knee marked. Rendered on the server
  * without a browser, for READMEs, wikis and pull requests.
  */
+const NAMES: Record<LatencyKey, string> = { p50_ms: 'p50', p90_ms: 'p90', p99_ms: 'p99', p999_ms: 'p99.9' };
+
+function latencyTitle(keys: LatencyKey[]): string {
+  const [first, ...rest] = keys.map((k) => NAMES[k]);
+  return rest.length === 0 ? `Latency: ${first}` : `Latency: ${first} (solid) and ${rest.join(', ')} (faint)`;
+}
+
 export function renderCurveSvg(input: CurveChartInput): string {
+  const latency = input.latency && input.latency.length > 0 ? input.latency : (['p50_ms', 'p99_ms'] as LatencyKey[]);
   const width = input.width ?? 960;
   const height = input.height ?? 380;
   const headerHeight = input.subtitle ? 48 : 32;
@@ -48,16 +56,14 @@ export function renderCurveSvg(input: CurveChartInput): string {
           }),
           renderPanel({
             box: { x: half, y: headerHeight, width: half, height: panelHeight },
-            title: 'Latency: p50 (solid) and p99 (faint)',
+            title: latencyTitle(latency),
             xLabel: input.parameter,
-            yLabel: 'latency (ms)',
+            yLabel: input.yScale === 'log' ? 'latency (ms, log)' : 'latency (ms)',
             levels,
             series: input.series,
-            metrics: [
-              { key: 'p50_ms', faint: false },
-              { key: 'p99_ms', faint: true },
-            ],
+            metrics: latency.map((key, i) => ({ key, faint: i > 0 })),
             marker: input.marker,
+            yLog: input.yScale === 'log',
           }),
         ].join('\n');
 

@@ -1,4 +1,4 @@
 export { renderCurveSvg } from './curve-chart.ts';
 export { colourFor, PALETTE } from './palette.ts';
 export { escapeXml } from './escape.ts';
-export type { ChartSeries, CurveChartInput, SeriesPoint } from './types.ts';
+export type { ChartSeries, CurveChartInput, LatencyKey, SeriesPoint } from './types.ts';

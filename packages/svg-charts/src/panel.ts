@@ -20,6 +20,8 @@ export interface PanelSpec {
   /** Which values of a point to draw; p99 is drawn thinner and fainter than p50. */
   metrics: Array<{ key: keyof Omit<SeriesPoint, 'level'>; faint: boolean }>;
   marker?: { level: number; label: string } | null;
+  /** A log y axis (latency spanning decades); values ≤ 0 are then gaps. */
+  yLog?: boolean;
 }
 
 const MARGIN = { top: 28, right: 12, bottom: 40, left: 56 };
@@ -41,12 +43,18 @@ export function renderPanel(spec: PanelSpec): string {
   const y0 = box.y + box.height - MARGIN.bottom;
   const y1 = box.y + MARGIN.top;
   const x = xScaleFor(spec.levels, [x0, x1]);
-  const values = spec.series.flatMap((s) => s.points.flatMap((p) => spec.metrics.map((m) => p[m.key]))).filter((v): v is number => v !== null);
-  const y = scaleLinear().domain([0, Math.max(1, ...values) * 1.05]).range([y0, y1]).nice();
+  const valueOf = (p: SeriesPoint, key: keyof Omit<SeriesPoint, 'level'>): number | null => {
+    const v = p[key] ?? null;
+    return v === null || (spec.yLog && v <= 0) ? null : v;
+  };
+  const values = spec.series.flatMap((s) => s.points.flatMap((p) => spec.metrics.map((m) => valueOf(p, m.key)))).filter((v): v is number => v !== null);
+  const y = spec.yLog
+    ? scaleLog().domain([Math.min(...values, 1) * 0.8, Math.max(1, ...values) * 1.25]).range([y0, y1]).nice()
+    : scaleLinear().domain([0, Math.max(1, ...values) * 1.05]).range([y0, y1]).nice();
 
   const out: string[] = [];
   out.push(`<text x="${box.x + MARGIN.left}" y="${box.y + 16}" class="panel-title">${escapeXml(spec.title)}</text>`);
-  for (const t of y.ticks(5)) {
+  for (const t of spec.yLog ? y.ticks(5).filter((t) => /^[125]/.test(String(t))) : y.ticks(5)) {
     out.push(`<line x1="${x0}" x2="${x1}" y1="${y(t)}" y2="${y(t)}" class="grid"/>`);
     out.push(`<text x="${x0 - 6}" y="${y(t) + 4}" text-anchor="end" class="tick">${fmt(t)}</text>`);
   }
@@ -65,15 +73,16 @@ export function renderPanel(spec: PanelSpec): string {
 
   for (const s of spec.series) {
     for (const m of spec.metrics) {
-      const pts = s.points.filter((p) => p[m.key] !== null).sort((a, b) => a.level - b.level);
+      const pts = s.points.filter((p) => valueOf(p, m.key) !== null).sort((a, b) => a.level - b.level);
       const path = line<SeriesPoint>()
-        .defined((p) => p[m.key] !== null)
+        .defined((p) => valueOf(p, m.key) !== null)
         .x((p) => x(p.level))
-        .y((p) => y(p[m.key] as number))([...s.points].sort((a, b) => a.level - b.level));
+        .y((p) => y(valueOf(p, m.key) as number))([...s.points].sort((a, b) => a.level - b.level));
       const style = `stroke="${s.colour}" stroke-width="${m.faint ? 1.25 : 2}"${s.dashed ? ' stroke-dasharray="6 4"' : ''}${m.faint ? ' stroke-opacity="0.55"' : ''}`;
       out.push(`<path d="${path ?? ''}" fill="none" ${style} class="series" data-series="${escapeXml(s.label)}" data-metric="${m.key}"/>`);
       for (const p of pts) {
-        out.push(`<circle cx="${x(p.level)}" cy="${y(p[m.key] as number)}" r="${m.faint ? 2 : 3}" fill="${s.colour}"${m.faint ? ' fill-opacity="0.55"' : ''}><title>${escapeXml(`${s.label} · ${p.level}: ${fmt(p[m.key] as number)}`)}</title></circle>`);
+        const v = valueOf(p, m.key) as number;
+        out.push(`<circle cx="${x(p.level)}" cy="${y(v)}" r="${m.faint ? 2 : 3}" fill="${s.colour}"${m.faint ? ' fill-opacity="0.55"' : ''}><title>${escapeXml(`${s.label} · ${p.level}: ${fmt(v)}`)}</title></circle>`);
       }
     }
   }

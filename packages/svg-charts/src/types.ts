@@ -2,8 +2,12 @@ export interface SeriesPoint {
   level: number;
   qps: number | null;
   p50_ms: number | null;
+  p90_ms?: number | null;
   p99_ms: number | null;
+  p999_ms?: number | null;
 }
+
+export type LatencyKey = 'p50_ms' | 'p90_ms' | 'p99_ms' | 'p999_ms';
 
 export interface ChartSeries {
   label: string;
@@ -21,6 +25,10 @@ export interface CurveChartInput {
   series: ChartSeries[];
   /** A vertical marker, e.g. the knee. */
   marker?: { level: number; label: string } | null;
+  /** Latency percentiles to draw, first solid, the rest faint. Default p50 and p99. */
+  latency?: LatencyKey[];
+  /** Latency axis scale. Default linear. */
+  yScale?: 'linear' | 'log';
   width?: number;
   height?: number;
 }

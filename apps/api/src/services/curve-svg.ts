@@ -1,40 +1,50 @@
-import { colourFor, renderCurveSvg, type ChartSeries } from '@kneeboard/svg-charts';
-import type { RunDetail } from '@kneeboard/contracts';
+import { colourFor, renderCurveSvg, type ChartSeries, type LatencyKey } from '@kneeboard/svg-charts';
+import { levelSelected, type RunDetail, type SvgViewQuery } from '@kneeboard/contracts';
 
-function seriesOf(detail: RunDetail, index: number, dashed: boolean, label: string): ChartSeries {
+function seriesOf(detail: RunDetail, index: number, dashed: boolean, label: string, view: SvgViewQuery): ChartSeries {
   return {
     label,
     colour: colourFor(index),
     dashed,
-    points: detail.curve.map((p) => ({ level: p.level, qps: p.qps, p50_ms: p.p50_ms, p99_ms: p.p99_ms })),
+    points: detail.curve
+      .filter((p) => levelSelected(view.levels, p.level))
+      .map((p) => ({ level: p.level, qps: p.qps, p50_ms: p.p50_ms, p90_ms: p.p90_ms, p99_ms: p.p99_ms, p999_ms: p.p999_ms })),
   };
 }
+
+/** The view's drawing options in the chart's terms. */
+const drawing = (view: SvgViewQuery) => ({
+  latency: view.metrics?.map((m): LatencyKey => `${m}_ms`),
+  yScale: view.y,
+});
 
 const kneeMarker = (detail: RunDetail) => {
   const knee = detail.analysis?.knee;
   return knee ? { level: knee.level, label: `knee · ${knee.level}` } : null;
 };
 
-export function runCurveSvg(detail: RunDetail): string {
+export function runCurveSvg(detail: RunDetail, view: SvgViewQuery = {}): string {
   const { run } = detail;
   return renderCurveSvg({
     title: `${run.service} ${run.release} — ${run.name}`,
     subtitle: detail.analysis?.verdict,
     parameter: run.parameter,
-    series: [seriesOf(detail, 0, false, run.release)],
+    series: [seriesOf(detail, 0, false, run.release, view)],
     marker: kneeMarker(detail),
+    ...drawing(view),
   });
 }
 
 /** The base is dashed in the first colour; heads are solid, in the colours the web app gives them. */
-export function compareCurveSvg(details: RunDetail[], summary: string): string {
+export function compareCurveSvg(details: RunDetail[], summary: string, view: SvgViewQuery = {}): string {
   const [base] = details;
   if (!base) throw new Error('nothing to draw');
   return renderCurveSvg({
     title: `${base.run.service}: ${details.map((d) => d.run.release).join(' vs ')}`,
     subtitle: summary,
     parameter: base.run.parameter,
-    series: details.map((d, i) => seriesOf(d, i, i === 0, i === 0 ? `${d.run.release} (base)` : d.run.release)),
+    series: details.map((d, i) => seriesOf(d, i, i === 0, i === 0 ? `${d.run.release} (base)` : d.run.release, view)),
     marker: kneeMarker(base),
+    ...drawing(view),
   });
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
-import { ApiError, CompareQuery, CompareResponse, ViewPath } from '@kneeboard/contracts';
+import { ApiError, CompareQuery, CompareResponse, SvgViewQuery, ViewPath } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { buildComparison } from '../../services/compare.ts';
 import { compareCurveSvg } from '../../services/curve-svg.ts';
@@ -36,11 +36,15 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db 
   });
 
   app.get('/compare.svg', {
-    schema: { summary: 'An embeddable SVG overlay of the compared runs', tags: ['compare'], querystring: CompareQuery },
+    schema: {
+      summary: 'An embeddable SVG overlay of the compared runs; metrics, levels and y as in the web app\'s URLs',
+      tags: ['compare'],
+      querystring: CompareQuery.extend(SvgViewQuery.shape),
+    },
     handler: async (req, reply) => {
       const { report, details } = await buildComparison(db, req.query);
       const summary = report.heads.map((h) => h.overall.summary).join(' ');
-      return reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'no-cache').send(compareCurveSvg(details, summary));
+      return reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'no-cache').send(compareCurveSvg(details, summary, req.query));
     },
   });
 };

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { SvgViewQuery } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { curveCsv } from '../../services/curve-csv.ts';
 import { runCurveSvg } from '../../services/curve-svg.ts';
@@ -8,8 +9,14 @@ import { IdParams } from './runs.ts';
 /** A run's curve in forms for elsewhere: an embeddable SVG and a CSV for spreadsheets. */
 export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
   app.get('/runs/:id/curve.svg', {
-    schema: { summary: "The run's curve as an embeddable SVG (throughput and latency against level, knee marked)", tags: ['runs'], params: IdParams },
-    handler: async (req, reply) => reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'no-cache').send(runCurveSvg(await requireRunDetail(db, req.params.id))),
+    schema: {
+      summary: "The run's curve as an embeddable SVG (throughput and latency against level, knee marked); metrics, levels and y as in the web app's URLs",
+      tags: ['runs'],
+      params: IdParams,
+      querystring: SvgViewQuery,
+    },
+    handler: async (req, reply) =>
+      reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'no-cache').send(runCurveSvg(await requireRunDetail(db, req.params.id), req.query)),
   });
 
   app.get('/runs/:id/curve.csv', {
