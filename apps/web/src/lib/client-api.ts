@@ -3,7 +3,7 @@
  * short links, run labels and notes, and the comparison as Markdown. Bodies are parsed with the
  * contracts' schemas; failures become one readable sentence.
  */
-import { Link, Run, type UpdateRunBody } from '@kneeboard/contracts';
+import { CompareResponse, Link, Run, type UpdateRunBody } from '@kneeboard/contracts';
 import type { z } from 'zod';
 
 async function reason(res: Response): Promise<string> {
@@ -40,4 +40,15 @@ export async function fetchCompareMarkdown(apiQuery: string, origin: string, vie
   const res = await fetch(path, { headers: { accept: 'text/markdown' } });
   if (!res.ok) throw new Error(`GET /api/v1/compare.md failed (${await reason(res)})`);
   return res.text();
+}
+
+/** The comparison's statistics again (`GET /api/v1/compare`), e.g. after min_effect changed; a 400/404 is a sentence, not a throw. */
+export async function fetchCompare(apiQuery: string): Promise<{ ok: true; report: CompareResponse } | { ok: false; error: string }> {
+  const path = `/api/v1/compare${apiQuery}`;
+  const res = await fetch(path, { headers: { accept: 'application/json' } });
+  if (res.status === 400 || res.status === 404) return { ok: false, error: await reason(res) };
+  if (!res.ok) throw new Error(`GET /api/v1/compare failed (${await reason(res)})`);
+  const parsed = CompareResponse.safeParse(await res.json());
+  if (!parsed.success) throw new Error('GET /api/v1/compare: unexpected response shape');
+  return { ok: true, report: parsed.data };
 }

@@ -2,7 +2,8 @@
 
 import type { CompareResponse, RunDetail } from '@kneeboard/contracts';
 import Link from 'next/link';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { fetchCompare } from '../../lib/client-api.ts';
 import { compareCharts } from '../../lib/compare-series.ts';
 import { deltaRows, verdictSummary } from '../../lib/compare-table.ts';
 import { comparisonTitle } from '../../lib/comparison-title.ts';
@@ -25,8 +26,28 @@ export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; 
  * changes. Its settings live in the URL (kept current with replaceState), so Share, a reload or a
  * copied address all show this exact view.
  */
-export function CompareView({ details, stats, initial }: { details: RunDetail[]; stats: CompareStats; initial: CompareViewState }) {
+export function CompareView({ details, stats: initialStats, initial }: { details: RunDetail[]; stats: CompareStats; initial: CompareViewState }) {
   const [state, setState] = useState(initial);
+  // The statistics and the min_effect they were computed with; a new min_effect fetches them again.
+  const [loaded, setLoaded] = useState({ minEffect: initial.minEffect, stats: initialStats });
+  const stats = loaded.stats;
+  const updating = loaded.minEffect !== state.minEffect;
+  const statsQuery = compareApiQuery(state);
+  useEffect(() => {
+    if (!updating) return;
+    let stale = false;
+    const want = state.minEffect;
+    fetchCompare(statsQuery)
+      .then((next) => {
+        if (!stale) setLoaded({ minEffect: want, stats: next });
+      })
+      .catch((err: unknown) => {
+        if (!stale) setLoaded({ minEffect: want, stats: { ok: false, error: err instanceof Error ? err.message : String(err) } });
+      });
+    return () => {
+      stale = true;
+    };
+  }, [updating, statsQuery, state.minEffect]);
   const path = compareViewPath(state);
   useReplaceUrl(path);
   const charts = useMemo(() => compareCharts(details, state), [details, state]);
@@ -64,7 +85,7 @@ export function CompareView({ details, stats, initial }: { details: RunDetail[];
 
       <ComparedRuns series={charts.series} parameter={parameter} />
 
-      <div className="verdicts">
+      <div className={updating ? "verdicts updating" : "verdicts"} data-testid="verdicts" data-min-effect={loaded.minEffect} aria-busy={updating}>
         {stats.ok && base ? (
           stats.report.heads.map((h) => {
             const s = charts.series.find((x) => x.runId === h.run.id && x.role === 'head');
@@ -79,7 +100,17 @@ export function CompareView({ details, stats, initial }: { details: RunDetail[];
         )}
       </div>
 
-      <ViewToolbar settings={state} xScale={charts.xScale} parameter={parameter} levels={charts.allLevels} hasFits={hasFits} onChange={update} />
+      <ViewToolbar
+        settings={state}
+        xScale={charts.xScale}
+        parameter={parameter}
+        levels={charts.allLevels}
+        hasFits={hasFits}
+        onChange={update}
+        minEffect={state.minEffect}
+        onMinEffect={(minEffect) => setState((s) => ({ ...s, minEffect }))}
+        updating={updating}
+      />
       <OverlayPanels charts={charts} parameter={parameter} heading={title} />
 
       {stats.ok && base ? (

@@ -2,7 +2,7 @@
 
 import type { ScaleKind } from '../../lib/scales.ts';
 import { LATENCY_SERIES, type LatencyKey } from '../../lib/series.ts';
-import type { ChartSettings } from '../../lib/view-state.ts';
+import { minEffectOptions, type ChartSettings } from '../../lib/view-state.ts';
 import { LevelRangePicker } from '../common/LevelRangePicker.tsx';
 import { Segmented } from '../run/ChartPanel.tsx';
 
@@ -19,6 +19,9 @@ export function ViewToolbar({
   levels,
   hasFits,
   onChange,
+  minEffect,
+  onMinEffect,
+  updating = false,
 }: {
   settings: ChartSettings;
   /** The x scale in effect (the automatic choice when the URL has none). */
@@ -27,6 +30,11 @@ export function ViewToolbar({
   levels: ReadonlyArray<number>;
   hasFits: boolean;
   onChange: (next: Partial<ChartSettings>) => void;
+  /** The smallest change the verdicts call (0–1), and its setter. */
+  minEffect: number;
+  onMinEffect: (value: number) => void;
+  /** The statistics for a new min_effect are on their way. */
+  updating?: boolean;
 }) {
   const toggle = (key: LatencyKey) => {
     const on = settings.metrics.includes(key) ? settings.metrics.filter((k) => k !== key) : [...settings.metrics, key];
@@ -48,6 +56,22 @@ export function ViewToolbar({
       <label className="legend-toggle" data-testid="toggle-usl" title={hasFits ? 'Each run’s fitted Universal Scalability Law curve, thin, in its colour' : 'No run has a fitted curve'}>
         <input type="checkbox" checked={settings.fit === true} disabled={!hasFits} onChange={() => onChange({ fit: settings.fit === true ? null : true })} />
         USL fits
+      </label>
+      <label className="control min-effect" data-testid="min-effect" title="A change smaller than this is called no significant change, whatever its interval">
+        <span className="control-label">call changes from</span>
+        <select value={String(minEffect)} onChange={(e) => onMinEffect(Number(e.target.value))} aria-label="call changes from (smallest change the verdicts call)">
+          {minEffectOptions(minEffect).map((o) => (
+            <option key={o.value} value={String(o.value)}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+        {updating ? (
+          <span className="muted small" data-testid="min-effect-updating">
+            {' '}
+            updating…
+          </span>
+        ) : null}
       </label>
       <LevelRangePicker parameter={parameter} levels={levels} selection={settings.levels} onChange={(sel) => onChange({ levels: sel })} />
     </div>

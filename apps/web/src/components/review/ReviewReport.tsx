@@ -4,7 +4,7 @@ import { runSeries } from '../../lib/compare-series.ts';
 import { deltaRows, verdictSummary } from '../../lib/compare-table.ts';
 import { comparisonTitle } from '../../lib/comparison-title.ts';
 import { formatTimestamp } from '../../lib/format.ts';
-import { compareViewPath, type CompareViewState } from '../../lib/view-state.ts';
+import { compareViewPath, formatMinEffect, type CompareViewState } from '../../lib/view-state.ts';
 import type { CompareStats } from '../compare/CompareView.tsx';
 import { ComparedRuns } from '../compare/ComparedRuns.tsx';
 import { DeltaTable } from '../compare/DeltaTable.tsx';
@@ -34,7 +34,11 @@ export function ReviewReport({ details, stats, state, generatedAt }: { details: 
         <p className="review-eyebrow">Kneeboard · performance review</p>
         <h1 data-testid="review-title">{title}</h1>
         <p className="muted small review-meta">
-          {details.length} runs · swept {parameter} · generated {formatTimestamp(generatedAt, 'UTC')} UTC
+          {details.length} runs · swept {parameter} ·{' '}
+          <span data-testid="review-min-effect" title="the smallest change the verdicts call; set on the interactive view">
+            changes called from {formatMinEffect(stats.ok ? stats.report.settings.min_effect : state.minEffect)}
+          </span>{' '}
+          · generated {formatTimestamp(generatedAt, 'UTC')} UTC
         </p>
         <h2 className="review-h2">Verdict</h2>
         {stats.ok && base ? (
