@@ -185,15 +185,47 @@ export function wideRun(now: number): RunDetail {
   };
 }
 
+/**
+ * An open-loop step: `rate` req/s offered to a server that serves at most `capacity`. Below it the
+ * server keeps up (achieved a hair under offered); past it achieved flattens at the capacity and
+ * slowly sags, while the queue (and so latency) grows with the backlog over the step.
+ */
+export function openLoopPoint(rate: number, opts: { capacity: number; serviceMs: number; windowS?: number }): CurvePoint {
+  const { capacity, serviceMs } = opts;
+  const rho = Math.min(rate / capacity, 0.97);
+  const qps = rate <= capacity ? rate * 0.998 : capacity * (1 - 0.04 * Math.log2(rate / capacity));
+  const queue = rate <= capacity ? (serviceMs * rho) / (1 - rho) : serviceMs * 30 * Math.log2(rate / capacity + 1);
+  const latency = serviceMs + queue + 0.4;
+  const errors = rate > capacity ? Math.round((rate - qps) * 0.02 * (opts.windowS ?? 10)) : 0;
+  return point(
+    rate,
+    {
+      qps,
+      errors,
+      mean_ms: latency,
+      p50_ms: latency,
+      p90_ms: latency * 1.3 + 1,
+      p99_ms: latency * 1.9 + 4,
+      p999_ms: latency * 2.6 + 9,
+      compute_p50_ms: serviceMs,
+      compute_p99_ms: serviceMs * 1.4,
+      queue_p50_ms: queue,
+      queue_p99_ms: queue * 1.8,
+      other_p50_ms: 0.4,
+    },
+    opts.windowS ?? 10,
+  );
+}
+
 export function abortedRun(now: number): RunDetail {
   const created = now - 50 * HOUR;
-  const curve = [1, 2, 4].map((l) => modelPoint(l, { workers: 4, serviceMs: 30 }));
+  const curve = [50, 100, 200, 400, 800].map((rate) => openLoopPoint(rate, { capacity: 330, serviceMs: 12 }));
   return {
     run: run({
       id: FIXTURE_IDS.aborted,
       service: 'checkout-api',
       release: 'v2.3.0',
-      name: 'smoke',
+      name: 'open-loop smoke, rates 50–800 req/s',
       load_model: 'open',
       parameter: 'rate',
       agent_host: 'laptop',

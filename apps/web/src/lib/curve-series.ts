@@ -53,11 +53,13 @@ export interface QpsOptions {
   analysis?: RunAnalysis | null;
   /** The fitted USL line is drawn, so the y axis must hold it too (its peak can sit above every measured point). */
   showFit?: boolean;
+  /** An open loop draws the offered = achieved line (y = x), so the y axis must reach the highest offered rate. */
+  offered?: boolean;
 }
 
 /** Throughput per level. A QPS of 0 is a real measurement (e.g. every request failed), so it is kept. */
 export function qpsData(curve: ReadonlyArray<CurvePoint>, options: QpsOptions = {}): QpsData {
-  const { analysis, showFit = false } = options;
+  const { analysis, showFit = false, offered = false } = options;
   const fit = analysis?.usl ?? null;
   const eff = new Map((analysis?.efficiency ?? []).map((e) => [e.level, e.efficiency]));
   const rows = normalizeCurve(curve).map((p) => ({
@@ -67,7 +69,8 @@ export function qpsData(curve: ReadonlyArray<CurvePoint>, options: QpsOptions = 
     efficiency: p.in_progress ? null : (eff.get(p.level) ?? null),
   }));
   const fitted = showFit ? (analysis?.usl_curve ?? []).map((u) => u.qps) : [];
-  return { rows, yAxis: linearAxis([...rows.map((r) => r.qps), ...fitted]) };
+  const offeredRates = offered ? rows.map((r) => r.level) : [];
+  return { rows, yAxis: linearAxis([...rows.map((r) => r.qps), ...fitted, ...offeredRates]) };
 }
 
 export type LatencyRow = RowBase & Record<LatencyKey, number | null>;

@@ -1,4 +1,5 @@
 import type { CurveTableRow } from '../../lib/curve-table.ts';
+import { achievedCell } from '../../lib/open-loop.ts';
 import { formatCount, formatLevel, formatMs, formatQps } from '../../lib/format.ts';
 
 const MS_COLUMNS = [
@@ -23,11 +24,14 @@ export function CurveTable({
   parameter,
   efficiencyBasis,
   closedLoop,
+  openLoop = false,
 }: {
   rows: CurveTableRow[];
   parameter: string;
   efficiencyBasis: string | null;
   closedLoop: boolean;
+  /** Level = offered rate: the column is achieved ÷ offered instead of scaling efficiency. */
+  openLoop?: boolean;
 }) {
   const limited = rows.filter((r) => r.inFlight?.generatorLimited).length;
   return (
@@ -39,9 +43,15 @@ export function CurveTable({
             <th className="num">
               QPS <span className="unit">req/s</span>
             </th>
-            <th className="eff-col" title="X(N) ÷ (N·X(1)): how much of linear scaling each level kept">
-              efficiency
-            </th>
+            {openLoop ? (
+              <th className="eff-col" title="achieved ÷ offered: the share of the offered rate the server served" data-testid="achieved-head">
+                achieved ÷ offered
+              </th>
+            ) : (
+              <th className="eff-col" title="X(N) ÷ (N·X(1)): how much of linear scaling each level kept">
+                efficiency
+              </th>
+            )}
             {MS_COLUMNS.map(([key, label]) => (
               <th key={key} className="num">
                 {label} <span className="unit">ms</span>
@@ -73,18 +83,22 @@ export function CurveTable({
                   {formatLevel(p.level)}
                 </td>
                 <td className="num">{formatQps(p.qps)}</td>
-                <td className="eff-col" data-testid="efficiency">
-                  {efficiency ? (
-                    <span className="eff" title={`efficiency ${efficiency.text}`}>
-                      <span className="eff-bar" aria-hidden>
-                        <span className={efficiency.superlinear ? 'eff-fill superlinear' : 'eff-fill'} style={{ width: `${efficiency.barPct}%` }} />
+{openLoop ? (
+                  <AchievedTd point={p} />
+                ) : (
+                                <td className="eff-col" data-testid="efficiency">
+                    {efficiency ? (
+                      <span className="eff" title={`efficiency ${efficiency.text}`}>
+                        <span className="eff-bar" aria-hidden>
+                          <span className={efficiency.superlinear ? 'eff-fill superlinear' : 'eff-fill'} style={{ width: `${efficiency.barPct}%` }} />
+                        </span>
+                        <span className="eff-text">{efficiency.text}</span>
                       </span>
-                      <span className="eff-text">{efficiency.text}</span>
-                    </span>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
-                </td>
+                    ) : (
+                      <span className="muted">—</span>
+                    )}
+                  </td>
+                )}
                 {MS_COLUMNS.map(([key]) => (
                   <td key={key} className="num">
                     {formatMs(p[key])}
@@ -113,7 +127,13 @@ export function CurveTable({
           })}
         </tbody>
       </table>
-      {efficiencyBasis || closedLoop ? (
+      {openLoop ? (
+        <p className="table-foot" data-testid="achieved-foot">
+          An open loop offers a fixed rate ({parameter}, req/s): <em>achieved ÷ offered</em> is the share the server served. Below saturation it
+          stays near 100%; an amber bar (under 95%) means the server could not keep up.
+        </p>
+      ) : null}
+      {!openLoop && (efficiencyBasis || closedLoop) ? (
         <p className="table-foot">
           {efficiencyBasis ? <span data-testid="efficiency-basis">{efficiencyBasis}</span> : null}
           {closedLoop ? (
@@ -132,5 +152,23 @@ export function CurveTable({
         </p>
       ) : null}
     </section>
+  );
+}
+
+function AchievedTd({ point }: { point: Parameters<typeof achievedCell>[0] }) {
+  const cell = achievedCell(point);
+  return (
+    <td className="eff-col" data-testid="achieved" data-saturated={cell?.saturated ? 'true' : undefined}>
+      {cell ? (
+        <span className="eff" title={cell.title}>
+          <span className="eff-bar" aria-hidden>
+            <span className={cell.saturated ? 'eff-fill saturated' : 'eff-fill'} style={{ width: `${cell.barPct}%` }} />
+          </span>
+          <span className="eff-text">{cell.text}</span>
+        </span>
+      ) : (
+        <span className="muted">—</span>
+      )}
+    </td>
   );
 }

@@ -18,6 +18,7 @@ export function LatencyChart({
   data,
   visible,
   parameter,
+  xLabel,
   xScale,
   yScale,
   children,
@@ -25,6 +26,7 @@ export function LatencyChart({
   data: LatencyData;
   visible: ReadonlyArray<LatencyKey>;
   parameter: string;
+  xLabel?: string;
   xScale: ScaleKind;
   yScale: ScaleKind;
   children?: ReactNode;
@@ -32,7 +34,7 @@ export function LatencyChart({
   return (
     <CurveChartFrame
       rows={data.rows}
-      x={runLevelAxis(parameter, data.rows, xScale)}
+      x={runLevelAxis(xLabel ?? parameter, data.rows, xScale)}
       y={{ label: 'latency (ms)', axis: data.yAxis, scale: yScale }}
       tooltip={(p) => <CurveTooltip active={p.active} payload={p.payload} parameter={parameter} variant="latency" visible={visible} />}
     >

@@ -16,18 +16,21 @@ export function QpsChart({
   parameter,
   xScale,
   showFit = false,
+  xLabel,
   children,
 }: {
   data: QpsData;
   parameter: string;
   xScale: ScaleKind;
   showFit?: boolean;
+  /** The level axis' label when it is not the parameter (an open loop's `offered rate (req/s)`). */
+  xLabel?: string;
   children?: ReactNode;
 }) {
   return (
     <CurveChartFrame
       rows={data.rows}
-      x={runLevelAxis(parameter, data.rows, xScale)}
+      x={runLevelAxis(xLabel ?? parameter, data.rows, xScale)}
       y={{ label: 'throughput (req/s)', axis: data.yAxis }}
       tooltip={(p) => <CurveTooltip active={p.active} payload={p.payload} parameter={parameter} variant="qps" showFit={showFit} />}
     >

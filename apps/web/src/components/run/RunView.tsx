@@ -19,6 +19,8 @@ import { KneeMarker } from './KneeMarker.tsx';
 import { LatencyChart } from './LatencyChart.tsx';
 import { LiveIndicator } from './LiveIndicator.tsx';
 import { QpsChart } from './QpsChart.tsx';
+import { OFFERED_COLOUR, OfferedLine } from './OfferedLine.tsx';
+import { isOpenLoop, levelAxisLabel, offeredLine } from '../../lib/open-loop.ts';
 import { RunHeader } from './RunHeader.tsx';
 import { RunNotes } from './RunNotes.tsx';
 import { RunToolbar } from './RunToolbar.tsx';
@@ -81,7 +83,10 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
     [showFit, shownAnalysis, xScale, domainLo, domainHi],
   );
 
-  const qps = useMemo(() => qpsData(curve, { analysis: shownAnalysis, showFit }), [curve, shownAnalysis, showFit]);
+  const openLoop = isOpenLoop(run.load_model);
+  const xLabel = levelAxisLabel(run.parameter, run.load_model);
+  const qps = useMemo(() => qpsData(curve, { analysis: shownAnalysis, showFit, offered: openLoop }), [curve, shownAnalysis, showFit, openLoop]);
+  const offered = useMemo(() => (openLoop && curve.length > 0 ? offeredLine([domainLo, domainHi], xScale) : []), [openLoop, curve.length, domainLo, domainHi, xScale]);
   const tableRows = useMemo(() => curveTableRows(curve, analysis, run.parameter), [curve, analysis, run.parameter]);
   const latency = useMemo(() => latencyData(curve, visible, yScale), [curve, visible, yScale]);
   const split = useMemo(() => splitData(curve), [curve]);
@@ -130,6 +135,7 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
                 spec={exportSpec('Throughput', `successful requests per second against ${run.parameter}`, [
                   { label: 'throughput', colour: QPS_SERIES.color },
                   ...(showFit ? [{ label: USL_SERIES.label, colour: USL_SERIES.color, dashed: true }] : []),
+                  ...(openLoop ? [{ label: 'offered = achieved', colour: OFFERED_COLOUR, dashed: true }] : []),
                 ])}
               />
             </>
@@ -152,6 +158,12 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
                   <span className="muted">R² {formatSignificant(fit.r2, 2)}</span>
                 </label>
               ) : null}
+              {openLoop ? (
+                <span className="legend-item" style={{ color: OFFERED_COLOUR }} title="An open loop offers a fixed rate: below saturation achieved throughput sits on this line, past it it falls below">
+                  <span className="swatch swatch-dashed" style={{ color: OFFERED_COLOUR }} />
+                  <span className="legend-text">offered = achieved</span>
+                </span>
+              ) : null}
               <KneeLegend marker={knee} />
               {measuring !== null ? (
                 <span className="legend-item" style={{ color: QPS_SERIES.color }}>
@@ -166,7 +178,8 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
           empty={waiting}
           testId="qps-chart"
         >
-          <QpsChart data={qps} parameter={run.parameter} xScale={xScale} showFit={showFit}>
+          <QpsChart data={qps} parameter={run.parameter} xLabel={xLabel} xScale={xScale} showFit={showFit}>
+            {openLoop ? <OfferedLine points={offered} /> : null}
             <KneeMarker marker={knee} />
             {showFit ? <UslCurve points={fitLine} /> : null}
           </QpsChart>
@@ -207,7 +220,7 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
           empty={waiting ?? (visible.length === 0 ? 'Pick a percentile to draw.' : yScale === 'log' && latency.yAxis === null ? 'No latency samples yet.' : null)}
           testId="latency-chart"
         >
-          <LatencyChart data={latency} visible={visible} parameter={run.parameter} xScale={xScale} yScale={yScale}>
+          <LatencyChart data={latency} visible={visible} parameter={run.parameter} xLabel={xLabel} xScale={xScale} yScale={yScale}>
             <KneeMarker marker={knee} />
           </LatencyChart>
         </ChartPanel>
@@ -255,6 +268,7 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
         parameter={run.parameter}
         efficiencyBasis={analysis && analysis.efficiency.length > 0 ? analysis.efficiency_basis : null}
         closedLoop={run.load_model === 'closed'}
+        openLoop={openLoop}
       />
     </div>
   );
