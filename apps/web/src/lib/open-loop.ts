@@ -24,7 +24,8 @@ export function levelAxisLabel(parameter: string, loadModel: LoadModel | string)
  * on a log axis.
  */
 export function offeredLine(domain: readonly [number, number], scale: ScaleKind, samples = 48): Array<{ level: number; qps: number }> {
-  let [lo, hi] = domain;
+  const hi = domain[1];
+  let lo = domain[0];
   if (!Number.isFinite(lo) || !Number.isFinite(hi) || hi <= lo) return [];
   if (scale === 'log') {
     if (hi <= 0) return [];
