@@ -232,7 +232,7 @@ describe('compare view', () => {
 
     await page.getByTestId('export-menu').locator('summary').click();
     expect(await page.getByTestId('embed-markdown').inputValue()).toBe(
-      `[![fusillade: v1.6.2, k6-v0.52.0 vs v1.6.1](${stack.web.url}/api/v1/compare.svg?${RUNS})](${stack.web.url}${PERMALINK})`,
+      `[![fusillade: v1.6.2, k6-v0.52.0 vs v1.6.1](${stack.web.url}/api/v1/compare.svg?${RUNS}&metrics=p99&y=log&levels=200-1000)](${stack.web.url}${PERMALINK})`,
     );
     const hrefs = await page.getByTestId('export-link').evaluateAll((els) => els.map((e) => e.getAttribute('href')));
     expect(hrefs).toContain(`/api/v1/runs/${R.fusilladeAfter}/curve.csv`);

@@ -116,3 +116,16 @@ describe('run view state', () => {
     expect(runViewPath(parseRunView(BASE, {}))).toBe(`/runs/${BASE}`);
   });
 });
+
+describe('svgViewPairs', () => {
+  it('carries only what the embeddable SVG understands, so the image matches the view', async () => {
+    const { svgViewPairs, DEFAULT_SETTINGS } = await import('./view-state.ts');
+    expect(svgViewPairs(DEFAULT_SETTINGS)).toEqual([]);
+    expect(svgViewPairs({ ...DEFAULT_SETTINGS, metrics: ['p99_ms'], x: 'linear', y: 'log', fit: true, levels: { kind: 'range', min: 4, max: 64 } })).toEqual([
+      ['metrics', 'p99'],
+      ['y', 'log'],
+      ['levels', '4-64'],
+    ]);
+    expect(svgViewPairs({ ...DEFAULT_SETTINGS, metrics: [] })).toEqual([]);
+  });
+});

@@ -206,6 +206,15 @@ export function compareApiQuery(state: CompareViewState): string {
   return queryString(pairs);
 }
 
+/**
+ * The drawing options the API's embeddable SVGs understand (`metrics`, `levels`, `y`), so an
+ * embedded image matches the view it was taken from. No percentiles ("none") is left out: the
+ * image then shows its default.
+ */
+export function svgViewPairs(s: ChartSettings): Array<[string, string]> {
+  return settingsPairs(s).filter(([k, v]) => (k === 'metrics' ? v !== 'none' : k === 'levels' || k === 'y'));
+}
+
 /** The choices the comparison's "call changes from …" control offers (as fractions). */
 export const MIN_EFFECT_CHOICES: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2];
 

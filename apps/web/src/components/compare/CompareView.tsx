@@ -7,7 +7,7 @@ import { fetchCompare } from '../../lib/client-api.ts';
 import { compareCharts } from '../../lib/compare-series.ts';
 import { deltaRows, verdictSummary } from '../../lib/compare-table.ts';
 import { comparisonTitle } from '../../lib/comparison-title.ts';
-import { compareApiQuery, compareViewPath, comparePairs, queryString, type ChartSettings, type CompareViewState } from '../../lib/view-state.ts';
+import { compareApiQuery, compareViewPath, comparePairs, queryString, svgViewPairs, type ChartSettings, type CompareViewState } from '../../lib/view-state.ts';
 import { useReplaceUrl } from '../common/useReplaceUrl.ts';
 import { CopyMarkdownButton } from '../share/CopyMarkdownButton.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';
@@ -56,7 +56,6 @@ export function CompareView({ details, stats: initialStats, initial }: { details
   const title = comparisonTitle(details, charts.series.map((s) => s.label));
   const update = (next: Partial<ChartSettings>) => setState((s) => ({ ...s, ...next }));
   const hasFits = details.some((d) => (d.analysis?.usl_curve.length ?? 0) >= 2);
-  const runsQuery = queryString(comparePairs(state));
   const service = base?.run.service ?? '';
 
   return (
@@ -78,7 +77,7 @@ export function CompareView({ details, stats: initialStats, initial }: { details
               { label: `JSON · ${s.label} (run detail)`, href: `/api/v1/runs/${s.runId}`, fileName: `kneeboard-${s.runId}.json` },
             ])}
             json={{ label: 'JSON · this comparison (runs, statistics, view)', fileParts: [service, charts.series.map((s) => s.label).join(' vs '), 'comparison'], data: () => ({ view: path, settings: state, comparison: stats.ok ? stats.report : null, runs: details }) }}
-            embed={{ imagePath: `/api/v1/compare.svg${runsQuery}`, viewPath: path, alt: title }}
+            embed={{ imagePath: `/api/v1/compare.svg${queryString([...comparePairs(state), ...svgViewPairs(state)])}`, viewPath: path, alt: title }}
           />
         </div>
       </div>

@@ -2,7 +2,7 @@
 
 import type { Run } from '@kneeboard/contracts';
 import Link from 'next/link';
-import type { LevelSelection } from '../../lib/view-state.ts';
+import { queryString, svgViewPairs, type ChartSettings, type LevelSelection } from '../../lib/view-state.ts';
 import { LevelRangePicker } from '../common/LevelRangePicker.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
@@ -11,12 +11,15 @@ import { ShareButton } from '../share/ShareButton.tsx';
 export function RunToolbar({
   run,
   path,
+  settings,
   levels,
   selection,
   onLevels,
 }: {
   run: Run;
   path: string;
+  /** The view's drawing options, carried into the embeddable SVG's URL. */
+  settings: ChartSettings;
   levels: number[];
   selection: LevelSelection | null;
   onLevels: (sel: LevelSelection | null) => void;
@@ -34,7 +37,7 @@ export function RunToolbar({
             { label: 'CSV · the curve, one row per level', href: `/api/v1/runs/${run.id}/curve.csv` },
             { label: 'JSON · the run detail (curve, steps, analysis)', href: `/api/v1/runs/${run.id}`, fileName: `kneeboard-${run.id}.json` },
           ]}
-          embed={{ imagePath: `/api/v1/runs/${run.id}/curve.svg`, viewPath: path, alt: title }}
+          embed={{ imagePath: `/api/v1/runs/${run.id}/curve.svg${queryString(svgViewPairs(settings))}`, viewPath: path, alt: title }}
         />
         <ShareButton path={path} />
       </div>

@@ -60,7 +60,8 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
   const [visible, setVisible] = useState<LatencyKey[]>(view.metrics);
   const [fitChoice, setFitChoice] = useState<boolean | null>(view.fit);
   const [levelSel, setLevelSel] = useState<LevelSelection | null>(view.levels);
-  const path = runViewPath({ id: run.id, x: xChoice, y: yScale, metrics: visible, fit: fitChoice, levels: levelSel });
+  const settings = { x: xChoice, y: yScale, metrics: visible, fit: fitChoice, levels: levelSel };
+  const path = runViewPath({ id: run.id, ...settings });
   useReplaceUrl(path);
   const curve = useMemo(() => fullCurve.filter((p) => levelVisible(p.level, levelSel)), [fullCurve, levelSel]);
   const levels = curve.map((p) => p.level);
@@ -122,7 +123,7 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
         summary={<AnalysisSummary analysis={analysis} parameter={run.parameter} loadModel={run.load_model} />}
       />
       <RunNotes runId={run.id} labels={run.labels ?? []} note={run.note ?? ''} onSaved={setEdits} />
-      <RunToolbar run={run} path={path} levels={fullCurve.map((p) => p.level)} selection={levelSel} onLevels={setLevelSel} />
+      <RunToolbar run={run} path={path} settings={settings} levels={fullCurve.map((p) => p.level)} selection={levelSel} onLevels={setLevelSel} />
 
       <div className="charts">
         <ChartPanel
