@@ -50,7 +50,9 @@ describe('demo target on 127.0.0.1', () => {
       // It waited about one service time: until one of the first two released its slot.
       expect(slow.timing.queue).toBeGreaterThan(Math.min(a.timing.compute, b.timing.compute) - 5);
       expect(slow.timing.queue).toBeLessThan(Math.max(a.timing.compute, b.timing.compute) + 2);
-      expect(slow.timing.compute).toBeGreaterThan(18);
+      // A slot makes up its previous timer's lateness (so its ceiling stays 1000/S on a busy box):
+      // a queued request's compute can be shorter than S, but queue + compute is two service times.
+      expect(slow.timing.queue + slow.timing.compute).toBeGreaterThan(38);
       expect(slow.latencyMs).toBeGreaterThanOrEqual(slow.timing.queue + slow.timing.compute);
       expect(slow.latencyMs).toBeGreaterThan(38);
       expect(slow.latencyMs).toBeLessThan(70);
