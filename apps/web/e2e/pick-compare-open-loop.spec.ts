@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS } from './fixture-data.ts';
 import { RELEASE_IDS as R } from './fixture-releases.ts';
-import { startStack, type Stack } from './stack.ts';
+import { pathOf, startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
 
@@ -18,7 +18,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const pathOf = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
 const row = (page: Page, id: string) => page.locator(`tr[data-run-id="${id}"]`);
 
 describe('pick runs to compare', () => {

@@ -1,7 +1,6 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RELEASE_IDS as R } from './fixture-releases.ts';
-import { startStack, type Stack } from './stack.ts';
+import { pathOf, startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
 
@@ -13,7 +12,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const pathOf = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
 
 describe('releases', () => {
   it('lists a service’s runs by release, newest first, and compares with the previous release in one click', async () => {

@@ -11,6 +11,9 @@ import { startNextApp, WEB_DIR, type NextApp } from './next-app.ts';
 
 export const SCREENSHOT_DIR = path.join(WEB_DIR, 'e2e', 'screenshots');
 
+/** The page's path and query string: what a permalink reproduces. */
+export const pathOf = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
+
 export interface Stack {
   api: FixtureApi;
   web: NextApp;

@@ -1,7 +1,7 @@
 'use client';
 
-import { useXAxisScale, useYAxisScale, ZIndexLayer } from 'recharts';
-import { polylinePath } from '../../lib/usl.ts';
+import { ZIndexLayer } from 'recharts';
+import { useScaledPath } from './use-scaled-path.ts';
 
 /** Under the fit (380) and the measured line (400): a reference, not a measurement. */
 const OFFERED_Z = 360;
@@ -13,12 +13,9 @@ export const OFFERED_COLOUR = '#8a929c';
  * axis too, where y = x is a curve. Achieved falling below it is the saturation point.
  */
 export function OfferedLine({ points }: { points: ReadonlyArray<{ level: number; qps: number }> }) {
-  const x = useXAxisScale();
-  const y = useYAxisScale();
-  if (!x || !y || points.length < 2) return null;
-  const pixels = points.map((p) => ({ x: x(p.level), y: y(p.qps) }));
-  const d = polylinePath(pixels);
-  if (d === '') return null;
+  const path = useScaledPath(points);
+  if (!path) return null;
+  const { d, pixels } = path;
   const end = pixels[pixels.length - 1];
   return (
     <ZIndexLayer zIndex={OFFERED_Z}>

@@ -1,9 +1,9 @@
 'use client';
 
 import type { UslCurvePoint } from '@kneeboard/contracts';
-import { useXAxisScale, useYAxisScale, ZIndexLayer } from 'recharts';
-import { polylinePath } from '../../lib/usl.ts';
+import { ZIndexLayer } from 'recharts';
 import { USL_SERIES } from '../../lib/series.ts';
+import { useScaledPath } from './use-scaled-path.ts';
 
 /** Under the measured line (400): the fit is context for the measurements, not the other way round. */
 const USL_Z = 380;
@@ -31,12 +31,9 @@ export function UslCurve({
   dash?: string;
   opacity?: number;
 }) {
-  const x = useXAxisScale();
-  const y = useYAxisScale();
-  if (!x || !y || points.length < 2) return null;
-  const pixels = points.map((p) => ({ x: x(p.level), y: y(p.qps) }));
-  const d = polylinePath(pixels);
-  if (d === '') return null;
+  const path = useScaledPath(points);
+  if (!path) return null;
+  const { d, pixels } = path;
   return (
     <ZIndexLayer zIndex={USL_Z}>
       <path
