@@ -7,22 +7,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, platform, arch } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AnalysisPoint, AnalyzeCurveInput } from '../packages/contracts/src/index.ts';
-import { analyzeCurve } from '../packages/analysis/src/index.ts';
+import { analyzeCurve } from '@kneeboard/analysis';
+import { prng } from '@kneeboard/api/testing';
+import type { AnalysisPoint, AnalyzeCurveInput } from '@kneeboard/contracts';
 
 const WARMUP = 300;
 const ITERATIONS = 3000;
-
-/** Deterministic noise, so every run times the same curves. */
-function prng(seed: number): () => number {
-  let a = seed | 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pointAt(level: number, qps: number, p50: number, p99: number): AnalysisPoint {
   return {

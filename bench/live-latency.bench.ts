@@ -13,13 +13,12 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startServerProcess } from '@kneeboard/api/spawn';
 import { ListRunsResponse, RunDetail } from '@kneeboard/contracts';
 import { startDemoTarget } from '@kneeboard/demo-target';
+import { KNEEBOARD } from './agent-bench-lib.ts';
 import { quantile, report } from './lib/report.ts';
 
-const KNEEBOARD = fileURLToPath(new URL('../apps/agent/bin/kneeboard.mjs', import.meta.url));
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kb-bench-live-'));
 const [api, target] = await Promise.all([startServerProcess({ KNEEBOARD_DATA_DIR: dataDir }), startDemoTarget({ workers: 8, serviceMs: 10, port: 0 })]);
