@@ -1,23 +1,7 @@
 import { z } from 'zod';
 import type { CurvePoint } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
-
-/**
- * Per (run, level): the rows inside the step's measurement window. "ok" = status 1–399.
- * Percentiles use quantilesExactInclusive (linear interpolation between order statistics, like
- * numpy's default and Excel's PERCENTILE.INC): exact at any latency, unlike quantilesTiming,
- * which clamps at 30 s.
- */
-const WINDOWED_REQUESTS = `
-  FROM kb_requests_v1 AS r
-  INNER JOIN (
-    SELECT run_id, level, measure_from_ms, ended_at_ms FROM kb_steps_v1 FINAL WHERE run_id IN {run_ids:Array(UUID)}
-  ) AS s ON r.run_id = s.run_id AND r.level = s.level
-  WHERE r.run_id IN {run_ids:Array(UUID)}
-    AND r.ts_ms >= s.measure_from_ms
-    AND (s.ended_at_ms IS NULL OR r.ts_ms <= s.ended_at_ms)`;
-
-const OK = 'r.status BETWEEN 1 AND 399';
+import { OK, WINDOWED_REQUESTS } from './window.ts';
 
 const nullableMs = z.number().nullable();
 
@@ -78,7 +62,11 @@ function toPoint(row: CurveRow): CurvePoint {
   };
 }
 
-/** The run's curve: one point per level that has a step window, sorted by level. */
+/**
+ * The run's curve: one point per level that has a step window, sorted by level. Percentiles use
+ * quantilesExactInclusive (linear interpolation between order statistics, like numpy's default):
+ * exact at any latency, unlike quantilesTiming, which clamps at 30 s.
+ */
 export async function queryCurve(db: Db, runId: string): Promise<CurvePoint[]> {
   const result = await db.client.query({
     query: `

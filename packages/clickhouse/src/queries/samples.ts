@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
+import { OK, WINDOWED_REQUESTS } from './window.ts';
 
 /** Per level, the raw material for confidence intervals. Structurally the analysis package's LevelSamples. */
 export interface LevelSampleRows {
@@ -24,15 +25,11 @@ const SampleRow = z.object({
 export async function queryLevelSamples(db: Db, runId: string, maxLatencies = 20_000): Promise<LevelSampleRows[]> {
   const result = await db.client.query({
     query: `
-      WITH steps AS (
-        SELECT level, measure_from_ms, ended_at_ms FROM kb_steps_v1 FINAL WHERE run_id = {run_id:UUID}
-      ),
-      windowed AS (
-        SELECT r.level AS level, r.latency_ms AS latency_ms, r.status BETWEEN 1 AND 399 AS ok,
+      WITH windowed AS (
+        SELECT r.level AS level, r.latency_ms AS latency_ms, ${OK} AS ok,
                toUInt32(intDiv(r.ts_ms - s.measure_from_ms, 1000)) AS second,
                s.measure_from_ms AS measure_from, s.ended_at_ms AS ended_at, r.ts_ms AS ts
-        FROM kb_requests_v1 AS r INNER JOIN steps AS s ON r.level = s.level
-        WHERE r.run_id = {run_id:UUID} AND r.ts_ms >= s.measure_from_ms AND (s.ended_at_ms IS NULL OR r.ts_ms <= s.ended_at_ms)
+        ${WINDOWED_REQUESTS}
       ),
       per_second AS (
         SELECT level, second, countIf(ok) AS n FROM windowed GROUP BY level, second
@@ -48,7 +45,7 @@ export async function queryLevelSamples(db: Db, runId: string, maxLatencies = 20
       FROM whole_seconds AS w LEFT JOIN per_second AS p ON p.level = w.level
       GROUP BY w.level, w.seconds
       ORDER BY w.level`,
-    query_params: { run_id: runId, max_latencies: maxLatencies },
+    query_params: { run_ids: [runId], max_latencies: maxLatencies },
     format: 'JSONEachRow',
   });
   return z

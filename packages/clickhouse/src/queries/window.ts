@@ -1,0 +1,16 @@
+/**
+ * What "inside a step's measurement window" means, in one place: the curve, the runs list and the
+ * comparison's samples must all count the same rows. Per (run, level), the request rows from
+ * measure_from to ended_at (or to the newest row while the step runs). Bound parameter: run_ids.
+ */
+export const WINDOWED_REQUESTS = `
+  FROM kb_requests_v1 AS r
+  INNER JOIN (
+    SELECT run_id, level, measure_from_ms, ended_at_ms FROM kb_steps_v1 FINAL WHERE run_id IN {run_ids:Array(UUID)}
+  ) AS s ON r.run_id = s.run_id AND r.level = s.level
+  WHERE r.run_id IN {run_ids:Array(UUID)}
+    AND r.ts_ms >= s.measure_from_ms
+    AND (s.ended_at_ms IS NULL OR r.ts_ms <= s.ended_at_ms)`;
+
+/** A successful request: latency percentiles are over these; everything else is an error. */
+export const OK = 'r.status BETWEEN 1 AND 399';
