@@ -1,0 +1,191 @@
+import {
+  DataType,
+  Float64,
+  Int,
+  makeData,
+  Precision,
+  RecordBatch,
+  RecordBatchReader,
+  RecordBatchStreamWriter,
+  Schema,
+  Field,
+  Struct,
+  Uint16,
+  type Data,
+  type Float,
+} from 'apache-arrow';
+import { EVENT_COLUMNS, MAX_BATCH_EVENTS, NULLABLE_EVENT_COLUMNS, type EventColumnName } from '@kneeboard/contracts';
+import { BatchRejected, IssueList } from './batch-error.ts';
+import { checkColumn } from './check-column.ts';
+import type { EventColumns } from './columns.ts';
+import { COLUMN_RULES, tsRule, type EventBounds } from './rules.ts';
+
+type NumericData = Data<Int | Float>;
+
+/** Reads every record batch of an IPC stream; a stream that ends early or is not Arrow is a 400. */
+function readBatches(bytes: Uint8Array): { schema: Schema; batches: RecordBatch[] } {
+  try {
+    const reader = RecordBatchReader.from(bytes).open();
+    if (!reader.isStream()) throw new Error('expected the IPC stream format, not the file format');
+    const schema = reader.schema as Schema | undefined;
+    if (!schema) throw new Error('no schema message');
+    const batches: RecordBatch[] = [];
+    for (const batch of reader) batches.push(batch);
+    // A stream cut short loses its last record batch silently; its declared end must be there.
+    if (!endsWithEos(bytes)) throw new Error('the stream does not end with an end-of-stream marker');
+    return { schema, batches };
+  } catch (err) {
+    if (err instanceof BatchRejected) throw err;
+    throw new BatchRejected([{ field: 'body', message: `not a readable Arrow IPC stream: ${(err as Error).message}` }]);
+  }
+}
+
+/** An IPC stream ends with the end-of-stream marker 0xFFFFFFFF 0x00000000 (pyarrow and arrow-js write it on close). */
+function endsWithEos(bytes: Uint8Array): boolean {
+  const n = bytes.length;
+  if (n < 8) return false;
+  const tail = new DataView(bytes.buffer, bytes.byteOffset + n - 8, 8);
+  return tail.getUint32(0, true) === 0xffffffff && tail.getUint32(4, true) === 0;
+}
+
+function schemaIssues(batches: RecordBatch[], fields: ReadonlyArray<Field>, issues: IssueList): void {
+  const names = new Set(fields.map((f) => f.name));
+  for (const name of EVENT_COLUMNS) {
+    const field = fields.find((f) => f.name === name);
+    if (!field) issues.add(name, 'required column missing from the Arrow schema');
+    else if (name === 'status' ? !DataType.isInt(field.type) : !DataType.isInt(field.type) && !DataType.isFloat(field.type)) {
+      issues.add(name, `expected ${name === 'status' ? 'an integer' : 'a float64 (or other numeric)'} column, got ${String(field.type)}`);
+    }
+  }
+  for (const name of names) {
+    if (!(EVENT_COLUMNS as readonly string[]).includes(name)) issues.add(name, `unknown column; expected only ${EVENT_COLUMNS.join(', ')}`);
+  }
+  const rows = batches.reduce((s, b) => s + b.numRows, 0);
+  if (rows === 0) issues.add('level', 'a batch needs at least one event');
+  if (rows > MAX_BATCH_EVENTS) issues.add('level', `at most ${MAX_BATCH_EVENTS} events per batch`);
+}
+
+/** The decoded columns, and whether the stream was already the canonical encoding (then it can be stored as is). */
+export interface ArrowDecoded {
+  columns: EventColumns;
+  canonical: boolean;
+}
+
+/**
+ * Decodes an Arrow IPC stream into typed columns, converting any integer or float width (a NaN
+ * in compute_ms/queue_ms reads as null), and checks each column in one tight pass. Throws
+ * BatchRejected naming the column (or entry) at fault: nothing of a bad batch is kept. Float64
+ * columns of a single record batch are used in place, not copied.
+ */
+export function decodeArrowColumns(bytes: Uint8Array, bounds: EventBounds): EventColumns {
+  return decodeArrowBatch(bytes, bounds).columns;
+}
+
+export function decodeArrowBatch(bytes: Uint8Array, bounds: EventBounds): ArrowDecoded {
+  const { schema, batches } = readBatches(bytes);
+  const issues = new IssueList();
+  schemaIssues(batches, schema.fields, issues);
+  issues.throwIfAny();
+
+  const n = batches.reduce((s, b) => s + b.numRows, 0);
+  const ts = tsRule(bounds);
+  const out: Partial<Record<EventColumnName, Float64Array>> = {};
+  for (const name of EVENT_COLUMNS) {
+    const chunks = batches.map((b) => b.getChild(name)!.data as NumericData[]).flat();
+    const values = asFloat64(chunks, n);
+    checkColumn(values, name === 'ts_ms' ? ts : COLUMN_RULES[name], name, issues);
+    out[name] = values;
+    if (issues.full) break;
+  }
+  issues.throwIfAny();
+  const columns: EventColumns = {
+    length: n,
+    level: out.level!,
+    ts_ms: out.ts_ms!,
+    latency_ms: out.latency_ms!,
+    compute_ms: out.compute_ms!,
+    queue_ms: out.queue_ms!,
+    status: toUint16(out.status!),
+  };
+  return { columns, canonical: batches.length === 1 && sameSchema(schema) };
+}
+
+/** A checked status column (integers 0–999) as uint16. */
+function toUint16(values: Float64Array): Uint16Array {
+  const out = new Uint16Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = values[i]!;
+  return out;
+}
+
+/** One column as float64, null as NaN: in place for a single float64 chunk without nulls, converted otherwise. */
+function asFloat64(chunks: NumericData[], n: number): Float64Array {
+  const only = chunks.length === 1 ? chunks[0]! : undefined;
+  if (only && only.nullCount === 0 && only.values instanceof Float64Array) return only.values.subarray(0, only.length);
+  const out = new Float64Array(n);
+  let at = 0;
+  for (const data of chunks) {
+    const values = data.values as ArrayLike<number | bigint>;
+    if (values instanceof BigInt64Array || values instanceof BigUint64Array) {
+      for (let i = 0; i < data.length; i++) out[at + i] = Number(values[i]);
+    } else if (DataType.isFloat(data.type) && (data.type as Float).precision === Precision.HALF) {
+      for (let i = 0; i < data.length; i++) out[at + i] = halfToNumber(values[i] as number);
+    } else {
+      out.set((values as Float64Array).subarray(0, data.length), at);
+    }
+    const bitmap = data.nullCount > 0 ? data.nullBitmap : undefined;
+    if (bitmap) {
+      for (let i = 0, bit = data.offset; i < data.length; i++, bit++) if ((bitmap[bit >> 3]! & (1 << (bit & 7))) === 0) out[at + i] = Number.NaN;
+    }
+    at += data.length;
+  }
+  return out;
+}
+
+/** A validity bitmap from NaN markers, or undefined when nothing is null. */
+function validityOf(values: Float64Array): { bitmap: Uint8Array | undefined; nulls: number } {
+  let nulls = 0;
+  for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) nulls++;
+  if (nulls === 0) return { bitmap: undefined, nulls };
+  const bitmap = new Uint8Array(((values.length + 63) & ~63) >> 3);
+  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) bitmap[i >> 3]! |= 1 << (i & 7);
+  return { bitmap, nulls };
+}
+
+const SCHEMA = new Schema(
+  EVENT_COLUMNS.map((name) => new Field(name, name === 'status' ? new Uint16() : new Float64(), NULLABLE_EVENT_COLUMNS.has(name))),
+);
+
+/** The stream's schema is exactly the canonical one (names, order, types; nullability may be stricter). */
+function sameSchema(schema: Schema): boolean {
+  return (
+    schema.fields.length === SCHEMA.fields.length &&
+    schema.fields.every((f, i) => f.name === SCHEMA.fields[i]!.name && f.type.toString() === SCHEMA.fields[i]!.type.toString())
+  );
+}
+
+/**
+ * The canonical Arrow IPC stream of a batch: one record batch, float64 columns (null where NaN
+ * marks it in compute_ms/queue_ms) and a uint16 status. What the SDK sends and what the API hands
+ * to ClickHouse; deterministic, so the same events always encode to the same bytes.
+ */
+export function encodeArrowColumns(c: EventColumns): Uint8Array {
+  const children = EVENT_COLUMNS.map((name, i) => {
+    const field = SCHEMA.fields[i]!;
+    if (name === 'status') return makeData({ type: new Uint16(), length: c.length, data: c.status });
+    const values = c[name] as Float64Array;
+    const { bitmap, nulls } = NULLABLE_EVENT_COLUMNS.has(name) ? validityOf(values) : { bitmap: undefined, nulls: 0 };
+    return makeData({ type: field.type as Float64, length: c.length, nullCount: nulls, data: values, nullBitmap: bitmap });
+  });
+  const struct = makeData({ type: new Struct(SCHEMA.fields), length: c.length, nullCount: 0, children });
+  return RecordBatchStreamWriter.writeAll([new RecordBatch(SCHEMA, struct)]).toUint8Array(true);
+}
+
+/** IEEE 754 half precision → number (Arrow keeps Float16 as raw Uint16). */
+function halfToNumber(h: number): number {
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  const sign = h & 0x8000 ? -1 : 1;
+  if (exp === 0) return sign * 2 ** -14 * (frac / 1024);
+  if (exp === 31) return frac ? Number.NaN : sign * Infinity;
+  return sign * 2 ** (exp - 15) * (1 + frac / 1024);
+}

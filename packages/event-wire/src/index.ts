@@ -1,0 +1,10 @@
+/**
+ * @kneeboard/event-wire — the ingest batch on the wire. JSON bodies and Arrow IPC streams are
+ * decoded into typed columns and checked column by column in one pass (no object per event);
+ * columns are encoded back to one canonical Arrow stream for sending and for ClickHouse.
+ */
+export { allocateColumns, columnsToArrays, type DecodedBatch, type EventColumns } from './columns.ts';
+export { BatchRejected, MAX_ISSUES } from './batch-error.ts';
+export { ANY_TIME, COLUMN_RULES, type EventBounds } from './rules.ts';
+export { decodeJsonBatch } from './json-batch.ts';
+export { decodeArrowBatch, decodeArrowColumns, encodeArrowColumns, type ArrowDecoded } from './arrow-batch.ts';
