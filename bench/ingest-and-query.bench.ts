@@ -86,7 +86,7 @@ try {
   report(
     'ingest-and-query',
     [
-      { measure: 'ingest events/s (HTTP → zod → chDB)', value: Math.round(ingested / seconds), detail: `${ingested} events, ${jobs.length} batches of ${batchSize}, ${senders} senders, ${seconds.toFixed(1)} s` },
+      { measure: 'ingest events/s (HTTP JSON → chDB)', value: Math.round(ingested / seconds), detail: `${ingested} events, ${jobs.length} batches of ${batchSize}, ${senders} senders, ${seconds.toFixed(1)} s` },
       { measure: 'batch round trip p50 ms', value: quantile(batchMs, 0.5), detail: `${batchSize} events per batch` },
       { measure: 'batch round trip p99 ms', value: quantile(batchMs, 0.99), detail: '' },
       { measure: 'curve query p50 ms (GET /runs/{id})', value: quantile(queryMs, 0.5), detail: `${ingested} requests, ${levels} levels, exact percentiles` },

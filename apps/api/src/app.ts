@@ -2,7 +2,9 @@ import cors from '@fastify/cors';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '@kneeboard/clickhouse';
+import { DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
 import type { RouteDeps } from './deps.ts';
+import { IngestService, type IngestOptions } from './ingest/ingest-service.ts';
 import { LiveHub } from './live/live-hub.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -21,13 +23,15 @@ import { loadRunDetail } from './services/run-detail.ts';
 export interface AppOptions {
   db: Db;
   logger?: FastifyServerOptions['logger'];
+  /** The write path's rules and caches; defaults suit one API process or several. */
+  ingest?: Partial<IngestOptions>;
 }
 
 /**
  * Builds the API as a Fastify instance without listening, so tests use app.inject() or listen on
  * port 0. Third-party plugins first, then the app's own, then the versioned routes.
  */
-export async function buildApp({ db, logger = false }: AppOptions) {
+export async function buildApp({ db, logger = false, ingest: ingestOptions = {} }: AppOptions) {
   const app = Fastify({ logger }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -41,8 +45,10 @@ export async function buildApp({ db, logger = false }: AppOptions) {
     (err) => app.log.error({ err }, 'live update failed'),
   );
   app.addHook('onClose', async () => hub.close());
+  const ingest = new IngestService(db, { lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS, ...ingestOptions });
+  app.addHook('onClose', async () => ingest.settled());
 
-  const deps: RouteDeps = { db, hub };
+  const deps: RouteDeps = { db, hub, ingest };
   await app.register(healthRoutes, deps);
   await app.register(
     async (v1) => {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { StorageConfig } from '@kneeboard/clickhouse';
+import { DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
 
 /**
  * The API's whole configuration, parsed once at start-up. With no variables set it runs on the
@@ -15,6 +16,8 @@ const Env = z.object({
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('default'),
+  /** How long a finished run still takes a spooling agent's late batches, steps and finish. */
+  KNEEBOARD_LATE_DATA_GRACE_S: z.coerce.number().int().min(0).max(7 * 86_400).default(DEFAULT_LATE_DATA_GRACE_MS / 1000),
 });
 
 export interface ApiConfig {
@@ -22,6 +25,7 @@ export interface ApiConfig {
   host: string;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   storage: StorageConfig;
+  lateDataGraceMs: number;
 }
 
 export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
@@ -34,5 +38,5 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const storage: StorageConfig = e.CLICKHOUSE_URL
     ? { mode: 'server', url: e.CLICKHOUSE_URL, username: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE }
     : { mode: 'embedded', path: resolve(e.KNEEBOARD_DATA_DIR) };
-  return { port: e.PORT, host: e.HOST, logLevel: e.LOG_LEVEL, storage };
+  return { port: e.PORT, host: e.HOST, logLevel: e.LOG_LEVEL, storage, lateDataGraceMs: e.KNEEBOARD_LATE_DATA_GRACE_S * 1000 };
 }

@@ -6,6 +6,10 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly field?: string,
+    /** Every offending field, when there are several (a batch with many bad entries). */
+    readonly issues?: ApiError['issues'],
+    /** Sent as Retry-After: the request is safe to repeat, after this many seconds. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }
@@ -13,7 +17,7 @@ export class HttpError extends Error {
 
 export const notFound = (what: string, field = 'id') => new HttpError(404, `${what} not found`, field);
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 413: 'Payload Too Large', 500: 'Internal Server Error' };
+const REASONS: Record<number, string> = { 400: 'Bad Request', 404: 'Not Found', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 500: 'Internal Server Error', 503: 'Service Unavailable' };
 
 export function errorBody(statusCode: number, message: string, field?: string, issues?: ApiError['issues']): ApiError {
   return {

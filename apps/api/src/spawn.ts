@@ -28,9 +28,10 @@ export interface ServerProcess {
  * Runs the real API entry point (`src/server.ts`) as its own process, as users start it, and waits
  * until /healthz answers. Pass `port` to restart on the same address. Used by tests and benchmarks.
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, port?: number): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 30_000, port?: number, nodeArgs: string[] = []): Promise<ServerProcess> {
   port ??= await freePort();
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, SERVER], {
+  // nodeArgs: e.g. --cpu-prof for a benchmark's profile (Node refuses those in NODE_OPTIONS).
+  const child = spawn(process.execPath, [...nodeArgs, '--import', TSX_LOADER, SERVER], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

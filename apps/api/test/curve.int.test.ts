@@ -163,12 +163,15 @@ describe('the curve, computed in ClickHouse from raw rows', () => {
     expect(all.runs.length).toBeGreaterThan(1);
   });
 
-  it('finishing a run records the time once', async () => {
+  it('finishing a run records the time once; finishing it as something else is a conflict', async () => {
     const runId = await createRun(api.url);
     const first = await postJson(`${api.url}/api/v1/runs/${runId}/finish`, { status: 'finished' });
     expect(first.status).toBe(200);
-    const again = await postJson(`${api.url}/api/v1/runs/${runId}/finish`, { status: 'aborted' });
-    expect((again.body as { status: string }).status).toBe('finished');
-    expect((again.body as { finished_at: number }).finished_at).toBe((first.body as { finished_at: number }).finished_at);
+    const replayed = await postJson(`${api.url}/api/v1/runs/${runId}/finish`, { status: 'finished' });
+    expect(replayed.status).toBe(200);
+    expect((replayed.body as { finished_at: number }).finished_at).toBe((first.body as { finished_at: number }).finished_at);
+    const aborted = await postJson(`${api.url}/api/v1/runs/${runId}/finish`, { status: 'aborted' });
+    expect(aborted.status).toBe(409);
+    expect((aborted.body as { field: string }).field).toBe('status');
   });
 });

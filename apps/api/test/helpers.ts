@@ -1,34 +1,73 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, openDb, type Db } from '@kneeboard/clickhouse';
-import { buildApp, type KneeboardApp } from '../src/app.ts';
+import { createClient } from '@clickhouse/client';
+import { migrate, openDb, type Db, type StorageConfig } from '@kneeboard/clickhouse';
+import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
+import { buildApp, type AppOptions, type KneeboardApp } from '../src/app.ts';
 
 export { batchOf, createRun, postJson, prng, storeSyntheticRun } from '../src/testing/index.ts';
+
+/** Where a test's data lives: the embedded engine, or a real ClickHouse server on loopback. */
+export type StorageMode = 'embedded' | 'server';
+export const STORAGE_MODES: readonly StorageMode[] = ['embedded', 'server'];
 
 export interface TestApi {
   app: KneeboardApp;
   db: Db;
   url: string;
   dataDir: string;
+  /** The storage the API was given, e.g. to start a second API process on the same data. */
+  storage: StorageConfig;
   close(): Promise<void>;
 }
 
-/** The real API on the real embedded ClickHouse, in a fresh data directory, listening on 127.0.0.1. */
-export async function startTestApi(): Promise<TestApi> {
+export interface TestApiOptions {
+  mode?: StorageMode;
+  /** A running server to use (server mode): each API gets its own database on it. */
+  server?: ClickHouseServer;
+  ingest?: AppOptions['ingest'];
+}
+
+let databases = 0;
+
+/** A fresh database on the server, so tests sharing one server do not see each other's runs. */
+async function freshDatabase(server: ClickHouseServer): Promise<string> {
+  const name = `kb_test_${process.pid}_${++databases}`;
+  const admin = createClient({ url: server.url });
+  try {
+    await admin.command({ query: `CREATE DATABASE IF NOT EXISTS ${name}` });
+  } finally {
+    await admin.close();
+  }
+  return name;
+}
+
+/**
+ * The real API listening on 127.0.0.1 over real ClickHouse: the embedded engine in a fresh data
+ * directory (default), or a server — the one given, or one started for this API and stopped with it.
+ */
+export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kb-api-test-'));
-  const db = openDb({ mode: 'embedded', path: dataDir });
+  const ownServer = options.mode === 'server' && !options.server ? await startClickHouseServer() : undefined;
+  const server = options.server ?? ownServer;
+  const storage: StorageConfig = server
+    ? { mode: 'server', url: server.url, username: 'default', password: '', database: await freshDatabase(server) }
+    : { mode: 'embedded', path: dataDir };
+  const db = openDb(storage);
   await migrate(db);
-  const app = await buildApp({ db });
+  const app = await buildApp({ db, ingest: options.ingest });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
     db,
     url,
     dataDir,
+    storage,
     async close() {
       await app.close();
       await db.close();
+      await ownServer?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

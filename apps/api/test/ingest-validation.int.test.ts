@@ -91,7 +91,7 @@ describe('other inputs', () => {
   });
 
   it('a step window must not end before it measures', async () => {
-    const res = await postJson(`${api.url}/api/v1/runs/${runId}/steps`, { level: 4, started_at: 1000, measure_from: 2000, ended_at: 1500 });
+    const res = await postJson(`${api.url}/api/v1/runs/${runId}/steps`, { level: 4, started_at: 1_700_000_001_000, measure_from: 1_700_000_002_000, ended_at: 1_700_000_001_500 });
     expect(res.status).toBe(400);
     expect(ApiError.parse(res.body).field).toBe('ended_at');
   });

@@ -9,8 +9,10 @@ import {
   type EventBatch,
   type StepWindowInput,
 } from '@kneeboard/contracts';
+import type { EventColumns } from '@kneeboard/event-wire';
 import { ApiHttpError, parseApiErrorBody, parseRetryAfter } from './api-errors.ts';
 import { DEFAULT_RETRY_POLICY, isRetriable, withRetry, type RetryNotice, type RetryPolicy } from './retry.ts';
+import { batchBody } from './wire-body.ts';
 
 export interface KneeboardApiOptions {
   /** e.g. http://127.0.0.1:4000 */
@@ -68,9 +70,19 @@ export class KneeboardApi {
     await this.call(`post step ${step.level}`, 'POST', `/api/v1/runs/${runId}/steps`, StepWindow.parse(step));
   }
 
-  /** Resent with the same batch_id on retry, so the API stores it once. */
+  /** A JSON batch, resent with the same batch_id on retry, so the API stores it once. */
   async postEvents(runId: string, batch: EventBatch): Promise<IngestResponse> {
     const json = await this.call(`send batch ${batch.batch_id}`, 'POST', `/api/v1/runs/${runId}/events`, batch);
+    return IngestResponse.parse(json);
+  }
+
+  /** A batch of typed columns as one Arrow IPC stream (with retries, the same bytes each time). */
+  async postEventColumns(runId: string, batchId: string, agentId: string, columns: EventColumns): Promise<IngestResponse> {
+    const body = batchBody('arrow', batchId, agentId, columns);
+    const json = await withRetry(() => this.postOnce(`/api/v1/runs/${runId}/events?${body.query}`, body.bytes, body.contentType), this.retry, {
+      onRetry: (notice) => this.onRetry?.({ ...notice, what: `send batch ${batchId}` }),
+      failingSince: () => this.failingSince ?? Date.now(),
+    });
     return IngestResponse.parse(json);
   }
 
@@ -82,9 +94,9 @@ export class KneeboardApi {
    * One attempt at POSTing an already-serialised body, no retries: for the delivery queue, which
    * retries on its own terms (it keeps data on disk, so it never has to give up mid-run).
    */
-  async postOnce(path: string, text: string): Promise<unknown> {
+  async postOnce(path: string, body: string | Uint8Array, contentType = 'application/json'): Promise<unknown> {
     try {
-      const result = await this.attempt('POST', path, text, this.attemptTimeoutMs);
+      const result = await this.attempt('POST', path, body, this.attemptTimeoutMs, contentType);
       this.failingSince = undefined;
       return result;
     } catch (err) {
@@ -115,12 +127,12 @@ export class KneeboardApi {
     );
   }
 
-  private async attempt(method: string, path: string, body: string | undefined, timeoutMs: number): Promise<unknown> {
+  private async attempt(method: string, path: string, body: string | Uint8Array | undefined, timeoutMs: number, contentType = 'application/json'): Promise<unknown> {
     const url = this.baseUrl + path;
     const res = await request(url, {
       method: method as 'GET' | 'POST',
       dispatcher: this.dispatcher,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: body === undefined ? {} : { 'content-type': contentType },
       body,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

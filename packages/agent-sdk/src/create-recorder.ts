@@ -8,6 +8,7 @@ import { EventBuffer } from './event-buffer.ts';
 import { Outbox, type Delivery, type OutboxStats } from './outbox.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
 import { RunSpool } from './spool.ts';
+import { batchBody, jsonBody, type WireBody, type WireFormat } from './wire-body.ts';
 
 /** Where unacknowledged calls wait on disk unless told otherwise: under the working directory, like a build cache. */
 export const DEFAULT_SPOOL_DIR = '.kneeboard/spool';
@@ -36,6 +37,8 @@ export interface RecorderOptions {
   spoolDir?: string | null;
   /** Default `<hostname>-<pid>`. */
   agentId?: string;
+  /** How batches travel: `arrow` (default; Arrow IPC, what the API takes at full rate) or `json`. */
+  wireFormat?: WireFormat;
   /** A batch leaves at least this often while events wait. Default 500 ms. */
   flushIntervalMs?: number;
   /** A batch leaves as soon as this many events wait. Default 20,000 (the API takes up to 100,000). */
@@ -108,6 +111,7 @@ class RunRecorder implements Recorder {
   private readonly buffer = new EventBuffer();
   private readonly outbox: Outbox;
   private readonly agentId: string;
+  private readonly wireFormat: WireFormat;
   private readonly maxBatchEvents: number;
   private readonly newBatchId: () => string;
   private readonly timer: NodeJS.Timeout;
@@ -124,6 +128,7 @@ class RunRecorder implements Recorder {
     o: RecorderOptions,
   ) {
     this.agentId = o.agentId ?? `${hostname()}-${process.pid}`.slice(0, 128);
+    this.wireFormat = o.wireFormat ?? 'arrow';
     this.maxBatchEvents = o.maxBatchEvents ?? 20_000;
     if (!Number.isInteger(this.maxBatchEvents) || this.maxBatchEvents < 1 || this.maxBatchEvents > MAX_BATCH_EVENTS) {
       throw new RangeError(`maxBatchEvents must be 1–${MAX_BATCH_EVENTS}, got ${this.maxBatchEvents}`);
@@ -202,11 +207,15 @@ class RunRecorder implements Recorder {
     this.cutScheduled = false;
     while (this.buffer.length >= min) {
       const columns = this.buffer.take(this.maxBatchEvents);
-      this.post('events', { batch_id: this.newBatchId(), agent_id: this.agentId, ...columns }, columns.level.length);
+      this.enqueue('events', batchBody(this.wireFormat, this.newBatchId(), this.agentId, columns), columns.length);
     }
   }
 
-  private post(kind: 'events' | 'steps' | 'finish', body: unknown, events = 0): Promise<Delivery> {
+  private post(kind: 'steps' | 'finish', body: unknown): Promise<Delivery> {
+    return this.enqueue(kind, jsonBody(body));
+  }
+
+  private enqueue(kind: 'events' | 'steps' | 'finish', body: WireBody, events = 0): Promise<Delivery> {
     this.lastDelivery = this.outbox.enqueue(kind, body, events);
     return this.lastDelivery;
   }

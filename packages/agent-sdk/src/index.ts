@@ -15,10 +15,13 @@ export {
   type StepHealthInput,
 } from './create-recorder.ts';
 export { replaySpool, type ReplayOptions, type ReplayReport } from './replay.ts';
+/** The spool directory's format, for tools that inspect or write it (what `kneeboard flush` replays). */
+export { listSpool, RunSpool, type SpooledEntry, type SpooledRun } from './spool.ts';
 export { KneeboardApi, type KneeboardApiOptions } from './api-client.ts';
 export { ApiHttpError, describeCause, describeStatus, isNetworkError } from './api-errors.ts';
 export { DEFAULT_RETRY_POLICY, isRetriable, withRetry, type RetryNotice, type RetryPolicy } from './retry.ts';
 export type { Delivery, OutboxStats } from './outbox.ts';
+export { batchBody, jsonBody, type WireBody, type WireFormat } from './wire-body.ts';
 export {
   createServerTimingParser,
   DEFAULT_SERVER_TIMING_NAMES,

@@ -4,6 +4,7 @@ import type { KneeboardApi } from './api-client.ts';
 import { ApiHttpError } from './api-errors.ts';
 import { isRetriable, type RetryPolicy } from './retry.ts';
 import type { EntryKind, RunSpool } from './spool.ts';
+import type { WireBody } from './wire-body.ts';
 
 /** What became of one queued API call. `spooled`: not delivered before close, still on disk for a replay. */
 export type Delivery = 'delivered' | 'rejected' | 'spooled' | 'lost';
@@ -44,7 +45,7 @@ interface Entry {
   kind: EntryKind;
   events: number;
   bytes: number;
-  text: string | undefined;
+  body: WireBody | undefined;
   inMemory: boolean;
   file: string | undefined;
   persisted: Promise<void>;
@@ -84,12 +85,11 @@ export class Outbox {
   constructor(private readonly o: OutboxOptions) {}
 
   /** Queues a call; never waits for the network. The promise says what became of it. */
-  enqueue(kind: EntryKind, body: unknown, events = 0): Promise<Delivery> {
-    const text = JSON.stringify(body);
-    const bytes = Buffer.byteLength(text);
+  enqueue(kind: EntryKind, body: WireBody, events = 0): Promise<Delivery> {
+    const bytes = body.bytes.byteLength;
     let settle!: (d: Delivery) => void;
     const settled = new Promise<Delivery>((resolve) => (settle = resolve));
-    const entry: Entry = { seq: ++this.seq, kind, events, bytes, text, inMemory: false, file: undefined, persisted: Promise.resolve(), lost: false, settle, settled };
+    const entry: Entry = { seq: ++this.seq, kind, events, bytes, body, inMemory: false, file: undefined, persisted: Promise.resolve(), lost: false, settle, settled };
 
     entry.inMemory = this.memoryBytes + bytes <= this.o.maxMemoryBytes;
     if (entry.inMemory) this.memoryBytes += bytes;
@@ -97,11 +97,11 @@ export class Outbox {
     const spoolHasRoom = spool !== null && this.spoolBytes + bytes <= this.o.maxSpoolBytes;
     if (spoolHasRoom) {
       this.spoolBytes += bytes;
-      entry.persisted = spool.write(entry.seq, kind, text).then(
+      entry.persisted = spool.write(entry.seq, kind, body).then(
         (file) => {
           entry.file = file;
           // Out of memory budget: the file is now the only copy, read back when its turn comes.
-          if (!entry.inMemory) entry.text = undefined;
+          if (!entry.inMemory) entry.body = undefined;
         },
         (err: unknown) => {
           this.spoolBytes -= bytes;
@@ -115,7 +115,7 @@ export class Outbox {
       return settled;
     }
     this.queue.push(entry);
-    this.sender ??= this.send().finally(() => (this.sender = undefined));
+    this.kick();
     return settled;
   }
 
@@ -152,27 +152,47 @@ export class Outbox {
     return { ...this.counters };
   }
 
-  private async send(): Promise<void> {
+  /**
+   * Starts the sender unless one runs. A call queued just as the sender found the queue empty (it
+   * has finished its loop but not yet cleared `sender`) is picked up by a new sender right after.
+   */
+  private kick(): void {
+    if (this.sender) return;
+    this.sender = this.send().then(
+      (drained) => {
+        this.sender = undefined;
+        if (drained && this.queue.length > 0) this.kick();
+      },
+      (err: unknown) => {
+        this.sender = undefined;
+        throw err;
+      },
+    );
+  }
+
+  /** Sends until the queue is empty (true) or the close deadline has passed (false). */
+  private async send(): Promise<boolean> {
     while (this.queue.length > 0) {
       const e = this.queue[0]!;
       await e.persisted;
       let outcome: Delivery | 'stopped';
       if (e.lost) outcome = 'lost';
       else outcome = await this.deliver(e);
-      if (outcome === 'stopped') return; // past the deadline: close() accounts for the rest
+      if (outcome === 'stopped') return false; // past the deadline: close() accounts for the rest
       this.queue.shift();
       if (e.inMemory) this.memoryBytes -= e.bytes;
       e.settle(outcome);
     }
+    return true;
   }
 
   private async deliver(e: Entry): Promise<Delivery | 'stopped'> {
-    const text = e.text ?? (await this.o.spool!.read(e.file!));
-    const path = `/api/v1/runs/${this.o.runId}/${e.kind}`;
+    const body = e.body ?? (await this.o.spool!.read(e.file!));
+    const path = `/api/v1/runs/${this.o.runId}/${e.kind}${body.query === '' ? '' : `?${body.query}`}`;
     let backoff = this.o.retry.initialDelayMs;
     for (let attempt = 1; ; attempt++) {
       try {
-        const answer = await this.o.api.postOnce(path, text);
+        const answer = await this.o.api.postOnce(path, body.bytes, body.contentType);
         if (e.kind === 'events') {
           const res = IngestResponse.parse(answer);
           this.counters.uploaded += e.events;

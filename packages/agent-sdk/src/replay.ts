@@ -50,9 +50,10 @@ export async function replaySpool(o: ReplayOptions): Promise<ReplayReport> {
     let finished = false;
     let reachable = true;
     for (const [i, entry] of run.entries.entries()) {
-      const text = await spool.read(entry.file);
+      const body = await spool.read(entry.file);
+      const path = `/api/v1/runs/${run.runId}/${entry.kind}${body.query === '' ? '' : `?${body.query}`}`;
       try {
-        const answer = await withRetry(() => o.api.postOnce(`/api/v1/runs/${run.runId}/${entry.kind}`, text), retry);
+        const answer = await withRetry(() => o.api.postOnce(path, body.bytes, body.contentType), retry);
         if (entry.kind === 'events') {
           const res = IngestResponse.parse(answer);
           if (res.duplicate) report.duplicateBatches += 1;

@@ -1,6 +1,8 @@
 import { mkdir, readdir, readFile, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { ARROW_STREAM_CONTENT_TYPE } from '@kneeboard/contracts';
+import type { WireBody } from './wire-body.ts';
 
 /** What a spooled file is sent to: `POST /api/v1/runs/{run}/{events|steps|finish}`. */
 export type EntryKind = 'events' | 'steps' | 'finish';
@@ -19,9 +21,26 @@ interface Owner {
 
 const OWNER_FILE = 'owner.json';
 export const REJECTED_DIR = 'rejected';
-const NAME = /^(\d{12})\.(events|steps|finish)\.json$/;
+const NAME = /^(\d{12})\.(events|steps|finish)\.(json|arrow)$/;
 
-const fileName = (seq: number, kind: EntryKind): string => `${String(seq).padStart(12, '0')}.${kind}.json`;
+/**
+ * `.json` files hold a JSON body as sent. `.arrow` files hold the query string, a newline, then the
+ * Arrow IPC stream (which starts with 0xFFFFFFFF, so the first newline is always the separator).
+ */
+const extensionOf = (body: WireBody): 'json' | 'arrow' => (body.contentType === ARROW_STREAM_CONTENT_TYPE ? 'arrow' : 'json');
+const fileName = (seq: number, kind: EntryKind, body: WireBody): string => `${String(seq).padStart(12, '0')}.${kind}.${extensionOf(body)}`;
+
+function toFileBytes(body: WireBody): Uint8Array {
+  if (extensionOf(body) === 'json') return body.bytes;
+  return Buffer.concat([Buffer.from(`${body.query}\n`, 'utf8'), body.bytes]);
+}
+
+function fromFileBytes(file: string, bytes: Buffer): WireBody {
+  if (!file.endsWith('.arrow')) return { contentType: 'application/json', query: '', bytes };
+  const newline = bytes.indexOf(0x0a);
+  if (newline < 0) throw new Error(`${file}: no query line before the Arrow stream`);
+  return { contentType: ARROW_STREAM_CONTENT_TYPE, query: bytes.subarray(0, newline).toString('utf8'), bytes: bytes.subarray(newline + 1) };
+}
 
 /**
  * One run's corner of the spool directory: `<spoolDir>/<runId>/`, one file per API call, named by
@@ -45,14 +64,14 @@ export class RunSpool {
   }
 
   /** Writes the body under a temporary name and renames it: a file either is whole or is not there. */
-  async write(seq: number, kind: EntryKind, text: string): Promise<string> {
-    const file = join(this.dir, fileName(seq, kind));
-    await writeAtomic(file, text);
+  async write(seq: number, kind: EntryKind, body: WireBody): Promise<string> {
+    const file = join(this.dir, fileName(seq, kind, body));
+    await writeAtomic(file, toFileBytes(body));
     return file;
   }
 
-  read(file: string): Promise<string> {
-    return readFile(file, 'utf8');
+  async read(file: string): Promise<WireBody> {
+    return fromFileBytes(file, await readFile(file));
   }
 
   /** After the API acknowledged it. */
@@ -141,10 +160,10 @@ async function liveOwner(dir: string): Promise<Owner | null> {
   }
 }
 
-async function writeAtomic(file: string, text: string): Promise<void> {
+async function writeAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
   // No fsync: the rename alone makes the file whole-or-absent to a killed agent, which is what the
   // spool is for; an fsync per batch would add disk latency to every delivery for the power-loss case.
-  await writeFile(tmp, text, 'utf8');
+  await writeFile(tmp, data);
   await rename(tmp, file);
 }

@@ -60,15 +60,27 @@ describe('createRecorder against a node:http API on 127.0.0.1', () => {
     expect(fake.batches.every((b) => b.compute_ms.every((v) => v === null))).toBe(true);
   });
 
+  it('delivers a finish queued just as the queue ran empty (awaiting step.end() right before finish())', async () => {
+    const rec = await open({ flushIntervalMs: 60_000 });
+    const step = rec.step(1);
+    step.start();
+    rec.record(event());
+    await step.end();
+    const report = await rec.finish('finished', { timeoutMs: 2_000 });
+    expect(report).toMatchObject({ spooledEntries: 0, uploaded: 1 });
+    expect(fake.finishes.filter((f) => f.runId === rec.runId)).toEqual([{ runId: rec.runId, status: 'finished' }]);
+  });
+
   it('posts a step open, then its events before its final window with health, in order', async () => {
     const rec = await open({ flushIntervalMs: 60_000 });
     const step = rec.step(4);
-    step.start({ startedAt: 1_000_000, measureFrom: 1_000_500 });
-    for (let i = 0; i < 10; i++) rec.record({ ...event(4), tsMs: 1_000_600 + i });
+    const t0 = 1_700_000_000_000;
+    step.start({ startedAt: t0, measureFrom: t0 + 500 });
+    for (let i = 0; i < 10; i++) rec.record({ ...event(4), tsMs: t0 + 600 + i });
     const health = { target: 4, in_flight_mean: 3.9, agent_cpu_cores: 0.2, event_loop_delay_p99_ms: 1.5, generator_limited: false };
-    expect(await step.end({ endedAt: 1_001_500, health })).toBe('delivered');
+    expect(await step.end({ endedAt: t0 + 1_500, health })).toBe('delivered');
     const posts = fake.steps.map((s) => s.step);
-    expect(posts.map((p) => p.ended_at)).toEqual([null, 1_001_500]);
+    expect(posts.map((p) => p.ended_at)).toEqual([null, t0 + 1_500]);
     expect(posts[1]!.health).toMatchObject({ ...health, late_sends: 0, missed_sends: 0, reason: null });
     // The batch arrived before the final window.
     expect(fake.eventsAttempts[0]!.at).toBeLessThanOrEqual(fake.steps[1]!.at);
@@ -131,8 +143,8 @@ describe('createRecorder against a node:http API on 127.0.0.1', () => {
     expect(report.spooledEvents).toBe(500);
     expect(report.spoolDir).toBe(spoolDir);
     // The files wait in order: the open window, batches, the final window, the finish.
-    const files = filesIn(join(spoolDir, rec.runId)).filter((f) => f.endsWith('.json') && f !== 'owner.json');
-    expect(files.map((f) => f.split('.')[1])).toEqual(['steps', 'events', 'events', 'steps', 'finish']);
+    const files = filesIn(join(spoolDir, rec.runId)).filter((f) => f !== 'owner.json');
+    expect(files.map((f) => f.split('.').slice(1).join('.'))).toEqual(['steps.json', 'events.arrow', 'events.arrow', 'steps.json', 'finish.json']);
 
     // The API is back: a replay sends them in order, the batches with their original ids.
     fake.clearFailures();

@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { allocateColumns } from '@kneeboard/event-wire';
 import { listSpool, RunSpool } from '../src/spool.ts';
+import { batchBody, jsonBody } from '../src/wire-body.ts';
 
 const fresh = () => mkdtempSync(join(tmpdir(), 'kb-spool-unit-'));
 
@@ -11,14 +13,20 @@ describe('the spool directory', () => {
   it('lists entries in sequence order, whatever order they were written in', async () => {
     const dir = fresh();
     const spool = await RunSpool.open(dir, 'run-a');
-    await Promise.all([spool.write(3, 'finish', '{}'), spool.write(1, 'steps', '{}'), spool.write(2, 'events', '{"x":1}')]);
+    const arrow = batchBody('arrow', 'b-1', 'agent a&b', allocateColumns(3));
+    await Promise.all([spool.write(3, 'finish', jsonBody({})), spool.write(1, 'steps', jsonBody({})), spool.write(2, 'events', arrow)]);
     const [run] = await listSpool(dir);
     expect(run!.entries.map((e) => [e.seq, e.kind])).toEqual([
       [1, 'steps'],
       [2, 'events'],
       [3, 'finish'],
     ]);
-    expect(await spool.read(run!.entries[1]!.file)).toBe('{"x":1}');
+    // An Arrow body comes back byte for byte, with its query string (batch_id, agent_id).
+    const back = await spool.read(run!.entries[1]!.file);
+    expect(back.contentType).toBe(arrow.contentType);
+    expect(new URLSearchParams(back.query).get('agent_id')).toBe('agent a&b');
+    expect(Buffer.from(back.bytes).equals(Buffer.from(arrow.bytes))).toBe(true);
+    expect(Buffer.from((await spool.read(run!.entries[0]!.file)).bytes).toString()).toBe('{}');
     // Our own directory is not "owned by another live process".
     expect(run!.liveOwner).toBeNull();
   });
@@ -52,7 +60,7 @@ describe('the spool directory', () => {
     await a.close();
     expect(existsSync(join(dir, 'a'))).toBe(false);
     const b = await RunSpool.open(dir, 'b');
-    await b.write(1, 'events', '{}');
+    await b.write(1, 'events', jsonBody({}));
     await b.close();
     expect(readdirSync(join(dir, 'b'))).toEqual(['000000000001.events.json']);
   });

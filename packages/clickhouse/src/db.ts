@@ -2,14 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
 import type { StorageConfig } from './config.ts';
-import { SerialQueue } from './serial-queue.ts';
+import { NO_GATE, SerialQueue, type WriteGate } from './serial-queue.ts';
 
-/** The one handle every query function takes: a client plus the queue that serialises writes. */
+/** The one handle every query function takes: a client plus the gate writes with settings go through. */
 export interface Db {
   readonly client: ClickHouseClient;
   readonly config: StorageConfig;
-  /** Serialises inserts; see SerialQueue for why. */
-  readonly writes: SerialQueue;
+  /** Embedded: one at a time (see SerialQueue for why). Server: no gate at all. */
+  readonly writes: WriteGate;
   close(): Promise<void>;
 }
 
@@ -47,13 +47,14 @@ export function openDb(config: StorageConfig): Db {
       request_timeout: 60_000,
     });
   }
-  const writes = new SerialQueue();
+  const writes = config.mode === 'embedded' ? new SerialQueue() : NO_GATE;
   return {
     client,
     config,
     writes,
     async close() {
-      // Closing chDB while a query runs can abort the engine: let queued writes finish first.
+      // Closing chDB while a query runs can abort the engine: let queued writes finish first
+      // (the caller has stopped taking requests, so nothing else is in flight).
       await writes.run(async () => undefined);
       await client.close();
     },

@@ -1,11 +1,17 @@
+/** Where writes that carry session settings go through. */
+export interface WriteGate {
+  run<T>(job: () => Promise<T>): Promise<T>;
+}
+
 /**
- * Runs async jobs one at a time, in order.
+ * Runs async jobs one at a time, in order: the embedded engine's gate.
  *
- * Why: through chDB's connection hook a call's settings (such as `insert_deduplication_token`)
- * become session-wide `SET`s, so two inserts interleaving on the one embedded session could each
- * run with the other's token. Writes are few and large, so serialising them costs nothing.
+ * Why: through chDB's connection hook a call's `clickhouse_settings` become session-wide `SET`s.
+ * Small writes that pass settings that way (runs, steps, links, the batch ledger) go through this
+ * queue so none can run between another's `SET` and its statement. Event batches do not need it:
+ * they carry their settings in the statement's own SETTINGS clause.
  */
-export class SerialQueue {
+export class SerialQueue implements WriteGate {
   #tail: Promise<unknown> = Promise.resolve();
 
   run<T>(job: () => Promise<T>): Promise<T> {
@@ -18,3 +24,6 @@ export class SerialQueue {
     return result;
   }
 }
+
+/** A ClickHouse server keeps settings per request: writes need no gate and run concurrently. */
+export const NO_GATE: WriteGate = { run: (job) => job() };

@@ -1,33 +1,62 @@
 import { z } from 'zod';
-import { EpochMs, Level, Millis } from './common.ts';
+import { IngestEpochMs, IngestLevel, IngestMillis } from './common.ts';
 
 /** Larger batches get a 400: one batch is one atomic ClickHouse insert block, and memory is bounded by it. */
 export const MAX_BATCH_EVENTS = 100_000;
 
+/** The Arrow IPC stream media type: the same columns as the JSON batch, batch_id and agent_id in the query string. */
+export const ARROW_STREAM_CONTENT_TYPE = 'application/vnd.apache.arrow.stream';
+
+/** The columns of a batch, in order. Entry i of every column describes request i. */
+export const EVENT_COLUMNS = ['level', 'ts_ms', 'latency_ms', 'compute_ms', 'queue_ms', 'status'] as const;
+export type EventColumnName = (typeof EVENT_COLUMNS)[number];
+
+/** The columns that may hold null (the server sent no Server-Timing for them). */
+export const NULLABLE_EVENT_COLUMNS: ReadonlySet<EventColumnName> = new Set(['compute_ms', 'queue_ms']);
+
+/**
+ * How far an event's completion time may lie outside its run's known time span (created_at, the
+ * step windows, and now while the run takes data): clocks of load hosts drift, but not by hours.
+ */
+export const EVENT_TIME_SLACK_MS = 15 * 60_000;
+
+/**
+ * After a run is finished, batches, step windows and a repeated finish of a spooling agent are
+ * still accepted for this long (the default of the API's KNEEBOARD_LATE_DATA_GRACE_S); later: 409.
+ */
+export const DEFAULT_LATE_DATA_GRACE_MS = 10 * 60_000;
+
 const column = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_BATCH_EVENTS, `at most ${MAX_BATCH_EVENTS} events per batch`);
 
-const ARRAY_FIELDS = ['level', 'ts_ms', 'latency_ms', 'compute_ms', 'queue_ms', 'status'] as const;
+export const BatchId = z.string().min(1).max(128);
+export const AgentId = z.string().min(1).max(128);
+
+/** The query string of an Arrow batch: what the JSON body carries besides the columns. */
+export const ArrowBatchQuery = z.object({ batch_id: BatchId, agent_id: AgentId });
 
 /**
  * A batch of request events in columnar form: entry i of every array describes request i.
  * `ts_ms` is the completion time. `status` is the HTTP status, 0 for a transport error.
  * `compute_ms`/`queue_ms` are null where the server sent no Server-Timing for them.
+ *
+ * This schema documents the JSON body (OpenAPI) and types it; the API itself checks bodies column
+ * by column in one pass (`@kneeboard/event-wire`), with the same rules and field names.
  */
 export const EventBatch = z
   .object({
-    batch_id: z.string().min(1).max(128),
-    agent_id: z.string().min(1).max(128),
-    level: column(Level),
-    ts_ms: column(EpochMs),
-    latency_ms: column(Millis),
-    compute_ms: column(Millis.nullable()),
-    queue_ms: column(Millis.nullable()),
+    batch_id: BatchId,
+    agent_id: AgentId,
+    level: column(IngestLevel),
+    ts_ms: column(IngestEpochMs),
+    latency_ms: column(IngestMillis),
+    compute_ms: column(IngestMillis.nullable()),
+    queue_ms: column(IngestMillis.nullable()),
     status: column(z.number().int().min(0).max(999)),
   })
   .superRefine((b, ctx) => {
     const n = b.level.length;
     if (n === 0) ctx.addIssue({ code: 'custom', path: ['level'], message: 'a batch needs at least one event' });
-    for (const field of ARRAY_FIELDS) {
+    for (const field of EVENT_COLUMNS) {
       if (b[field].length !== n) {
         ctx.addIssue({
           code: 'custom',
@@ -41,7 +70,10 @@ export type EventBatch = z.infer<typeof EventBatch>;
 
 export const IngestResponse = z.object({
   accepted: z.number().int().nonnegative(),
-  /** True when this batch_id had been stored before: nothing was written again. */
+  /**
+   * True when this batch_id had been stored before: nothing was written again. A batch first
+   * stored through another API replica may be answered `false` by this one; it is still stored once.
+   */
   duplicate: z.boolean(),
 });
 export type IngestResponse = z.infer<typeof IngestResponse>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochMs, Level } from './common.ts';
+import { EpochMs, IngestEpochMs, IngestLevel, Level } from './common.ts';
 
 /**
  * How the load generator itself fared during a step, measured by the agent. A step where the agent
@@ -25,27 +25,37 @@ export const StepHealth = z.object({
 });
 export type StepHealth = z.infer<typeof StepHealth>;
 
+const windowOrder = (s: { started_at: number; measure_from: number; ended_at: number | null }, ctx: z.RefinementCtx) => {
+  if (s.measure_from < s.started_at) {
+    ctx.addIssue({ code: 'custom', path: ['measure_from'], message: 'must not be before started_at' });
+  }
+  if (s.ended_at !== null && s.ended_at < s.measure_from) {
+    ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'must not be before measure_from' });
+  }
+};
+
+const StepWindowShape = z.object({
+  level: Level,
+  started_at: EpochMs,
+  measure_from: EpochMs,
+  ended_at: EpochMs.nullable().default(null),
+  /** Sent with the step's final window by agents that measure themselves. */
+  health: StepHealth.nullable().optional(),
+});
+
 /**
  * A load level's time window. Requests completed before `measure_from` are warm-up and excluded
  * from the curve. `ended_at` may be omitted while the step is still running (the agent posts the
  * window when the step starts and again when it ends); the latest post for a level wins.
  */
-export const StepWindow = z
-  .object({
-    level: Level,
-    started_at: EpochMs,
-    measure_from: EpochMs,
-    ended_at: EpochMs.nullable().default(null),
-    /** Sent with the step's final window by agents that measure themselves. */
-    health: StepHealth.nullable().optional(),
-  })
-  .superRefine((s, ctx) => {
-    if (s.measure_from < s.started_at) {
-      ctx.addIssue({ code: 'custom', path: ['measure_from'], message: 'must not be before started_at' });
-    }
-    if (s.ended_at !== null && s.ended_at < s.measure_from) {
-      ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'must not be before measure_from' });
-    }
-  });
+export const StepWindow = StepWindowShape.superRefine(windowOrder);
 export type StepWindow = z.infer<typeof StepWindow>;
 export type StepWindowInput = z.input<typeof StepWindow>;
+
+/** A step window as posted: the same shape, with levels and times bounded to what is meaningful. */
+export const StepWindowBody = StepWindowShape.extend({
+  level: IngestLevel,
+  started_at: IngestEpochMs,
+  measure_from: IngestEpochMs,
+  ended_at: IngestEpochMs.nullable().default(null),
+}).superRefine(windowOrder);

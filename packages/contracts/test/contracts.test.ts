@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CreateRunBody, EventBatch, formatPath, MAX_BATCH_EVENTS, StepWindow } from '../src/index.ts';
 
-const batch = { batch_id: 'b', agent_id: 'a', level: [1, 2], ts_ms: [1.5, 2.5], latency_ms: [3, 4], compute_ms: [1, null], queue_ms: [null, 0], status: [200, 0] };
+const T = 1_700_000_000_000;
+const batch = { batch_id: 'b', agent_id: 'a', level: [1, 2], ts_ms: [T + 1.5, T + 2.5], latency_ms: [3, 4], compute_ms: [1, null], queue_ms: [null, 0], status: [200, 0] };
 
 describe('EventBatch', () => {
   it('accepts equal-length columns with nulls for missing Server-Timing', () => {
@@ -9,7 +10,7 @@ describe('EventBatch', () => {
   });
 
   it('names each column whose length differs from level', () => {
-    const r = EventBatch.safeParse({ ...batch, ts_ms: [1], status: [200, 200, 200] });
+    const r = EventBatch.safeParse({ ...batch, ts_ms: [T], status: [200, 200, 200] });
     expect(r.success).toBe(false);
     expect(r.error?.issues.map((i) => formatPath(i.path))).toEqual(['ts_ms', 'status']);
   });
@@ -19,9 +20,17 @@ describe('EventBatch', () => {
     expect(r.error?.issues.map((i) => formatPath(i.path))).toEqual(['latency_ms[1]']);
   });
 
+  it('bounds every number to what is physically meaningful', () => {
+    const fields = (b: object) => EventBatch.safeParse({ ...batch, ...b }).error?.issues.map((i) => formatPath(i.path));
+    expect(fields({ level: [1, 1e308] })).toEqual(['level[1]']);
+    expect(fields({ latency_ms: [3, 86_400_001] })).toEqual(['latency_ms[1]']);
+    expect(fields({ ts_ms: [T, 1e22] })).toEqual(['ts_ms[1]']);
+    expect(fields({ ts_ms: [T, 1.5] })).toEqual(['ts_ms[1]']);
+  });
+
   it('caps a batch at MAX_BATCH_EVENTS', () => {
     const n = MAX_BATCH_EVENTS + 1;
-    const r = EventBatch.safeParse({ ...batch, level: new Array(n).fill(1), ts_ms: new Array(n).fill(1), latency_ms: new Array(n).fill(1), compute_ms: new Array(n).fill(null), queue_ms: new Array(n).fill(null), status: new Array(n).fill(200) });
+    const r = EventBatch.safeParse({ ...batch, level: new Array(n).fill(1), ts_ms: new Array(n).fill(T), latency_ms: new Array(n).fill(1), compute_ms: new Array(n).fill(null), queue_ms: new Array(n).fill(null), status: new Array(n).fill(200) });
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.message).toContain(String(MAX_BATCH_EVENTS));
   });

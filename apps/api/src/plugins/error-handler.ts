@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldIssue } from '@kneeboard/contracts';
+import { BatchRejected } from '@kneeboard/event-wire';
 import { errorBody, HttpError } from '../errors.ts';
 
 /** A batch can have 100,000 bad entries; the first few name the problem well enough. */
@@ -29,8 +30,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (err instanceof HttpError) {
       const message = err.field ? `${err.field}: ${err.message}` : err.message;
-      return reply.code(err.statusCode).send(errorBody(err.statusCode, message, err.field));
+      if (err.retryAfterS !== undefined) void reply.header('retry-after', String(err.retryAfterS));
+      if (err.statusCode >= 500) req.log.warn({ err: err.cause ?? err }, err.message);
+      return reply.code(err.statusCode).send(errorBody(err.statusCode, message, err.field, err.issues));
     }
+    // An event batch refused column by column: the same 400 as a schema error, naming the entry.
+    if (err instanceof BatchRejected) return reply.code(400).send(errorBody(400, err.message, err.field, err.issues));
     const status = err.statusCode ?? 500;
     if (status >= 500) {
       req.log.error({ err }, 'request failed');

@@ -1,7 +1,7 @@
 import { analyzeCurve } from '@kneeboard/analysis';
 import { getRun, listSteps, queryCurve, type Db } from '@kneeboard/clickhouse';
 import type { CurvePoint, RunAnalysis, RunDetail, StepWindow } from '@kneeboard/contracts';
-import { HttpError, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 
 /** Each level's point carries the agent's health for that step, so the curve says where the generator was the ceiling. */
 function withHealth(curve: CurvePoint[], steps: StepWindow[]): CurvePoint[] {
@@ -31,9 +31,4 @@ export async function requireRunDetail(db: Db, runId: string, field = 'id'): Pro
   const detail = await loadRunDetail(db, runId);
   if (!detail) throw notFound('run', field);
   return detail;
-}
-
-/** Ingest into an unknown run is the agent's mistake, final like any 400: retrying cannot help. */
-export async function requireRunForIngest(db: Db, runId: string): Promise<void> {
-  if (!(await getRun(db, runId))) throw new HttpError(400, `unknown run ${runId}`, 'id');
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateRunBody, EventBatch, FinishRunBody, formatPath, StepWindow } from '@kneeboard/contracts';
+import { ARROW_STREAM_CONTENT_TYPE, ArrowBatchQuery, CreateRunBody, EventBatch, FinishRunBody, formatPath, StepWindow } from '@kneeboard/contracts';
+import { ANY_TIME, BatchRejected, columnsToArrays, decodeArrowColumns } from '@kneeboard/event-wire';
 
 export type Route = 'healthz' | 'runs' | 'run' | 'steps' | 'events' | 'finish';
 
@@ -20,9 +21,10 @@ export interface EventsAttempt {
 
 /**
  * A stand-in for the Kneeboard API on 127.0.0.1, for testing a load generator's integration
- * without ClickHouse. Built on node:http only: it validates bodies with the real contracts (400
- * with the ApiError shape otherwise), stores batches once per batch_id, records everything it
- * received, and can be told to fail the next calls of a route.
+ * without ClickHouse. Built on node:http only: it validates bodies with the real contracts and
+ * decodes Arrow batches with the API's own decoder (400 with the ApiError shape otherwise), stores
+ * batches once per batch_id, records everything it received, and can be told to fail the next
+ * calls of a route.
  */
 export class FakeApi {
   readonly runs: Array<{ id: string; body: CreateRunBody }> = [];
@@ -81,23 +83,33 @@ export class FakeApi {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '').split('?')[0]!;
+    const [path = '', queryString = ''] = (req.url ?? '').split('?');
     const m = /^\/api\/v1\/runs(?:\/([^/]+)(?:\/(steps|events|finish))?)?$/.exec(path);
     const route: Route | undefined =
       path === '/healthz' ? 'healthz' : m ? ((m[2] as Route | undefined) ?? (m[1] !== undefined && req.method === 'GET' ? 'run' : 'runs')) : undefined;
-    const text = await readBody(req);
+    const raw = await readBody(req);
+    const isArrow = req.headers['content-type']?.split(';')[0]?.trim() === ARROW_STREAM_CONTENT_TYPE;
     if (route === undefined) return send(res, 404, { statusCode: 404, error: 'Not Found', message: `no route ${path}` });
 
     const failureAt = this.failures.findIndex((f) => f.route === route);
     const failure = failureAt === -1 ? undefined : this.failures.splice(failureAt, 1)[0];
-    const json = text === '' ? undefined : (JSON.parse(text) as unknown);
+    let json: unknown;
+    let refusal: { field: string; message: string } | undefined;
+    try {
+      json = isArrow ? arrowAsJson(raw, queryString) : raw.length === 0 ? undefined : (JSON.parse(raw.toString('utf8')) as unknown);
+    } catch (err) {
+      if (!(err instanceof BatchRejected) && !(err instanceof SyntaxError)) throw err;
+      refusal = { field: err instanceof BatchRejected ? err.field : 'body', message: err.message };
+    }
     if (route === 'events') {
-      const b = json as { batch_id?: string; level?: unknown[] };
-      const attempt: EventsAttempt = { batchId: String(b.batch_id), events: b.level?.length ?? 0, answered: 'drop', at: Date.now() };
+      const b = (json ?? {}) as { batch_id?: string; level?: unknown[] };
+      const batchId = isArrow ? new URLSearchParams(queryString).get('batch_id') : b.batch_id;
+      const attempt: EventsAttempt = { batchId: String(batchId), events: b.level?.length ?? 0, answered: 'drop', at: Date.now() };
       this.eventsAttempts.push(attempt);
       res.once('finish', () => (attempt.answered = res.statusCode));
     }
     if (failure?.how === 'drop') return void req.socket.destroy();
+    if (refusal) return send(res, 400, { statusCode: 400, error: 'Bad Request', message: `${refusal.field}: ${refusal.message}`, field: refusal.field });
     if (failure) {
       const headers: Record<string, string> = failure.retryAfter === undefined ? {} : { 'retry-after': failure.retryAfter };
       return send(res, failure.how, { statusCode: failure.how, error: 'Injected', message: 'injected failure' }, headers);
@@ -157,14 +169,20 @@ export class FakeApi {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => resolve(text));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/** An Arrow batch as the JSON batch it stands for, so it is checked and stored like one. */
+function arrowAsJson(bytes: Buffer, queryString: string): unknown {
+  const ids = ArrowBatchQuery.safeParse(Object.fromEntries(new URLSearchParams(queryString)));
+  if (!ids.success) throw new BatchRejected([{ field: `querystring.${formatPath(ids.error.issues[0]?.path ?? [])}`, message: 'batch_id and agent_id are required' }]);
+  return { ...ids.data, ...columnsToArrays(decodeArrowColumns(bytes, ANY_TIME)) };
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

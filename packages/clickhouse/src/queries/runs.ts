@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { Run, type CreateRunBody, type RunStatus } from '@kneeboard/contracts';
 import { insertSettings, type Db } from '../db.ts';
-import { nextVersion } from '../version.ts';
 
 const RUN_COLUMNS = `
   id, service, name, release, git_sha, load_model, parameter, tags, labels, note, agent_host, agent_cores, status,
@@ -15,10 +14,6 @@ const RunRow = Run.extend({
   finished_at: z.coerce.number().nullable(),
   agent_cores: z.coerce.number().int().nullable(),
 });
-
-function toRow(run: Run) {
-  return { ...run, version: nextVersion() };
-}
 
 export async function insertRun(db: Db, body: CreateRunBody, now = Date.now()): Promise<Run> {
   const run: Run = {
@@ -44,7 +39,7 @@ export async function insertRun(db: Db, body: CreateRunBody, now = Date.now()): 
 
 async function writeRun(db: Db, run: Run): Promise<void> {
   await db.writes.run(() =>
-    db.client.insert({ table: 'kb_runs_v1', values: [toRow(run)], format: 'JSONEachRow', clickhouse_settings: insertSettings() }),
+    db.client.insert({ table: 'kb_runs_v1', values: [run], format: 'JSONEachRow', clickhouse_settings: insertSettings() }),
   );
 }
 
@@ -58,14 +53,22 @@ export async function getRun(db: Db, id: string): Promise<Run | null> {
   return rows[0] ?? null;
 }
 
-/** Marks a run finished or aborted. Finishing twice keeps the first finish time. */
-export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, 'running'>, now = Date.now()): Promise<Run | null> {
+/**
+ * Marks a run finished or aborted. A run finished before is left as it was (first finish time and
+ * status kept) and reported with `before: true`, for the caller's rules on repeated finishes.
+ */
+export async function finishRun(
+  db: Db,
+  id: string,
+  status: Exclude<RunStatus, 'running'>,
+  now = Date.now(),
+): Promise<{ run: Run; before: boolean } | null> {
   const run = await getRun(db, id);
   if (!run) return null;
-  if (run.status !== 'running') return run;
+  if (run.status !== 'running') return { run, before: true };
   const finished: Run = { ...run, status, finished_at: now };
   await writeRun(db, finished);
-  return finished;
+  return { run: finished, before: false };
 }
 
 /** Replaces a run's labels and/or note; the rest of the run is unchanged. */

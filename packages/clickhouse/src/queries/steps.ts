@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { StepHealth, StepWindow } from '@kneeboard/contracts';
 import { insertSettings, type Db } from '../db.ts';
-import { nextVersion } from '../version.ts';
 
 const HEALTH_COLUMNS = `target, in_flight_mean, late_sends, missed_sends, agent_cpu_cores, event_loop_delay_p99_ms, generator_limited, health_reason`;
 
@@ -60,7 +59,6 @@ export async function upsertStep(db: Db, runId: string, step: StepWindow): Promi
     measure_from_ms: step.measure_from,
     ended_at_ms: step.ended_at,
     ...healthToColumns(step.health),
-    version: nextVersion(),
   };
   await db.writes.run(() =>
     db.client.insert({ table: 'kb_steps_v1', values: [row], format: 'JSONEachRow', clickhouse_settings: insertSettings() }),

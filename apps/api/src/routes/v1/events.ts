@@ -1,26 +1,57 @@
+import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ingestBatch } from '@kneeboard/clickhouse';
-import { ApiError, EventBatch, IngestResponse } from '@kneeboard/contracts';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AgentId, ApiError, ARROW_STREAM_CONTENT_TYPE, BatchId, EventBatch, IngestResponse } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { requireRunForIngest } from '../../services/run-detail.ts';
+import { HttpError } from '../../errors.ts';
+import type { IncomingBatch } from '../../ingest/ingest-service.ts';
 import { IdParams } from './runs.ts';
 
-/** A full batch (100,000 events) is about 8 MB of JSON; leave room so the size check is zod's, with a named field. */
+/** A full batch (100,000 events) is about 8 MB of JSON; leave room so the size check is ours, with a named field. */
 const EVENTS_BODY_LIMIT = 64 * 1024 * 1024;
 
-export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub }) => {
+/** batch_id and agent_id travel in the query string with an Arrow body (the JSON body carries its own). */
+const EventsQuery = z.object({ batch_id: BatchId.optional(), agent_id: AgentId.optional() });
+
+const DESCRIPTION = `Two encodings of the same columns (level, ts_ms, latency_ms, compute_ms, queue_ms, status):
+- \`application/json\`: the EventBatch body below, batch_id and agent_id inside it.
+- \`${ARROW_STREAM_CONTENT_TYPE}\`: an Arrow IPC stream with those columns (float64, nulls allowed in compute_ms and
+  queue_ms; integer status; other numeric widths are converted), batch_id and agent_id as query parameters.
+A bad batch is refused whole (400 naming the column or entry); a batch_id stored before is not stored again
+(\`duplicate: true\`), and one reused with different events is a 409.`;
+
+/** Params and query string are checked by their zod schemas as usual; the body is passed on as parsed. */
+const bodyLeftToIngest: FastifySchemaCompiler<unknown> = (route) =>
+  route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
+
+function incoming(contentType: string | undefined, body: unknown, query: z.infer<typeof EventsQuery>): IncomingBatch {
+  if (!(body instanceof Buffer)) return { kind: 'json', body };
+  if (contentType?.split(';')[0]?.trim().toLowerCase() !== ARROW_STREAM_CONTENT_TYPE) throw new HttpError(415, `expected application/json or ${ARROW_STREAM_CONTENT_TYPE}`, 'content-type');
+  if (query.batch_id === undefined) throw new HttpError(400, `required with ${ARROW_STREAM_CONTENT_TYPE}`, 'querystring.batch_id');
+  if (query.agent_id === undefined) throw new HttpError(400, `required with ${ARROW_STREAM_CONTENT_TYPE}`, 'querystring.agent_id');
+  return { kind: 'arrow', bytes: body, batch_id: query.batch_id, agent_id: query.agent_id };
+}
+
+export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { hub, ingest }) => {
+  app.addContentTypeParser(ARROW_STREAM_CONTENT_TYPE, { parseAs: 'buffer', bodyLimit: EVENTS_BODY_LIMIT }, (_req, body, done) => done(null, body));
+
   app.post('/runs/:id/events', {
     bodyLimit: EVENTS_BODY_LIMIT,
     schema: {
-      summary: 'Ingest a columnar batch of request events (atomic, idempotent by batch_id)',
+      summary: 'Ingest a columnar batch of request events, as JSON or Arrow (atomic, idempotent by batch_id)',
+      description: DESCRIPTION,
       tags: ['ingest'],
       params: IdParams,
+      querystring: EventsQuery,
       body: EventBatch,
-      response: { 200: IngestResponse, 400: ApiError },
+      response: { 200: IngestResponse, 400: ApiError, 409: ApiError, 415: ApiError, 503: ApiError },
     },
+    // The body is checked column by column by the ingest service (one pass, no object per event);
+    // EventBatch above documents it. Params and query string are checked as usual.
+    validatorCompiler: bodyLeftToIngest,
     handler: async (req) => {
-      await requireRunForIngest(db, req.params.id);
-      const outcome = await ingestBatch(db, req.params.id, req.body);
+      const outcome = await ingest.ingest(req.params.id, incoming(req.headers['content-type'], req.body, req.query));
       if (!outcome.duplicate) hub.notify(req.params.id);
       return outcome;
     },

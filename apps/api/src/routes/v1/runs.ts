@@ -14,12 +14,21 @@ import {
   UpdateRunBody,
 } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { notFound } from '../../errors.ts';
+import { HttpError, notFound } from '../../errors.ts';
+import { refuseLateWrite } from '../../ingest/run-lifecycle.ts';
+import { orUnavailable } from '../../ingest/storage-failure.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
 
 export const IdParams = z.object({ id: RunId });
 
-export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub }) => {
+/** A run finished before this call: the same status within the grace period is a replay; anything else a 409. */
+function refuseRefinish(run: Run, status: Run['status'], graceMs: number, now = Date.now()): void {
+  if (run.status !== status) throw new HttpError(409, `run is already ${run.status}; it cannot become ${status}`, 'status');
+  const late = refuseLateWrite({ status: run.status, finished_at: run.finished_at, created_at: run.created_at, steps_from: null, steps_to: null, open_step: false }, now, graceMs, 'repeated finishes');
+  if (late) throw late;
+}
+
+export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, ingest }) => {
   app.post('/runs', {
     schema: { summary: 'Create a run', tags: ['runs'], body: CreateRunBody, response: { 201: CreateRunResponse, 400: ApiError } },
     handler: async (req, reply) => {
@@ -68,14 +77,19 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
   app.post('/runs/:id/finish', {
     schema: {
       summary: 'Mark a run finished (or aborted)',
+      description:
+        'Finishing again with the same status is accepted within the late-data grace period (a spooling agent re-sending its finish) and answers the run unchanged; a different status, or after the grace period, is a 409.',
       tags: ['runs'],
       params: IdParams,
       body: FinishRunBody,
-      response: { 200: Run, 404: ApiError },
+      response: { 200: Run, 404: ApiError, 409: ApiError, 503: ApiError },
     },
     handler: async (req) => {
-      const run = await finishRun(db, req.params.id, req.body.status);
-      if (!run) throw notFound('run');
+      const finished = await orUnavailable('the finish', () => finishRun(db, req.params.id, req.body.status));
+      if (!finished) throw notFound('run');
+      const { run } = finished;
+      if (finished.before) refuseRefinish(run, req.body.status, ingest.lateDataGraceMs);
+      ingest.runs.invalidate(run.id);
       hub.notify(run.id);
       return run;
     },

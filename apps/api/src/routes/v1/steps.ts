@@ -1,23 +1,24 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { upsertStep } from '@kneeboard/clickhouse';
-import { ApiError, StepWindow } from '@kneeboard/contracts';
+import { ApiError, StepWindowBody } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { requireRunForIngest } from '../../services/run-detail.ts';
+import { orUnavailable } from '../../ingest/storage-failure.ts';
 import { IdParams } from './runs.ts';
 
-export const stepRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub }) => {
+export const stepRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, ingest }) => {
   app.post('/runs/:id/steps', {
     schema: {
       summary: "Record a load level's time window (post again with ended_at when it ends)",
       tags: ['ingest'],
       params: IdParams,
-      body: StepWindow,
-      response: { 200: z.object({ ok: z.literal(true) }), 400: ApiError },
+      body: StepWindowBody,
+      response: { 200: z.object({ ok: z.literal(true) }), 400: ApiError, 409: ApiError, 503: ApiError },
     },
     handler: async (req) => {
-      await requireRunForIngest(db, req.params.id);
-      await upsertStep(db, req.params.id, req.body);
+      await ingest.writableRun(req.params.id, 'late step windows');
+      await orUnavailable('the step window', () => upsertStep(db, req.params.id, req.body));
+      ingest.runs.invalidate(req.params.id);
       hub.notify(req.params.id);
       return { ok: true as const };
     },

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+import { GroupCommit, insertEventBatch, writeLedger, type Db, type LedgerEntry } from '@kneeboard/clickhouse';
+import type { IngestResponse } from '@kneeboard/contracts';
+import { encodeArrowColumns, type DecodedBatch, type EventColumns } from '@kneeboard/event-wire';
+import { HttpError } from '../errors.ts';
+import type { RunState } from './run-state-cache.ts';
+import { orUnavailable } from './storage-failure.ts';
+
+/** The batch's identity for "same id, same events?": its agent and its column values, however they were encoded. */
+function contentHash(agentId: string, c: EventColumns): string {
+  const hash = createHash('sha1').update(agentId).update('\0');
+  for (const a of [c.level, c.ts_ms, c.latency_ms, c.compute_ms, c.queue_ms, c.status]) hash.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  return hash.digest('base64url');
+}
+
+const reused = (batchId: string) =>
+  new HttpError(409, `batch_id ${batchId} was already stored with different events; a new batch needs a new batch_id`, 'batch_id');
+
+/**
+ * Stores checked batches exactly once and says whether each was new.
+ *
+ * - The events go in as one Arrow insert per batch with the batch's deduplication token: ClickHouse
+ *   itself drops a second copy, whichever API replica sends it, so nothing here needs a lock.
+ * - Batches that arrive together share one insert into the batch ledger (a group commit), awaited
+ *   before the answer: acknowledged means both written.
+ * - This process remembers what it stored (and what the ledger says others stored), so a replay is
+ *   answered `duplicate` and a reused batch_id with other events 409, with no lookup per batch.
+ */
+export class BatchWriter {
+  readonly #ledger: GroupCommit<LedgerEntry>;
+  /** Batches being written right now, so a copy arriving meanwhile waits for the first. */
+  readonly #inFlight = new Map<string, Promise<void>>();
+
+  constructor(private readonly db: Db) {
+    this.#ledger = new GroupCommit((entries) => writeLedger(db, entries));
+  }
+
+  /** `arrow`: the batch's canonical Arrow stream when it arrived as one (otherwise it is encoded here). */
+  async store(runId: string, state: RunState, batch: DecodedBatch, arrow?: Uint8Array, now = Date.now()): Promise<IngestResponse> {
+    const hash = contentHash(batch.agent_id, batch.columns);
+    const key = `${runId}:${batch.batch_id}`;
+    for (;;) {
+      const known = state.batches.get(batch.batch_id);
+      if (known) {
+        if (known.contentHash !== '' && known.contentHash !== hash) throw reused(batch.batch_id);
+        return { accepted: 0, duplicate: true };
+      }
+      const pending = this.#inFlight.get(key);
+      if (pending === undefined) break;
+      // The same batch is being written: its outcome is ours (stored → duplicate; failed → try again).
+      await pending.catch(() => undefined);
+    }
+    const write = this.#write(runId, batch, arrow ?? encodeArrowColumns(batch.columns), hash, now);
+    this.#inFlight.set(key, write);
+    try {
+      await write;
+    } finally {
+      this.#inFlight.delete(key);
+    }
+    state.batches.set(batch.batch_id, { contentHash: hash, events: batch.columns.length });
+    return { accepted: batch.columns.length, duplicate: false };
+  }
+
+  /** Waits for ledger writes still in flight (before closing the database). */
+  settled(): Promise<void> {
+    return this.#ledger.settled();
+  }
+
+  /** Whether or not a failed insert landed, the retry stores the batch exactly once: a 503 is the honest answer. */
+  async #write(runId: string, batch: DecodedBatch, arrow: Uint8Array, hash: string, now: number): Promise<void> {
+    await orUnavailable('the batch', () => this.#writeOnce(runId, batch, arrow, hash, now));
+  }
+
+  async #writeOnce(runId: string, batch: DecodedBatch, arrow: Uint8Array, hash: string, now: number): Promise<void> {
+    await insertEventBatch(this.db, { runId, batchId: batch.batch_id, agentId: batch.agent_id, arrow });
+    await this.#ledger.add({
+      run_id: runId,
+      batch_id: batch.batch_id,
+      agent_id: batch.agent_id,
+      events: batch.columns.length,
+      content_hash: hash,
+      received_at: now,
+    });
+  }
+}

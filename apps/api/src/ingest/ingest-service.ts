@@ -1,0 +1,78 @@
+import type { Db } from '@kneeboard/clickhouse';
+import type { IngestResponse } from '@kneeboard/contracts';
+import { BatchRejected, decodeArrowBatch, decodeJsonBatch, type DecodedBatch, type EventBounds } from '@kneeboard/event-wire';
+import { HttpError } from '../errors.ts';
+import { BatchWriter } from './batch-writer.ts';
+import { eventBounds, refuseLateWrite } from './run-lifecycle.ts';
+import { RunStateCache, type RunState, type RunStateCacheOptions } from './run-state-cache.ts';
+import { orUnavailable } from './storage-failure.ts';
+
+export interface IngestOptions extends RunStateCacheOptions {
+  /** How long a finished run still takes batches, steps and a repeated finish. */
+  lateDataGraceMs: number;
+}
+
+/** A batch as it arrived: a parsed JSON body, or Arrow bytes with the ids from the query string. */
+export type IncomingBatch = { kind: 'json'; body: unknown } | { kind: 'arrow'; bytes: Uint8Array; batch_id: string; agent_id: string };
+
+/**
+ * The write path of one API process: run state from a cache, the lifecycle rules, the column
+ * checks (against the run's time span), and the exactly-once writer.
+ */
+export class IngestService {
+  readonly runs: RunStateCache;
+  readonly #writer: BatchWriter;
+
+  constructor(
+    db: Db,
+    private readonly options: IngestOptions,
+  ) {
+    this.runs = new RunStateCache(db, options);
+    this.#writer = new BatchWriter(db);
+  }
+
+  get lateDataGraceMs(): number {
+    return this.options.lateDataGraceMs;
+  }
+
+  /** The run's state if it may take writes of kind `what` now: 400 for an unknown run, 409 past the grace period. */
+  async writableRun(runId: string, what: string, now = Date.now()): Promise<RunState> {
+    let state = await orUnavailable(what, () => this.runs.get(runId, { now }));
+    // A cached "finished" may be stale in the other direction too: re-read before refusing.
+    if (state && refuseLateWrite(state.span, now, this.options.lateDataGraceMs, what)) {
+      state = await orUnavailable(what, () => this.runs.get(runId, { fresh: true, now }));
+    }
+    // Ingest into an unknown run is the agent's mistake, final like any 400: retrying cannot help.
+    if (!state) throw new HttpError(400, `unknown run ${runId}`, 'id');
+    const refusal = refuseLateWrite(state.span, now, this.options.lateDataGraceMs, what);
+    if (refusal) throw refusal;
+    return state;
+  }
+
+  async ingest(runId: string, incoming: IncomingBatch, now = Date.now()): Promise<IngestResponse> {
+    let state = await this.writableRun(runId, 'late batches', now);
+    let batch: Decoded;
+    try {
+      batch = decode(incoming, eventBounds(state.span, now));
+    } catch (err) {
+      // Steps posted through another replica since the span was read may widen it: look once more.
+      if (!(err instanceof BatchRejected) || !err.field.startsWith('ts_ms')) throw err;
+      state = (await orUnavailable('the batch', () => this.runs.get(runId, { fresh: true, now }))) ?? state;
+      batch = decode(incoming, eventBounds(state.span, now));
+    }
+    return this.#writer.store(runId, state, batch, batch.canonicalArrow, now);
+  }
+
+  settled(): Promise<void> {
+    return this.#writer.settled();
+  }
+}
+
+/** A checked batch, with its Arrow bytes when they are already the canonical encoding (stored as they came). */
+type Decoded = DecodedBatch & { canonicalArrow?: Uint8Array };
+
+function decode(incoming: IncomingBatch, bounds: EventBounds): Decoded {
+  if (incoming.kind === 'json') return decodeJsonBatch(incoming.body, bounds);
+  const { columns, canonical } = decodeArrowBatch(incoming.bytes, bounds);
+  return { batch_id: incoming.batch_id, agent_id: incoming.agent_id, columns, ...(canonical ? { canonicalArrow: incoming.bytes } : {}) };
+}

@@ -1,0 +1,45 @@
+import { ARROW_STREAM_CONTENT_TYPE, type EventBatch } from '@kneeboard/contracts';
+import { allocateColumns, encodeArrowColumns } from '@kneeboard/event-wire';
+import { batchOf, prng } from './helpers.ts';
+
+export const T0 = 1_800_000_000_000;
+
+/** A step window covering [T0, T0 + 1 h) at `level`, so events there are within the run's span. */
+export const stepAt = (level: number) => ({ level, started_at: T0, measure_from: T0, ended_at: T0 + 3_600_000 });
+
+/** n events of one level with seeded random timings; the seed makes each batch's content distinct. */
+export function randomBatch(batchId: string, n: number, seed: number, level = 1): EventBatch {
+  const rand = prng(seed);
+  return batchOf(
+    Array.from({ length: n }, (_, i) => ({
+      level,
+      ts: T0 + (seed % 300) * 10_000 + i + rand(),
+      latency: 1 + rand() * 100,
+      compute: rand() < 0.1 ? null : rand() * 50,
+      queue: rand() < 0.1 ? null : rand() * 5,
+      status: rand() < 0.01 ? 503 : 200,
+    })),
+    batchId,
+  );
+}
+
+/** The canonical Arrow stream of a JSON batch (what the SDK sends). */
+export function arrowOf(b: EventBatch): Uint8Array {
+  const c = allocateColumns(b.level.length);
+  c.level.set(b.level);
+  c.ts_ms.set(b.ts_ms);
+  c.latency_ms.set(b.latency_ms);
+  c.compute_ms.set(b.compute_ms.map((v) => v ?? Number.NaN));
+  c.queue_ms.set(b.queue_ms.map((v) => v ?? Number.NaN));
+  c.status.set(b.status);
+  return encodeArrowColumns(c);
+}
+
+export async function postArrow(apiUrl: string, runId: string, bytes: Uint8Array, query: Record<string, string>): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${apiUrl}/api/v1/runs/${runId}/events?${new URLSearchParams(query)}`, {
+    method: 'POST',
+    headers: { 'content-type': ARROW_STREAM_CONTENT_TYPE },
+    body: bytes,
+  });
+  return { status: res.status, body: await res.json() };
+}
