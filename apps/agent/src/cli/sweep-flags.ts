@@ -12,6 +12,8 @@ export interface SweepFlags {
   thinkTime: number;
   maxConnections?: number;
   cpuBurnMs?: number;
+  engine: 'auto' | 'node' | 'native';
+  threads?: number;
   param?: string;
   beforeLevel?: string;
   readyUrl?: string;
@@ -83,6 +85,8 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
       thinkTimeMs: f.thinkTime,
       maxConnections: f.maxConnections,
       cpuBurnMs: f.cpuBurnMs,
+      engine: f.engine,
+      threads: f.threads,
       beforeLevel: f.beforeLevel,
       readyUrl: f.readyUrl,
       readyTimeoutMs: f.readyTimeout,
@@ -119,6 +123,8 @@ const FLAG_OF: Record<string, string> = {
   readyTimeoutMs: '--ready-timeout',
   thinkTimeMs: '--think-time',
   maxConnections: '--max-connections',
+  engine: '--engine',
+  threads: '--threads',
   durationMs: '--duration',
   warmupMs: '--warmup',
   'run.service': '--service',

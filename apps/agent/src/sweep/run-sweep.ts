@@ -12,13 +12,15 @@ import {
   type Recorder,
 } from '@kneeboard/agent-sdk';
 import { AgentMonitor } from '../load/agent-monitor.ts';
+import { DEFAULT_ENGINE_BINARY, resolveEngine } from '../native/engine-binary.ts';
+import { prepareNativeRequest } from '../native/native-request.ts';
 import type { LevelSummary } from '../load/level-stats.ts';
 import type { TargetRequest } from '../load/target-client.ts';
 import { runBeforeLevel } from './before-level.ts';
 import { loadAt, SweepConfig, type SweepInput } from './config.ts';
 import { checkApi, checkOpenFiles, probeTarget } from './preflight.ts';
 import type { SweepReporter } from './reporter.ts';
-import { runStep, type StepContext } from './run-step.ts';
+import { runStep, type StepContext, type StepEngine } from './run-step.ts';
 import { SweepError } from './sweep-error.ts';
 
 export interface UploadSummary {
@@ -36,6 +38,8 @@ export interface UploadSummary {
 
 export interface SweepResult {
   runId: string;
+  /** The engine that sent the requests. */
+  engine: 'node' | 'native';
   runUrl: string;
   status: 'finished' | 'aborted';
   loadModel: 'closed' | 'open';
@@ -74,6 +78,19 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     timeoutMs: cfg.request.timeoutMs,
   };
   const parseTiming = createServerTimingParser(cfg.serverTiming);
+  const binary = cfg.engineBinary ?? DEFAULT_ENGINE_BINARY;
+  const chosen = resolveEngine(cfg.engine, target, binary);
+  if ('error' in chosen) throw new SweepError('config', chosen.error);
+  if (chosen.note !== undefined) warn(chosen.note);
+  if (chosen.engine === 'node' && cfg.threads !== undefined) warn(`--threads ${cfg.threads} is ignored: the Node engine is one thread`);
+  let engine: StepEngine = { kind: 'node' };
+  if (chosen.engine === 'native') {
+    try {
+      engine = { kind: 'native', binary, request: prepareNativeRequest(target.origin, request, cfg.serverTiming), threads: cfg.threads };
+    } catch (err) {
+      throw new SweepError('config', (err as Error).message);
+    }
+  }
   let lastRetryWarning = 0;
   const onRetry = (n: { what: string; delayMs: number; error: unknown }) => {
     if (Date.now() - lastRetryWarning < RETRY_WARNING_EVERY_MS) return;
@@ -131,6 +148,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     reporter.runCreated?.({ runId: recorder.runId, runUrl });
 
     const ctx: StepContext = {
+      engine,
       recorder,
       reporter,
       monitor: new AgentMonitor(),
@@ -176,8 +194,9 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
       spooledEntries: report.spooledEntries,
       spoolDir: report.spoolDir,
     };
-    return { runId: recorder.runId, runUrl, status, loadModel: cfg.loadModel, parameter: cfg.parameter, levels, upload };
+    return { runId: recorder.runId, engine: engine.kind, runUrl, status, loadModel: cfg.loadModel, parameter: cfg.parameter, levels, upload };
   } finally {
+    if (engine.kind === 'native') engine.request.dispose();
     await api.close();
   }
 }
