@@ -1,8 +1,10 @@
-import cors from '@fastify/cors';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '@kneeboard/clickhouse';
 import { DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
+import { registerCors } from './access/cors.ts';
+import { registerCrossSiteGuard } from './access/cross-site-guard.ts';
+import { OriginPolicy } from './access/origins.ts';
 import type { RouteDeps } from './deps.ts';
 import { IngestService, type IngestOptions } from './ingest/ingest-service.ts';
 import { LiveHub } from './live/live-hub.ts';
@@ -25,20 +27,24 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The write path's rules and caches; defaults suit one API process or several. */
   ingest?: Partial<IngestOptions>;
+  /** Browser origins allowed CORS and cross-origin writes (KNEEBOARD_CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 /**
  * Builds the API as a Fastify instance without listening, so tests use app.inject() or listen on
  * port 0. Third-party plugins first, then the app's own, then the versioned routes.
  */
-export async function buildApp({ db, logger = false, ingest: ingestOptions = {} }: AppOptions) {
+export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [] }: AppOptions) {
   const app = Fastify({ logger }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(cors, { origin: true });
+  const origins = new OriginPolicy(corsOrigins);
+  await registerCors(app, origins);
   await registerOpenApi(app);
   registerErrorHandler(app);
+  registerCrossSiteGuard(app, origins);
 
   const hub = new LiveHub(
     (runId) => loadRunDetail(db, runId),

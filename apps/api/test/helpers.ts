@@ -27,6 +27,7 @@ export interface TestApiOptions {
   /** A running server to use (server mode): each API gets its own database on it. */
   server?: ClickHouseServer;
   ingest?: AppOptions['ingest'];
+  corsOrigins?: AppOptions['corsOrigins'];
 }
 
 let databases = 0;
@@ -56,7 +57,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     : { mode: 'embedded', path: dataDir };
   const db = openDb(storage);
   await migrate(db);
-  const app = await buildApp({ db, ingest: options.ingest });
+  const app = await buildApp({ db, ingest: options.ingest, corsOrigins: options.corsOrigins });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,
