@@ -10,15 +10,17 @@ export interface CompareFlags {
   failOnRegression: number;
   api: string;
   web: string;
+  /** Needed when the API's reads need a token (KNEEBOARD_READ=token). */
+  token?: string;
   json?: boolean;
 }
 
 /** Fetches the comparison, prints the verdict table, and says whether the gate fails. */
 export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream): Promise<GateResult> {
-  const base = await resolveRun(flags.api, flags.base, flags.service, '--base');
-  const heads = await Promise.all(flags.head.map((h) => resolveRun(flags.api, h, flags.service, '--head')));
+  const base = await resolveRun(flags.api, flags.base, flags.service, '--base', flags.token);
+  const heads = await Promise.all(flags.head.map((h) => resolveRun(flags.api, h, flags.service, '--head', flags.token)));
   const qs = new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h]), ['min_effect', String(flags.failOnRegression)]]);
-  const res = await fetchOrExplain(`${flags.api}/api/v1/compare?${qs}`, flags.api);
+  const res = await fetchOrExplain(`${flags.api}/api/v1/compare?${qs}`, flags.api, flags.token);
   if (!res.ok) {
     const body = ApiError.safeParse(await res.json().catch(() => null));
     throw new CompareError(`compare failed: ${body.success ? body.data.message : `HTTP ${res.status}`}`);
