@@ -17,6 +17,7 @@ import {
   parsePositiveInt,
   parseRequestFile,
 } from './parse-flags.ts';
+import { tokenOption } from './token-option.ts';
 import { describeFlagIssues, toSweepInput, type SweepFlags } from './sweep-flags.ts';
 import { createTerminalReporter } from './terminal-reporter.ts';
 
@@ -52,6 +53,7 @@ export function sweepCommand(): Command {
     .addOption(opt('--queue-metric <names>', 'Server-Timing metric(s) read as queue, first present wins').argParser(parseMetricNames))
     .option('--agent-id <id>', 'this agent in the stored events (default <hostname>-<pid>)')
     .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .addOption(tokenOption())
     .option('--web <url>', 'Kneeboard web UI, for the run link', 'http://127.0.0.1:3000')
     .option('--spool-dir <dir>', 'where undelivered API calls wait on disk', DEFAULT_SPOOL_DIR)
     .addOption(opt('--flush-interval <time>', 'a batch of events leaves at least this often').argParser(parseDuration).default(500, '500ms'))

@@ -34,6 +34,7 @@ export interface SweepFlags {
   queueMetric?: string[];
   agentId?: string;
   api: string;
+  token?: string;
   web: string;
   spoolDir: string;
   flushInterval: number;
@@ -103,6 +104,7 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
       },
       serverTiming: { compute: f.computeMetric, queue: f.queueMetric },
       api: f.api,
+      token: f.token,
       web: f.web,
       agentId: f.agentId,
       spoolDir: f.spoolDir,
@@ -139,6 +141,7 @@ const FLAG_OF: Record<string, string> = {
   'serverTiming.compute': '--compute-metric',
   'serverTiming.queue': '--queue-metric',
   api: '--api',
+  token: '--token',
   web: '--web',
   agentId: '--agent-id',
   spoolDir: '--spool-dir',

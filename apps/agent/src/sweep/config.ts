@@ -62,6 +62,8 @@ export const SweepConfig = z
       .prefault({}),
     api: HttpUrl.default('http://127.0.0.1:4000'),
     web: HttpUrl.default('http://127.0.0.1:3000'),
+    /** The API token (an ingest token is enough); none on an API open on loopback. */
+    token: z.string().regex(/^\S+$/, 'must be a token, without spaces').optional(),
     agentId: z.string().min(1).max(128).default(() => `${hostname()}-${process.pid}`.slice(0, 128)),
     /** null keeps unsent calls in memory only. */
     spoolDir: z.string().min(1).nullable().default(DEFAULT_SPOOL_DIR),

@@ -97,7 +97,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     lastRetryWarning = Date.now();
     warn(`could not ${n.what} (${failureText(n.error)}); retrying — nothing is lost meanwhile, it waits in the spool`);
   };
-  const api = new KneeboardApi({ baseUrl: cfg.api, retry: cfg.retry, onRetry: (n) => onRetry(n) });
+  const api = new KneeboardApi({ baseUrl: cfg.api, retry: cfg.retry, onRetry: (n) => onRetry(n), token: cfg.token });
   const spoolDir = cfg.spoolDir === null ? null : resolve(cfg.spoolDir);
   const readyUrl = new URL(cfg.readyUrl ?? cfg.target);
   const prepare = (level: number) => {
