@@ -20,6 +20,8 @@ export interface SweepFlags {
   readyTimeout: number;
   duration: number;
   warmup: number;
+  repeat: number;
+  refine?: boolean;
   service: string;
   release: string;
   name?: string;
@@ -93,6 +95,8 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
       readyTimeoutMs: f.readyTimeout,
       durationMs: f.duration,
       warmupMs: f.warmup,
+      repeat: f.repeat,
+      refine: f.refine ?? false,
       run: { service: f.service, release: f.release, name: f.name, git_sha: f.gitSha, tags: f.tag },
       // Flags win over the request file, field by field (headers merged).
       request: {

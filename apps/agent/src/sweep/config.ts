@@ -34,6 +34,13 @@ export const SweepConfig = z
     /** Connections to the target, at most: the open loop's bound; below the concurrency it starves a closed loop (for tests). */
     maxConnections: z.number().int().min(1).max(MAX_CONCURRENCY).default(DEFAULT_MAX_CONNECTIONS),
     /** Which engine sends the requests: `auto` is the native one when it is built and the target is http. */
+    /**
+     * Sweeps of one release run together, levels interleaved (level 1 of every repeat, then level 2…)
+     * so drift on the box hits all of them: the comparison measures run-to-run noise from them.
+     */
+    repeat: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(1),
+    /** At the end, add levels inside the knee's bracket (where the grid is coarse) and measure them too. */
+    refine: z.boolean().default(false),
     engine: z.enum(['auto', 'node', 'native']).default('auto'),
     /** Native engine: worker threads (default: the cores this process may use). */
     threads: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1024, 'must be at most 1024').optional(),
