@@ -28,7 +28,7 @@ const kneeMarker = (detail: RunDetail) => {
 export function runCurveSvg(detail: RunDetail, view: SvgViewQuery = {}): string {
   const { run } = detail;
   return renderCurveSvg({
-    title: `${run.service} ${run.release} — ${run.name}`,
+    title: `${run.service} ${run.release}${run.name ? ` — ${run.name}` : ''}`,
     subtitle: detail.analysis?.verdict,
     parameter: run.parameter,
     series: [seriesOf(detail, 0, false, run.release, view)],
