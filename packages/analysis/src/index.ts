@@ -11,3 +11,4 @@ export { scalingEfficiency, type Efficiency } from './efficiency.ts';
 export { littlesLaw, littlesLawWarning, GENERATOR_LIMIT_RATIO } from './littles-law.ts';
 export { selectPoints } from './points.ts';
 export { verdict, type VerdictInput } from './verdict.ts';
+export { escapeMarkdownText, markdownLinkTarget, markdownSafeReport } from './markdown-text.ts';

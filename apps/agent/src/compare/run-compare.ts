@@ -1,3 +1,4 @@
+import { escapeMarkdownText, markdownLinkTarget, markdownSafeReport } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
 import { ApiError, CompareResponse } from '@kneeboard/contracts';
 import { gate, type GateResult } from './gate.ts';
@@ -31,7 +32,8 @@ export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream
     out.write(`${JSON.stringify({ ...report, gate: result }, null, 2)}\n`);
   } else {
     const view = `${flags.web}/compare?${new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h])])}`;
-    out.write(compareMarkdown(report, report.base.parameter, { view }));
+    // Service, release and run names are user strings: escaped for Markdown.
+    out.write(compareMarkdown(markdownSafeReport(report), escapeMarkdownText(report.base.parameter), { view: markdownLinkTarget(view) ?? undefined }));
     out.write(result.failed ? `\nFAIL: significant regression of ${Math.round(flags.failOnRegression * 100)}% or more\n` : '\nPASS: no significant regression\n');
   }
   return result;
