@@ -4,6 +4,10 @@ import './globals.css';
 import './compare.css';
 import './review.css';
 
+// Every page is rendered per request: its scripts carry that request's CSP nonce (see proxy.ts),
+// which a page prerendered at build time could not.
+export const dynamic = 'force-dynamic';
+
 export const metadata: Metadata = {
   title: { default: 'Kneeboard', template: '%s · Kneeboard' },
   description: 'Live latency-versus-load curves',
