@@ -25,10 +25,10 @@ describe('hostile run names in every export', () => {
     expect(md).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(md).not.toMatch(/(?<!\\)\]\(javascript:/);
     expect(md).toContain("\\[x\\](javascript:alert(1))");
-    // The header row and every level row keep exactly 4 columns: a | in the parameter is escaped.
+    // The header row and every level row keep exactly 5 columns (level, QPS, p50, p99, flags): a | in the parameter is escaped.
     const rows = md.split('\n').filter((l) => l.startsWith('|'));
     expect(rows.length).toBeGreaterThan(2);
-    for (const row of rows) expect(row.replace(/\\\|/g, '').split('|').length - 2).toBe(4);
+    for (const row of rows) expect(row.replace(/\\\|/g, '').split('|').length - 2).toBe(5);
     expect(md).toContain('| c\\|x&lt;b&gt; | QPS | p50 | p99 |');
   });
 
