@@ -2,6 +2,7 @@ export { describeStorage, type StorageConfig } from './config.ts';
 export { openDb, insertSettings, type Db } from './db.ts';
 export { migrate, loadMigrations, type Migration } from './migrate.ts';
 export { insertRun, getRun, finishRun, updateRun, listRuns, type ListRunsFilter } from './queries/runs.ts';
+export { deleteRun } from './queries/delete-run.ts';
 export { listServices } from './queries/services.ts';
 export { createLink, resolveLink } from './queries/links.ts';
 export { upsertStep, listSteps } from './queries/steps.ts';
