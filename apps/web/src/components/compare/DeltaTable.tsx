@@ -68,7 +68,9 @@ export function DeltaTable({
                 {r.only ? <span className="only-in">only in {r.only === 'base' ? baseLabel : headLabel}</span> : null}
                 {r.flags.length > 0 ? (
                   <span className="level-flag" data-testid="level-flag" title={r.flags.join('\n')}>
-                    <span aria-hidden="true">⚠ </span>not comparable ({r.flagSides.join(', ')})
+                    <span aria-hidden="true">⚠ </span>
+                    <span className="sr-only">not comparable, the agent was the limit in </span>
+                    {r.flagSides.join(' + ')}
                   </span>
                 ) : null}
               </td>
