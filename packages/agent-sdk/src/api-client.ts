@@ -22,6 +22,8 @@ export interface KneeboardApiOptions {
   onRetry?: (notice: RetryNotice & { what: string }) => void;
   /** Per attempt: no response headers or body progress for this long fails the attempt. Default 15 s. */
   attemptTimeoutMs?: number;
+  /** An API token (`kneeboard token create --scope ingest`), sent as `Authorization: Bearer`. */
+  token?: string | undefined;
 }
 
 /**
@@ -33,6 +35,7 @@ export class KneeboardApi {
   private readonly retry: RetryPolicy;
   private readonly onRetry: KneeboardApiOptions['onRetry'];
   private readonly attemptTimeoutMs: number;
+  private readonly authorization: Record<string, string>;
   /** Start of the current run of retriable failures, shared by all calls (see RetryHooks.failingSince). */
   private failingSince: number | undefined;
   // Its own connections: API traffic must never wait behind, or add to, the load on the target.
@@ -43,6 +46,7 @@ export class KneeboardApi {
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.onRetry = options.onRetry;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 15_000;
+    this.authorization = options.token ? { authorization: `Bearer ${options.token}` } : {};
   }
 
   /** One quick GET /healthz, no retries: for a clear start-up message when the API is not there. */
@@ -132,7 +136,7 @@ export class KneeboardApi {
     const res = await request(url, {
       method: method as 'GET' | 'POST',
       dispatcher: this.dispatcher,
-      headers: body === undefined ? {} : { 'content-type': contentType },
+      headers: body === undefined ? this.authorization : { ...this.authorization, 'content-type': contentType },
       body,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

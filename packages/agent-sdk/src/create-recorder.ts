@@ -32,6 +32,8 @@ export interface RecordedEvent {
 export interface RecorderOptions {
   /** The Kneeboard API's base URL, or a client to share. */
   api: string | KneeboardApi;
+  /** With a base URL: the API token to send (an ingest token is enough). */
+  token?: string | undefined;
   run: CreateRunInput;
   /** Default `.kneeboard/spool` under the working directory; null keeps unsent data in memory only. */
   spoolDir?: string | null;
@@ -95,7 +97,7 @@ const nowEpochMs = (): number => performance.timeOrigin + performance.now();
  */
 export async function createRecorder(options: RecorderOptions): Promise<Recorder> {
   const ownsApi = typeof options.api === 'string';
-  const api = typeof options.api === 'string' ? new KneeboardApi({ baseUrl: options.api, retry: options.retry }) : options.api;
+  const api = typeof options.api === 'string' ? new KneeboardApi({ baseUrl: options.api, retry: options.retry, token: options.token }) : options.api;
   try {
     const runId = await api.createRun(options.run);
     const spoolDir = options.spoolDir === null ? null : resolve(options.spoolDir ?? DEFAULT_SPOOL_DIR);

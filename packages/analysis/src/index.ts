@@ -11,3 +11,4 @@ export { scalingEfficiency, type Efficiency } from './efficiency.ts';
 export { littlesLaw, littlesLawWarning, GENERATOR_LIMIT_RATIO } from './littles-law.ts';
 export { selectPoints } from './points.ts';
 export { verdict, type VerdictInput } from './verdict.ts';
+export { kneeBracket, bracketIsCoarse, kneesWithinGrid, levelsInside } from './knee-bracket.ts';

@@ -12,3 +12,4 @@ export { readLedger, writeLedger, type LedgerEntry, type LedgerRow } from './ing
 export { GroupCommit } from './ingest/group-commit.ts';
 export { queryCurve, queryRunSummaries, windowSeconds, qps, type RunCurveSummary } from './queries/curve.ts';
 export { queryLevelSamples, type LevelSampleRows } from './queries/samples.ts';
+export { listTokens, writeToken, revokeToken, TokenRow } from './queries/tokens.ts';

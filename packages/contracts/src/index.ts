@@ -10,3 +10,4 @@ export * from './compare.ts';
 export * from './services.ts';
 export * from './links.ts';
 export * from './svg-view.ts';
+export * from './tokens.ts';

@@ -17,6 +17,7 @@ import {
   parsePositiveInt,
   parseRequestFile,
 } from './parse-flags.ts';
+import { tokenOption } from './token-option.ts';
 import { describeFlagIssues, toSweepInput, type SweepFlags } from './sweep-flags.ts';
 import { createTerminalReporter } from './terminal-reporter.ts';
 
@@ -38,6 +39,8 @@ export function sweepCommand(): Command {
     .addOption(opt('--ready-timeout <time>', 'longest wait for --before-level and readiness').argParser(parseDuration).default(60_000, '60s'))
     .addOption(opt('-d, --duration <time>', 'measured time per level (500ms, 10s, 2m)').argParser(parseDuration).default(10_000, '10s'))
     .addOption(opt('--warmup <time>', 'unmeasured time at the start of each level').argParser(parseDuration).default(2_000, '2s'))
+    .addOption(opt('--repeat <n>', 'sweep the release n times as n runs, levels interleaved, so comparisons measure run-to-run noise').argParser(parsePositiveInt).default(1))
+    .option('--refine', 'at the end, add levels inside the knee’s bracket where the grid is coarse, to place the knee closer')
     .requiredOption('--service <name>', 'service under test')
     .requiredOption('--release <label>', 'release or build being measured')
     .option('--name <name>', 'a name for this run')
@@ -52,6 +55,7 @@ export function sweepCommand(): Command {
     .addOption(opt('--queue-metric <names>', 'Server-Timing metric(s) read as queue, first present wins').argParser(parseMetricNames))
     .option('--agent-id <id>', 'this agent in the stored events (default <hostname>-<pid>)')
     .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .addOption(tokenOption())
     .option('--web <url>', 'Kneeboard web UI, for the run link', 'http://127.0.0.1:3000')
     .option('--spool-dir <dir>', 'where undelivered API calls wait on disk', DEFAULT_SPOOL_DIR)
     .addOption(opt('--flush-interval <time>', 'a batch of events leaves at least this often').argParser(parseDuration).default(500, '500ms'))
@@ -129,6 +133,13 @@ async function sweep(flags: SweepFlags): Promise<void> {
       `\n${result.status === 'aborted' ? 'stopped' : 'done'}: ${u.recorded} requests recorded, ${u.uploaded} uploaded in ${u.batches} batches` +
         `${u.lostEvents > 0 ? `, ${u.lostEvents} LOST` : ''} · ${result.runUrl}`,
     );
+    if (result.runIds.length > 1) {
+      reporter.say(
+        `${result.runIds.length} repeats of ${cfg.run.release}: ${result.runIds.join(',')}\n` +
+          `compare them as one group: kneeboard compare --base ${result.runIds.join(',')} --head <other runs>`,
+      );
+    }
+    if (result.refinedLevels.length > 0) reporter.say(`--refine added ${cfg.parameter} ${result.refinedLevels.join(', ')} inside the knee's bracket`);
     if (spooled) {
       reporter.warn?.(
         `the API did not take everything in time: ${u.spooledEvents} events (${u.spooledEntries} calls) wait in ${u.spoolDir}. ` +
@@ -136,7 +147,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
       );
     }
     if (flags.json) {
-      const { runId, runUrl, status, loadModel, parameter, levels, engine } = result;
+      const { runId, runIds, refinedLevels, runUrl, status, loadModel, parameter, levels, engine } = result;
       const upload = {
         recorded: u.recorded,
         uploaded: u.uploaded,
@@ -146,7 +157,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
         spooled_events: u.spooledEvents,
         spool_dir: u.spoolDir,
       };
-      process.stdout.write(`${JSON.stringify({ run_id: runId, run_url: runUrl, status, engine, load_model: loadModel, parameter, levels, upload }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ run_id: runId, run_ids: runIds, refined_levels: refinedLevels, run_url: runUrl, status, engine, load_model: loadModel, parameter, levels, upload }, null, 2)}\n`);
     }
     process.exitCode = result.status === 'aborted' ? EXIT.interrupted : u.lostEvents > 0 || spooled ? EXIT.failed : EXIT.ok;
   } catch (err) {

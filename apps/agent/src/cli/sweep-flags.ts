@@ -20,6 +20,8 @@ export interface SweepFlags {
   readyTimeout: number;
   duration: number;
   warmup: number;
+  repeat: number;
+  refine?: boolean;
   service: string;
   release: string;
   name?: string;
@@ -34,6 +36,7 @@ export interface SweepFlags {
   queueMetric?: string[];
   agentId?: string;
   api: string;
+  token?: string;
   web: string;
   spoolDir: string;
   flushInterval: number;
@@ -92,6 +95,8 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
       readyTimeoutMs: f.readyTimeout,
       durationMs: f.duration,
       warmupMs: f.warmup,
+      repeat: f.repeat,
+      refine: f.refine ?? false,
       run: { service: f.service, release: f.release, name: f.name, git_sha: f.gitSha, tags: f.tag },
       // Flags win over the request file, field by field (headers merged).
       request: {
@@ -103,6 +108,7 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
       },
       serverTiming: { compute: f.computeMetric, queue: f.queueMetric },
       api: f.api,
+      token: f.token,
       web: f.web,
       agentId: f.agentId,
       spoolDir: f.spoolDir,
@@ -139,6 +145,7 @@ const FLAG_OF: Record<string, string> = {
   'serverTiming.compute': '--compute-metric',
   'serverTiming.queue': '--queue-metric',
   api: '--api',
+  token: '--token',
   web: '--web',
   agentId: '--agent-id',
   spoolDir: '--spool-dir',

@@ -34,6 +34,13 @@ export const SweepConfig = z
     /** Connections to the target, at most: the open loop's bound; below the concurrency it starves a closed loop (for tests). */
     maxConnections: z.number().int().min(1).max(MAX_CONCURRENCY).default(DEFAULT_MAX_CONNECTIONS),
     /** Which engine sends the requests: `auto` is the native one when it is built and the target is http. */
+    /**
+     * Sweeps of one release run together, levels interleaved (level 1 of every repeat, then level 2…)
+     * so drift on the box hits all of them: the comparison measures run-to-run noise from them.
+     */
+    repeat: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(1),
+    /** At the end, add levels inside the knee's bracket (where the grid is coarse) and measure them too. */
+    refine: z.boolean().default(false),
     engine: z.enum(['auto', 'node', 'native']).default('auto'),
     /** Native engine: worker threads (default: the cores this process may use). */
     threads: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1024, 'must be at most 1024').optional(),
@@ -62,6 +69,8 @@ export const SweepConfig = z
       .prefault({}),
     api: HttpUrl.default('http://127.0.0.1:4000'),
     web: HttpUrl.default('http://127.0.0.1:3000'),
+    /** The API token (an ingest token is enough); none on an API open on loopback. */
+    token: z.string().regex(/^\S+$/, 'must be a token, without spaces').optional(),
     agentId: z.string().min(1).max(128).default(() => `${hostname()}-${process.pid}`.slice(0, 128)),
     /** null keeps unsent calls in memory only. */
     spoolDir: z.string().min(1).nullable().default(DEFAULT_SPOOL_DIR),

@@ -28,7 +28,7 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db 
     schema: { summary: 'A comparison as Markdown for a pull request', tags: ['compare'], querystring: MarkdownQuery },
     handler: async (req, reply) => {
       const { report } = await buildComparison(db, req.query);
-      const pairs: Array<[string, string]> = [['base', req.query.base], ...req.query.head.map((h): [string, string] => ['head', h])];
+      const pairs: Array<[string, string]> = [['base', req.query.base.join(',')], ...req.query.head.map((h): [string, string] => ['head', h.join(',')])];
       const qs = new URLSearchParams(pairs).toString();
       const links = req.query.web ? { view: `${req.query.web}${req.query.view ?? `/compare?${qs}`}`, svg: `${req.query.web}/api/v1/compare.svg?${qs}` } : {};
       return reply.type('text/markdown; charset=utf-8').send(compareMarkdown(report, report.base.parameter, links));
