@@ -36,3 +36,11 @@ export function k6Requests(path: string, metric = 'http_req_duration'): number {
 export function near(actual: number | null, expected: number, rel: number): boolean {
   return actual !== null && Math.abs(actual - expected) <= rel * Math.abs(expected);
 }
+
+/** The q-quantile with linear interpolation between order statistics (numpy's default, k6's, the API's). */
+export function percentile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const i = q * (sorted.length - 1);
+  const lo = Math.floor(i);
+  return sorted[lo]! + (sorted[Math.min(lo + 1, sorted.length - 1)]! - sorted[lo]!) * (i - lo);
+}
