@@ -4,8 +4,10 @@ import type { LineKind, LineParser, Parsed, ToolSpec } from './records.ts';
  * Gatling's text `simulation.log` (tab-separated; Gatling 3.0–3.10 — 3.11 and later write a binary
  * log, refused with a reason). A request is a `REQUEST` record: start and end in epoch ms, then
  * OK or KO. The log carries no HTTP status: OK is stored as 200 and KO as 0 (an error). The level
- * is the number of virtual users alive, counted from the `USER … START/END` records — each change
- * of it is a step, as Gatling's injection steps (`incrementConcurrentUsers`) make them.
+ * is the number of virtual users alive, counted from the `USER … START/END` records — the most in
+ * each second, as Gatling's active-users chart counts them (in a closed injection one user ends as
+ * the next starts, so the instantaneous count flickers) — and each change of it is a step, as
+ * Gatling's injection steps (`constantConcurrentUsers(n)` in turn) make them.
  * Older versions put a user id before some fields: the records are read by shape, not by position.
  */
 export function gatlingParser(): LineParser {
@@ -56,6 +58,6 @@ export const gatlingTool: ToolSpec = {
   identity: 'gatling',
   loadModel: 'closed',
   parameter: 'users',
-  levelsFrom: 'the USER START/END records (the users alive)',
-  format: { kind: 'lines', open: gatlingParser, scheduleNeedle: 'USER\t' },
+  levelsFrom: 'the USER START/END records (the most users alive in each second)',
+  format: { kind: 'lines', open: gatlingParser, scheduleNeedle: 'USER\t', scheduleBucketMs: 1_000 },
 };

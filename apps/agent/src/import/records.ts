@@ -35,6 +35,12 @@ export type ToolFormat =
        * the file) finds them without splitting every line.
        */
       scheduleNeedle?: string;
+      /**
+       * Schedules that flicker (Gatling's closed model ends one user and starts the next, so the
+       * count dips for an instant) are read as the most load in each bucket of this many ms — what
+       * the tool's own active-users chart shows per second.
+       */
+      scheduleBucketMs?: number;
     }
   | {
       kind: 'rows';

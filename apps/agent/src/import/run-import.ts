@@ -67,7 +67,7 @@ export async function runImport(tool: ToolSpec, input: ImportInput, reporter: Im
     const schedule = wantSchedule ? new LoadSchedule() : null;
     let pass;
     try {
-      pass = await firstPass(path, schedule && format.kind === 'lines' ? { needle: format.scheduleNeedle!, parser: format.open(), into: schedule } : undefined);
+      pass = await firstPass(path, schedule && format.kind === 'lines' ? { needle: format.scheduleNeedle!, parser: format.open(), into: schedule, bucketMs: format.scheduleBucketMs } : undefined);
     } catch (err) {
       throw new SweepError('config', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
     }
