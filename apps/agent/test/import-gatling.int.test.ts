@@ -26,7 +26,7 @@ let stats: z.infer<typeof Stats>['stats'];
 
 beforeAll(async () => {
   api = await startApi(join(dir, 'data'), await freePort(), 90_000);
-  log = fixture('gatling-steps.log', join(dir, 'simulation.log'));
+  log = fixture('gatling-steps.simulation.tsv', join(dir, 'simulation.log'));
   stats = Stats.parse(JSON.parse(readFileSync(fixture('gatling-steps.stats.json', join(dir, 'stats.json')), 'utf8'))).stats;
 }, 120_000);
 
