@@ -5,10 +5,13 @@ export { insertRun, getRun, finishRun, updateRun, listRuns, type ListRunsFilter 
 export { listServices } from './queries/services.ts';
 export { createLink, resolveLink } from './queries/links.ts';
 export { upsertStep, listSteps } from './queries/steps.ts';
-export { countRequests } from './queries/events.ts';
+export { countRequests, countRollupRequests } from './queries/events.ts';
 export { getRunSpan, type RunSpan } from './queries/run-span.ts';
 export { insertEventBatch, batchToken, type EventInsert } from './ingest/insert-events.ts';
 export { readLedger, writeLedger, type LedgerEntry, type LedgerRow } from './ingest/batch-ledger.ts';
 export { GroupCommit } from './ingest/group-commit.ts';
-export { queryCurve, queryRunSummaries, windowSeconds, qps, type RunCurveSummary } from './queries/curve.ts';
+export { queryExactCurve, windowSeconds, qps } from './queries/curve.ts';
+export { queryRollupCurve } from './queries/curve-rollup.ts';
+export { queryCurve, EXACT_UP_TO_REQUESTS } from './queries/run-curve.ts';
+export { queryRunSummaries, type RunCurveSummary } from './queries/run-summaries.ts';
 export { queryLevelSamples, type LevelSampleRows } from './queries/samples.ts';
