@@ -8,6 +8,8 @@ import {
   FinishRunBody,
   ListRunsQuery,
   ListRunsResponse,
+  PercentilesQuery,
+  percentilesWanted,
   Run,
   RunDetail,
   RunId,
@@ -51,11 +53,14 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
   app.get('/runs/:id', {
     schema: {
       summary: 'A run with its steps and its curve',
+      description:
+        "Percentiles from every raw row with `exact=1`, from the rollup (within 0.5%) with `exact=0`; without it, raw rows for runs up to 200,000 requests and the rollup above. The body's `percentiles` says which.",
       tags: ['runs'],
       params: IdParams,
-      response: { 200: RunDetail, 404: ApiError },
+      querystring: PercentilesQuery,
+      response: { 200: RunDetail, 400: ApiError, 404: ApiError },
     },
-    handler: async (req) => requireRunDetail(db, req.params.id),
+    handler: async (req) => requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query)),
   });
 
   app.delete('/runs/:id', {
