@@ -13,3 +13,5 @@ export { GroupCommit } from './ingest/group-commit.ts';
 export { queryCurve, queryRunSummaries, windowSeconds, qps, type RunCurveSummary } from './queries/curve.ts';
 export { queryLevelSamples, type LevelSampleRows } from './queries/samples.ts';
 export { listTokens, writeToken, revokeToken, TokenRow } from './queries/tokens.ts';
+export { queryLevelDetail } from './queries/level-detail.ts';
+export { timelineBucketMs, sliceRange, logEdges, HISTOGRAM_BUCKETS } from './queries/level-buckets.ts';

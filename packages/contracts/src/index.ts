@@ -11,3 +11,4 @@ export * from './services.ts';
 export * from './links.ts';
 export * from './svg-view.ts';
 export * from './tokens.ts';
+export * from './level-detail.ts';
