@@ -3,6 +3,7 @@ import Link from 'next/link';
 import './globals.css';
 import './compare.css';
 import './review.css';
+import './level.css';
 
 export const metadata: Metadata = {
   title: { default: 'Kneeboard', template: '%s · Kneeboard' },
