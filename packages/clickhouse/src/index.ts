@@ -17,3 +17,5 @@ export { queryCurve, EXACT_UP_TO_REQUESTS } from './queries/run-curve.ts';
 export { queryRunSummaries, type RunCurveSummary } from './queries/run-summaries.ts';
 export { queryLevelSamples, type LevelSampleRows } from './queries/samples.ts';
 export { listTokens, writeToken, revokeToken, TokenRow } from './queries/tokens.ts';
+export { queryLevelDetail } from './queries/level-detail.ts';
+export { timelineBucketMs, sliceRange, logEdges, HISTOGRAM_BUCKETS } from './queries/level-buckets.ts';
