@@ -27,6 +27,11 @@ describe('releases', () => {
     expect(await v162.getByTestId('release-run').evaluateAll((els) => els.map((e) => e.getAttribute('data-run-id')))).toEqual([R.fusilladeAfterAborted, R.fusilladeAfter]);
     expect(await v162.textContent()).toContain('fix');
     expect(await page.locator('[data-testid="release"][data-release="v1.6.1"] [data-testid="compare-previous"]').count()).toBe(0);
+    // The trend of peak throughput across the three releases, oldest first, one point each.
+    const trend = page.getByTestId('release-trend');
+    expect(await trend.getAttribute('data-points')).toBe('3');
+    expect(await trend.locator('.recharts-line-dot').count()).toBe(3);
+    expect(await trend.locator('.recharts-cartesian-axis-tick-value').allTextContents()).toEqual(expect.arrayContaining(['v1.6.1', 'v1.6.2', 'k6-v0.52.0']));
     await stack.screenshot(page, 'service');
 
     // The newest *finished* run of v1.6.2 (not the newer aborted one) against v1.6.1's.

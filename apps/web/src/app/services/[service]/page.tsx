@@ -3,8 +3,10 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ApiErrorNotice } from '../../../components/common/ApiErrorNotice.tsx';
 import { ReleaseSection } from '../../../components/releases/ReleaseSection.tsx';
+import { ReleaseTrend } from '../../../components/releases/ReleaseTrend.tsx';
 import { RunSelectionProvider } from '../../../components/runs/RunSelection.tsx';
 import { ApiUnavailableError, getServiceReleases } from '../../../lib/api.ts';
+import { releaseTrend } from '../../../lib/release-trend.ts';
 import { releaseViews } from '../../../lib/releases.ts';
 
 type Params = Promise<{ service: string }>;
@@ -38,6 +40,7 @@ export default async function ServicePage({ params }: { params: Params }) {
           <Link href={`/?service=${encodeURIComponent(service)}`}>as a list</Link>
         </span>
       </div>
+      <ReleaseTrend points={releaseTrend(releases)} />
       <p className="muted small release-hint">
         Newest release first. <em>Compare with …</em> puts the release’s newest finished run against the newest finished run of the release
         before it. Or tick any runs (2 to 8) and <em>Compare selected</em>.

@@ -1,0 +1,30 @@
+'use client';
+
+import { CartesianGrid, ErrorBar, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { formatQpsShort } from '../../lib/format.ts';
+import type { TrendPoint } from '../../lib/release-trend.ts';
+
+/** Peak QPS release by release (oldest first), with the spread of each release's runs as a bar. */
+export function ReleaseTrend({ points }: { points: TrendPoint[] }) {
+  if (points.length < 2) return null;
+  const data = points.map((p) => ({ ...p, spread: [p.qps - p.range[0], p.range[1] - p.qps] }));
+  return (
+    <section className="panel release-trend" data-testid="release-trend" data-points={points.length}>
+      <h2 className="panel-title">Peak throughput by release</h2>
+      <p className="muted small">Mean of each release’s finished runs; the bar spans its lowest to highest run (repeats show run-to-run noise).</p>
+      <div style={{ width: '100%', height: 220 }}>
+        <ResponsiveContainer>
+          <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
+            <CartesianGrid stroke="#e5e7eb" vertical={false} />
+            <XAxis dataKey="release" tick={{ fontSize: 11 }} />
+            <YAxis tickFormatter={(v: number) => formatQpsShort(v)} tick={{ fontSize: 11 }} width={64} label={{ value: 'req/s', angle: -90, position: 'insideLeft', fontSize: 11 }} />
+            <Tooltip formatter={(v) => [`${formatQpsShort(typeof v === 'number' ? v : null)} req/s`, 'peak QPS']} />
+            <Line type="linear" dataKey="qps" stroke="#1d4ed8" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false}>
+              <ErrorBar dataKey="spread" width={4} stroke="#1d4ed8" strokeOpacity={0.6} />
+            </Line>
+          </LineChart>
+        </ResponsiveContainer>
+      </div>
+    </section>
+  );
+}
