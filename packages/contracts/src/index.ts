@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './text.ts';
 export * from './run.ts';
 export * from './step.ts';
 export * from './events.ts';
@@ -11,3 +12,4 @@ export * from './services.ts';
 export * from './links.ts';
 export * from './svg-view.ts';
 export * from './tokens.ts';
+export * from './level-detail.ts';
