@@ -66,6 +66,7 @@ describe('inside a level (run page)', () => {
     expect(await page.locator('[data-testid="level-timeline-latency"] .recharts-line path.recharts-curve').count()).toBe(2);
 
     await panel.scrollIntoViewIfNeeded();
+    await page.mouse.move(2, 2); // no tooltip over the charts in the picture
     await panel.screenshot({ path: `${SCREENSHOT_DIR}/level-panel.png` });
     await stack.screenshot(page, 'run-page-level');
 
@@ -130,6 +131,7 @@ describe('inside a level (compare page)', () => {
     expect(await lines.count()).toBe(2);
     expect(await lines.first().getAttribute('stroke-dasharray')).toBe('7 4');
     expect(await page.locator('[data-testid="compare-level-spectrum"] .recharts-line-dots circle').count()).toBe(2 * want[0]!.spectrum.length);
+    await page.mouse.move(2, 2);
     await page.getByTestId('compare-level-panel').screenshot({ path: `${SCREENSHOT_DIR}/compare-level-panel.png` });
     expect(errors).toEqual([]);
     await page.close();
