@@ -14,6 +14,7 @@ import { IngestService, type IngestOptions } from './ingest/ingest-service.ts';
 import { LiveHub } from './live/live-hub.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
 import { analysisRoutes } from './routes/v1/analysis.ts';
 import { compareRoutes } from './routes/v1/compare.ts';
@@ -49,6 +50,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   app.setSerializerCompiler(serializerCompiler);
 
   const origins = new OriginPolicy(corsOrigins);
+  registerSecurityHeaders(app);
   await registerCors(app, origins);
   await registerOpenApi(app);
   registerErrorHandler(app);

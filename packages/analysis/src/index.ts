@@ -12,3 +12,4 @@ export { littlesLaw, littlesLawWarning, GENERATOR_LIMIT_RATIO } from './littles-
 export { selectPoints } from './points.ts';
 export { verdict, type VerdictInput } from './verdict.ts';
 export { kneeBracket, bracketIsCoarse, kneesWithinGrid, levelsInside } from './knee-bracket.ts';
+export { escapeMarkdownText, markdownLinkTarget } from './markdown-text.ts';

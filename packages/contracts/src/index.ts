@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './text.ts';
 export * from './run.ts';
 export * from './step.ts';
 export * from './events.ts';

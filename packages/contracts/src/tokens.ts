@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EpochMs } from './common.ts';
+import { plainLine } from './text.ts';
 
 /**
  * What a token may do. `ingest`: what an agent needs (create a run, post its steps and events,
@@ -14,10 +15,10 @@ export const TokenId = z.string().regex(/^[a-z0-9_]{3,40}$/, 'must be a token id
 
 export const CreateTokenBody = z
   .object({
-    name: z.string().trim().min(1).max(100),
+    name: z.string().trim().min(1).max(100).superRefine(plainLine),
     scope: TokenScope,
     /** Writes limited to runs of this service (ingest and write tokens). */
-    service: z.string().trim().min(1).max(200).optional(),
+    service: z.string().trim().min(1).max(200).superRefine(plainLine).optional(),
     /** Epoch ms after which the token no longer works. */
     expires_at: EpochMs.optional(),
   })

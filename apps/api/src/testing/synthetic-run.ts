@@ -5,6 +5,9 @@ export interface SyntheticRunOptions {
   seed: number;
   service?: string;
   release: string;
+  name?: string;
+  /** The swept parameter's name (default concurrency). */
+  parameter?: string;
   levels?: number[];
   workers?: number;
   serviceMs?: number;
@@ -27,7 +30,7 @@ export async function storeSyntheticRun(apiUrl: string, o: SyntheticRunOptions):
   const workers = o.workers ?? 4;
   const serviceMs = o.serviceMs ?? 20;
   const seconds = o.seconds ?? 5;
-  const runId = await createRun(apiUrl, { service: o.service ?? 'synthetic', release: o.release });
+  const runId = await createRun(apiUrl, { service: o.service ?? 'synthetic', release: o.release, ...(o.name === undefined ? {} : { name: o.name }), ...(o.parameter === undefined ? {} : { parameter: o.parameter }) });
   const rand = prng(o.seed);
   const gaussian = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
   const t0 = 1_800_000_000_000 + o.seed * 1_000_000;

@@ -32,10 +32,11 @@ export class ApiUnavailableError extends Error {
 const TIMEOUT_MS = 5000;
 
 async function getJson(path: string): Promise<{ status: number; body: unknown }> {
-  const base = serverEnv().KNEEBOARD_API_URL;
+  const { KNEEBOARD_API_URL: base, KNEEBOARD_API_TOKEN: token } = serverEnv();
   let res: Response;
   try {
-    res = await fetch(`${base}${path}`, { cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json' } });
+    const headers: Record<string, string> = { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    res = await fetch(`${base}${path}`, { cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS), headers });
   } catch (err) {
     throw new ApiUnavailableError(`Cannot reach the Kneeboard API at ${base}: ${(err as Error).message}`, base);
   }
