@@ -40,7 +40,7 @@ export function CompareLevelPanel({ series, levels, parameter }: { series: RunSe
   return (
     <section className="level-panel compare-level" data-testid="compare-level-panel">
       <h2 className="section-title">
-        Inside a level <span className="muted">· the compared runs&apos; percentile spectra at one {parameter}</span>
+        Inside a level <span className="muted">· the compared runs&apos; percentile spectra at one {parameter} level</span>
       </h2>
       <div className="segmented level-picker" role="group" aria-label={`${parameter} to look inside`}>
         {levels.map((l) => (
