@@ -158,6 +158,8 @@ describe('GET /api/v1/runs/{id}/levels/{level}', () => {
       expect(res.status, bad).toBe(400);
       expect((res.body as { field?: string }).field, bad).toBe('params.level');
     }
+    const spec = (await (await fetch(`${api.url}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(spec.paths)).toContain('/api/v1/runs/{id}/levels/{level}');
     // A step with no requests yet: counts are 0, latencies gaps, no histogram.
     const empty = LevelDetail.parse((await getLevel(runId, 2)).body);
     expect(empty).toMatchObject({ requests: 0, ok: 0, min_ms: null, mean_ms: null, max_ms: null, histogram: [], statuses: [] });

@@ -80,12 +80,20 @@ export function computeLevelDetail(runId: string, p: CurvePoint, step: StepWindo
   const width = WIDTHS_MS.find((w) => (end - step.started_at) / w <= 60) ?? 60_000;
   const kMin = Math.floor((step.started_at - step.measure_from) / width);
   const kMax = Math.ceil((end - step.measure_from) / width) - 1;
+  const slices = new Map<number, Row[]>();
+  for (const r of rows) {
+    if (r.ts < step.started_at || r.ts > end) continue;
+    const k = Math.min(kMax, Math.max(kMin, Math.floor((r.ts - step.measure_from) / width)));
+    const slice = slices.get(k);
+    if (slice) slice.push(r);
+    else slices.set(k, [r]);
+  }
   const timeline: LevelDetail['timeline'] = [];
   for (let k = kMin; k <= kMax; k++) {
     const from = Math.max(step.started_at, step.measure_from + k * width);
     const to = Math.min(end, step.measure_from + (k + 1) * width);
     if (to <= from) continue;
-    const inSlice = rows.filter((r) => r.ts >= step.started_at && r.ts <= end && Math.min(kMax, Math.max(kMin, Math.floor((r.ts - step.measure_from) / width))) === k);
+    const inSlice = slices.get(k) ?? [];
     const lat = inSlice.filter((r) => isOk(r.status)).map((r) => r.latency).sort((a, b) => a - b);
     timeline.push({ t_s: (from - step.started_at) / 1000, duration_ms: to - from, requests: inSlice.length, ok: lat.length, qps: lat.length / ((to - from) / 1000), p50_ms: quantile(lat, 0.5), p99_ms: quantile(lat, 0.99), measured: k >= 0 });
   }

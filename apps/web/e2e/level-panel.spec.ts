@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCount, formatMs } from '../src/lib/format.ts';
 import { FIXTURE_IDS } from './fixture-data.ts';
+import { RELEASE_IDS as R } from './fixture-releases.ts';
 import { levelDetailFor } from './fixture-level-detail.ts';
 import { SCREENSHOT_DIR, startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ live: false });
+  stack = await startStack({ live: false, releases: true });
 });
 
 afterAll(async () => {
@@ -65,6 +66,7 @@ describe('inside a level (run page)', () => {
     expect(await page.locator('[data-testid="level-timeline-latency"] .recharts-line path.recharts-curve').count()).toBe(2);
 
     await panel.scrollIntoViewIfNeeded();
+    await page.mouse.move(2, 2); // no tooltip over the charts in the picture
     await panel.screenshot({ path: `${SCREENSHOT_DIR}/level-panel.png` });
     await stack.screenshot(page, 'run-page-level');
 
@@ -100,6 +102,38 @@ describe('inside a level (run page)', () => {
     await page.goto(`${stack.web.url}/runs/${FIXTURE_IDS.generatorLimited}?level=3`);
     expect(await page.getByTestId('level-panel').textContent()).toContain('This run has no concurrency 3 level.');
     expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('inside a level (compare page)', () => {
+  it('overlays the base and head spectra at a chosen level, with each run\'s window statistics', async () => {
+    // crowkis: small runs (the fixture makes up every request of a level, so not fusillade's millions).
+    const base = runOf(R.crowkisBefore);
+    const head = runOf(R.crowkisFix);
+    const level = 8;
+    const want = [levelDetailFor(base, level)!, levelDetailFor(head, level)!];
+    const { page, errors } = await stack.newPage({ width: 1280, height: 900 });
+    await page.goto(`${stack.web.url}/compare?base=${R.crowkisBefore}&head=${R.crowkisFix}`);
+    await page.locator(`[data-testid="compare-open-level"][data-level="${level}"]`).click();
+    const table = page.getByTestId('compare-level-table');
+    await table.waitFor();
+    const rows = table.locator('tbody tr');
+    expect(await rows.count()).toBe(2);
+    for (let i = 0; i < 2; i++) {
+      const cells = await rows.nth(i).locator('td').allTextContents();
+      expect(cells[1]).toBe(formatMs(want[i]!.min_ms));
+      expect(cells[3]).toBe(formatMs(want[i]!.spectrum.find((s) => s.p === 50)?.ms));
+      expect(cells[8]).toBe(formatCount(want[i]!.requests));
+    }
+    // Two spectra, the base dashed, each with a point per percentile.
+    const lines = page.locator('[data-testid="compare-level-spectrum"] .recharts-line path.recharts-curve');
+    expect(await lines.count()).toBe(2);
+    expect(await lines.first().getAttribute('stroke-dasharray')).toBe('7 4');
+    expect(await page.locator('[data-testid="compare-level-spectrum"] .recharts-line-dots circle').count()).toBe(2 * want[0]!.spectrum.length);
+    await page.mouse.move(2, 2);
+    await page.getByTestId('compare-level-panel').screenshot({ path: `${SCREENSHOT_DIR}/compare-level-panel.png` });
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

@@ -18,6 +18,7 @@ import { OverlayPanels } from './OverlayPanels.tsx';
 import { StatsFootnote } from './StatsFootnote.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
 import { ViewToolbar } from './ViewToolbar.tsx';
+import { CompareLevelPanel } from '../level/CompareLevelPanel.tsx';
 
 export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; error: string };
 
@@ -111,6 +112,7 @@ export function CompareView({ details, stats: initialStats, initial }: { details
         updating={updating}
       />
       <OverlayPanels charts={charts} parameter={parameter} heading={title} />
+      <CompareLevelPanel series={charts.series} levels={charts.allLevels} parameter={parameter} />
 
       {stats.ok && base ? (
         <>

@@ -89,7 +89,7 @@ export function LevelPanel({
             </ChartPanel>
             <ChartPanel
               title="Throughput over time"
-              subtitle="successful requests per second through the step; the shaded warm-up is not counted in the curve"
+              subtitle="successful requests per second; the shaded warm-up is not in the curve"
               empty={time && time.rows.length > 0 ? null : 'No request recorded in this step.'}
               testId="level-timeline-qps"
             >
