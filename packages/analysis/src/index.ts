@@ -11,4 +11,5 @@ export { scalingEfficiency, type Efficiency } from './efficiency.ts';
 export { littlesLaw, littlesLawWarning, GENERATOR_LIMIT_RATIO } from './littles-law.ts';
 export { selectPoints } from './points.ts';
 export { verdict, type VerdictInput } from './verdict.ts';
-export { escapeMarkdownText, markdownLinkTarget, markdownSafeReport } from './markdown-text.ts';
+export { markdownLinkTarget } from './markdown-link.ts';
+export { kneeBracket, bracketIsCoarse, kneesWithinGrid, levelsInside } from './knee-bracket.ts';

@@ -1,4 +1,4 @@
-import { escapeMarkdownText, markdownLinkTarget, markdownSafeReport } from '@kneeboard/analysis';
+import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
 import { ApiError, CompareResponse } from '@kneeboard/contracts';
 import { gate, type GateResult } from './gate.ts';
@@ -18,8 +18,11 @@ export interface CompareFlags {
 
 /** Fetches the comparison, prints the verdict table, and says whether the gate fails. */
 export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream): Promise<GateResult> {
-  const base = await resolveRun(flags.api, flags.base, flags.service, '--base', flags.token);
-  const heads = await Promise.all(flags.head.map((h) => resolveRun(flags.api, h, flags.service, '--head', flags.token)));
+  // A side may be a group of repeats, `ID,ID,ID`: the API compares them as one, noise included.
+  const resolveGroup = async (refs: string, flag: string) =>
+    (await Promise.all(refs.split(',').map((r) => resolveRun(flags.api, r.trim(), flags.service, flag, flags.token)))).join(',');
+  const base = await resolveGroup(flags.base, '--base');
+  const heads = await Promise.all(flags.head.map((h) => resolveGroup(h, '--head')));
   const qs = new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h]), ['min_effect', String(flags.failOnRegression)]]);
   const res = await fetchOrExplain(`${flags.api}/api/v1/compare?${qs}`, flags.api, flags.token);
   if (!res.ok) {
@@ -32,8 +35,10 @@ export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream
     out.write(`${JSON.stringify({ ...report, gate: result }, null, 2)}\n`);
   } else {
     const view = `${flags.web}/compare?${new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h])])}`;
-    // Service, release and run names are user strings: escaped for Markdown.
-    out.write(compareMarkdown(markdownSafeReport(report), escapeMarkdownText(report.base.parameter), { view: markdownLinkTarget(view) ?? undefined }));
+    out.write(compareMarkdown(report, report.base.parameter, { view: markdownLinkTarget(view) ?? undefined }));
+    if (result.not_comparable.length > 0) {
+      out.write(`\nNOT COMPARABLE (these levels neither pass nor fail the gate):\n${result.not_comparable.map((l) => `  - ${l}\n`).join('')}`);
+    }
     out.write(result.failed ? `\nFAIL: significant regression of ${Math.round(flags.failOnRegression * 100)}% or more\n` : '\nPASS: no significant regression\n');
   }
   return result;

@@ -1,3 +1,4 @@
+import type { StepHealth } from '@kneeboard/contracts';
 import { batchOf, createRun, postJson, prng } from './http.ts';
 
 export interface SyntheticRunOptions {
@@ -14,6 +15,8 @@ export interface SyntheticRunOptions {
   qpsScale?: number;
   latencyScale?: number;
   seconds?: number;
+  /** The agent's health report per level, posted with the step (e.g. a generator-limited flag). */
+  health?: Record<number, StepHealth>;
 }
 
 /**
@@ -42,7 +45,7 @@ export async function storeSyntheticRun(apiUrl: string, o: SyntheticRunOptions):
       return { level, ts: from(i) + ((k + rand()) * windowMs) / n, latency, compute: Math.min(latency, serviceMs), queue: Math.max(0, latency - serviceMs) };
     });
   });
-  await Promise.all(levels.map((level, i) => postJson(`${apiUrl}/api/v1/runs/${runId}/steps`, { level, started_at: from(i), measure_from: from(i), ended_at: from(i) + windowMs })));
+  await Promise.all(levels.map((level, i) => postJson(`${apiUrl}/api/v1/runs/${runId}/steps`, { level, started_at: from(i), measure_from: from(i), ended_at: from(i) + windowMs, health: o.health?.[level] ?? null })));
   for (let i = 0; i < rows.length; i += 50_000) {
     const res = await postJson(`${apiUrl}/api/v1/runs/${runId}/events`, batchOf(rows.slice(i, i + 50_000), `synthetic-${i}`));
     if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${JSON.stringify(res.body)}`);

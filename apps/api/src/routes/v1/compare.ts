@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { escapeMarkdownText, markdownLinkTarget, markdownSafeReport } from '@kneeboard/analysis';
+import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
 import { ApiError, CompareQuery, CompareResponse, SvgViewQuery, ViewPath } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
@@ -29,13 +29,12 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db 
     schema: { summary: 'A comparison as Markdown for a pull request', tags: ['compare'], querystring: MarkdownQuery },
     handler: async (req, reply) => {
       const { report } = await buildComparison(db, req.query);
-      const pairs: Array<[string, string]> = [['base', req.query.base], ...req.query.head.map((h): [string, string] => ['head', h])];
+      const pairs: Array<[string, string]> = [['base', req.query.base.join(',')], ...req.query.head.map((h): [string, string] => ['head', h.join(',')])];
       const qs = new URLSearchParams(pairs).toString();
       const web = req.query.web?.replace(/\/+$/, '');
       const links = web ? { view: markdownLinkTarget(`${web}${req.query.view ?? `/compare?${qs}`}`) ?? undefined, svg: markdownLinkTarget(`${web}/api/v1/compare.svg?${qs}`) ?? undefined } : {};
-      // Service, release, run names and the parameter are user strings: escaped for Markdown.
-      const markdown = compareMarkdown(markdownSafeReport(report), escapeMarkdownText(report.base.parameter), links);
-      return reply.type('text/markdown; charset=utf-8').send(markdown);
+      // compareMarkdown escapes the user strings; the link targets are checked and encoded here.
+      return reply.type('text/markdown; charset=utf-8').send(compareMarkdown(report, report.base.parameter, links));
     },
   });
 

@@ -26,7 +26,7 @@ export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { d
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${`${detail.run.service}-${detail.run.release}-curve.csv`.replace(/[^\w.@-]+/g, '_')}"`)
-        .send(curveCsv(detail.curve));
+        .send(curveCsv(detail));
     },
   });
 };

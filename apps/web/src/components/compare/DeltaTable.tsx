@@ -62,10 +62,20 @@ export function DeltaTable({
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.level} data-level={r.level}>
+            <tr key={r.level} data-level={r.level} data-flagged={r.flags.length > 0 ? 'true' : undefined} className={r.flags.length > 0 ? 'flagged' : undefined}>
               <td className="num strong">
                 {formatLevel(r.level)}
                 {r.only ? <span className="only-in">only in {r.only === 'base' ? baseLabel : headLabel}</span> : null}
+                {r.flags.length > 0 ? (
+                  <span className="level-flag" data-testid="level-flag" title={r.flags.join('\n')}>
+                    <span aria-hidden="true">⚠ </span>not comparable
+                    {r.flags.map((f) => (
+                      <span key={f} className="level-flag-reason">
+                        {f}
+                      </span>
+                    ))}
+                  </span>
+                ) : null}
               </td>
               <Cell cell={r.qps} testId="delta-qps" />
               <Cell cell={r.p50} testId="delta-p50" />

@@ -143,8 +143,9 @@ export function CurveTable({
               {limited > 0 ? (
                 <>
                   {' '}
-                  Rows marked <span className="gen-flag">!</span> fall more than 10% short: the load generator, not the server, may have been
-                  the ceiling there.
+                  Rows marked <span className="gen-flag">!</span> were limited by the load generator, not the server: the agent flagged the step
+                  itself (event-loop lag, late or missed sends, its own CPU — hover the row for its reason) or fewer than 90% of the
+                  {` ${parameter} `}requests were in flight (Little&apos;s law). Comparisons call no change there.
                 </>
               ) : null}
             </>
