@@ -1,7 +1,7 @@
 /**
  * Is the agent ever the ceiling? Each load generator on one core (core 0), nginx (one worker) on
- * the other (core 1): wrk -t1, oha, the kneeboard CLI on its native engine (one thread) and on its
- * Node engine, at c = 1, 50, 256 and 10,000 — req/s, p50, p99, the tool's CPU and peak RSS, and each
+ * the other (core 1): wrk -t1, oha, k6 and autocannon where installed, the kneeboard CLI on its
+ * native engine (one thread) and on its Node engine, at c = 1, 50, 256 and 10,000 — req/s, p50, p99, the tool's CPU and peak RSS, and each
  * tool's ratio to wrk. Rounds interleave the tools (wrk, oha, native, node, wrk, …), and a ratio is
  * taken within a round, so other work on a shared machine hits every tool alike; medians of rounds
  * are reported. Then the latency each tool adds: p50 − S against the demo target with a known
@@ -10,14 +10,18 @@
  *   flock /tmp/kb-bench.lock pnpm tsx bench/agent-throughput.bench.ts
  *   env: KB_BENCH_ROUNDS (3), KB_BENCH_SECONDS (5), KB_BENCH_LEVELS (1,50,256,10000)
  *
- * Needs nginx and wrk (Debian: apt-get install -y nginx wrk; tried here when missing); oha when
- * installed (cargo install oha); the native engine built (cargo build --release in apps/agent/engine).
+ * Needs nginx and wrk (Debian: apt-get install -y nginx wrk; tried here when missing); oha and k6
+ * when installed (cargo install oha; go install go.k6.io/k6@latest — k6 up to 1,000 VUs), and
+ * autocannon from this package; the native engine built (cargo build --release in apps/agent/engine).
  */
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { loadAverage } from './lib/process-cpu.ts';
-import { kneeboard, oha, startNginx, which, wrk, type ToolResult } from './lib/load-tools.ts';
+import { autocannon, k6, kneeboard, oha, startNginx, which, wrk, type ToolResult } from './lib/load-tools.ts';
 import { quantile, report } from './lib/report.ts';
-import { startDemoTarget, startSink } from './agent-bench-lib.ts';
+import { AUTOCANNON_BIN, startDemoTarget, startSink } from './agent-bench-lib.ts';
 
 const ROUNDS = Number(process.env.KB_BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.KB_BENCH_SECONDS ?? 5);
@@ -33,12 +37,19 @@ if (!which('nginx') || !which('wrk')) {
 }
 const ohaBin = which('oha');
 if (!ohaBin) console.log('oha not installed (cargo install oha): its rows are left out');
+const k6Bin = which('k6') ?? (existsSync(join(homedir(), 'go/bin/k6')) ? join(homedir(), 'go/bin/k6') : null);
+if (!k6Bin) console.log('k6 not installed (go install go.k6.io/k6@latest): its rows are left out');
+/** k6 runs a JavaScript VM per VU: 10,000 of them is gigabytes, not a load test of the target. */
+const K6_MAX_VUS = 1_000;
 
-type Tool = { name: string; run: (url: string, c: number) => Promise<ToolResult> };
+type Tool = { name: string; run: (url: string, c: number) => Promise<ToolResult>; maxC?: number };
 const sink = await startSink();
+const autocannonBin = AUTOCANNON_BIN;
 const tools: Tool[] = [
   { name: 'wrk -t1', run: (url, c) => wrk(GENERATOR_CORE, url, c, SECONDS) },
   ...(ohaBin ? [{ name: 'oha', run: (url: string, c: number) => oha(ohaBin, GENERATOR_CORE, url, c, SECONDS) }] : []),
+  ...(k6Bin ? [{ name: 'k6', run: (url: string, c: number) => k6(k6Bin, GENERATOR_CORE, url, c, SECONDS), maxC: K6_MAX_VUS }] : []),
+  ...(autocannonBin ? [{ name: 'autocannon', run: (url: string, c: number) => autocannon(autocannonBin, GENERATOR_CORE, url, c, SECONDS) }] : []),
   { name: 'kneeboard native', run: (url, c) => kneeboard('native', GENERATOR_CORE, url, c, SECONDS, sink.url) },
   { name: 'kneeboard node', run: (url, c) => kneeboard('node', GENERATOR_CORE, url, c, SECONDS, sink.url) },
 ];
@@ -56,6 +67,7 @@ async function measure(url: string, levels: number[], rounds: number): Promise<S
   for (let round = 0; round < rounds; round++) {
     for (const c of levels) {
       for (const t of tools) {
+        if (t.maxC !== undefined && c > t.maxC) continue;
         const load = loadAverage();
         try {
           const r = await t.run(url, c);

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KNEEBOARD, parseOha, parseWrk, type KneeboardLevel } from '../agent-bench-lib.ts';
+import { KNEEBOARD, parseAutocannon, parseOha, parseWrk, type KneeboardLevel } from '../agent-bench-lib.ts';
 
 /**
  * Target and generators run at real-time (round-robin) priority when the bench may (root): on a
@@ -94,6 +94,25 @@ export async function oha(bin: string, core: number, url: string, c: number, sec
   if (r.code !== 0) throw new Error(`oha exited ${r.code}: ${r.stderr}`);
   const p = parseOha(r.stdout);
   return { qps: p.qps, p50: p.p50, p99: p.p99, cpuCores: r.cpuS / seconds, rssMiB: r.rssMiB };
+}
+
+export async function autocannon(bin: string, core: number, url: string, c: number, seconds: number): Promise<ToolResult> {
+  const r = await runPinned(core, bin, ['-c', String(c), '-d', String(seconds), '--json', url]);
+  if (r.code !== 0) throw new Error(`autocannon exited ${r.code}: ${r.stderr}`);
+  const p = parseAutocannon(r.stdout);
+  return { qps: p.qps, p50: p.p50, p99: p.p99, cpuCores: r.cpuS / seconds, rssMiB: r.rssMiB };
+}
+
+/** k6 with c VUs, each looping one GET (constant-VUs: a closed loop, as the others). */
+export async function k6(bin: string, core: number, url: string, c: number, seconds: number): Promise<ToolResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'kb-k6-'));
+  writeFileSync(join(dir, 'get.js'), "import http from 'k6/http';\nexport default function () { http.get(__ENV.URL); }\n");
+  const out = join(dir, 'summary.json');
+  const args = ['run', '--quiet', '--no-color', '--vus', String(c), '--duration', `${seconds}s`, '--summary-trend-stats', 'med,p(99)', '--summary-export', out, '-e', `URL=${url}`, join(dir, 'get.js')];
+  const r = await runPinned(core, bin, args);
+  if (r.code !== 0) throw new Error(`k6 exited ${r.code}: ${r.stderr.slice(-500)}`);
+  const m = (JSON.parse(readFileSync(out, 'utf8')) as { metrics: Record<string, Record<string, number>> }).metrics;
+  return { qps: m.http_reqs!.rate!, p50: m.http_req_duration!.med!, p99: m.http_req_duration!['p(99)']!, cpuCores: r.cpuS / seconds, rssMiB: r.rssMiB };
 }
 
 /** The kneeboard CLI for one level, --json, on the given engine; numbers from its own table. */

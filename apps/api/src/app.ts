@@ -18,6 +18,7 @@ import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
 import { analysisRoutes } from './routes/v1/analysis.ts';
 import { compareRoutes } from './routes/v1/compare.ts';
+import { levelRoutes } from './routes/v1/levels.ts';
 import { linkRoutes } from './routes/v1/links.ts';
 import { runExportRoutes } from './routes/v1/run-exports.ts';
 import { serviceRoutes } from './routes/v1/services.ts';
@@ -75,6 +76,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
       await v1.register(eventRoutes, deps);
       await v1.register(liveRoutes, deps);
       await v1.register(analysisRoutes, deps);
+      await v1.register(levelRoutes, deps);
       await v1.register(runExportRoutes, deps);
       await v1.register(compareRoutes, deps);
       await v1.register(serviceRoutes, deps);

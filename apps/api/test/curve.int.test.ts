@@ -63,13 +63,13 @@ function expectedPoint(rows: Row[], step: { level: number; measure_from: number;
   };
 }
 
-async function getDetail(runId: string) {
-  const res = await fetch(`${api.url}/api/v1/runs/${runId}`);
+async function getDetail(runId: string, query = '') {
+  const res = await fetch(`${api.url}/api/v1/runs/${runId}${query}`);
   expect(res.status).toBe(200);
   return RunDetail.parse(await res.json());
 }
 
-describe('the curve, computed in ClickHouse from raw rows', () => {
+describe('the curve: exact from raw rows, or from the rollup', () => {
   it('matches counts, QPS and percentiles computed independently, excluding warm-up', async () => {
     const runId = await createRun(api.url);
     const { rows, steps } = syntheticSweep([1, 2, 4, 8], 1_800_000_000_000);
@@ -81,27 +81,41 @@ describe('the curve, computed in ClickHouse from raw rows', () => {
     }
     expect(await countRequests(api.db, runId)).toBe(rows.length);
 
-    const detail = await getDetail(runId);
-    expect(detail.curve.map((p) => p.level)).toEqual([1, 2, 4, 8]);
-    for (const step of steps) {
-      const want = expectedPoint(rows, step);
-      const got = detail.curve.find((p) => p.level === step.level);
-      expect(got).toBeDefined();
-      if (!got) continue;
-      expect(got.requests).toBe(want.requests);
-      expect(got.errors).toBe(want.errors);
-      expect(got.requests).toBeLessThan(rows.filter((r) => r.level === step.level).length); // warm-up and spill excluded
-      expect(got.qps).toBeCloseTo(want.qps, 6);
-      expect(got.window_s).toBeCloseTo(10, 6);
-      expect(got.mean_ms).toBeCloseTo(want.mean, 6);
-      expect(got.p50_ms).toBeCloseTo(want.p50 as number, 6);
-      expect(got.p90_ms).toBeCloseTo(want.p90 as number, 6);
-      expect(got.p99_ms).toBeCloseTo(want.p99 as number, 6);
-      expect(got.p999_ms).toBeCloseTo(want.p999 as number, 6);
-      expect(got.compute_p50_ms).toBeCloseTo(want.compute_p50 as number, 6);
-      expect(got.queue_p99_ms).toBeCloseTo(want.queue_p99 as number, 6);
-      expect(got.other_p50_ms).toBeCloseTo(want.other_p50 as number, 6);
-      expect(got.in_progress).toBe(false);
+    const exact = await getDetail(runId, '?exact=1');
+    const rollup = await getDetail(runId, '?exact=0');
+    // Unasked, a run this small is answered from raw rows, and says so.
+    expect((await getDetail(runId)).percentiles).toBe('exact');
+    expect(exact.percentiles).toBe('exact');
+    expect(rollup.percentiles).toBe('rollup');
+    for (const detail of [exact, rollup]) expect(detail.curve.map((p) => p.level)).toEqual([1, 2, 4, 8]);
+    // The rollup's sketches: within 1% of the value at each rank (0.5% by design). Exact: to 1e-6.
+    const close = (got: number | null | undefined, want: number | null, relative: number | null) => {
+      expect(got).not.toBeNull();
+      if (relative === null) expect(got).toBeCloseTo(want as number, 6);
+      else expect(Math.abs((got as number) / (want as number) - 1)).toBeLessThanOrEqual(relative);
+    };
+    for (const [detail, relative] of [[exact, null], [rollup, 0.01]] as const) {
+      for (const step of steps) {
+        const want = expectedPoint(rows, step);
+        const got = detail.curve.find((p) => p.level === step.level);
+        expect(got).toBeDefined();
+        if (!got) continue;
+        // Counts, QPS, window and mean are exact from both sources.
+        expect(got.requests).toBe(want.requests);
+        expect(got.errors).toBe(want.errors);
+        expect(got.requests).toBeLessThan(rows.filter((r) => r.level === step.level).length); // warm-up and spill excluded
+        expect(got.qps).toBeCloseTo(want.qps, 6);
+        expect(got.window_s).toBeCloseTo(10, 6);
+        expect(got.mean_ms).toBeCloseTo(want.mean, 6);
+        close(got.p50_ms, want.p50, relative);
+        close(got.p90_ms, want.p90, relative);
+        close(got.p99_ms, want.p99, relative);
+        close(got.p999_ms, want.p999, relative);
+        close(got.compute_p50_ms, want.compute_p50, relative);
+        close(got.queue_p99_ms, want.queue_p99, relative);
+        close(got.other_p50_ms, want.other_p50, relative);
+        expect(got.in_progress).toBe(false);
+      }
     }
   });
 

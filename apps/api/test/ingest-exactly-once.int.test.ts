@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRequests } from '@kneeboard/clickhouse';
+import { countRequests, countRollupRequests } from '@kneeboard/clickhouse';
 import { buildApp } from '../src/app.ts';
 import { createRun, postJson, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
 import { arrowOf, postArrow, randomBatch, stepAt } from './ingest-support.ts';
@@ -30,6 +30,7 @@ describe.each(STORAGE_MODES)('exactly once, with batches written concurrently (%
     expect((await postArrow(api.url, runId, arrowOf(a), { batch_id: 'a', agent_id: 'test-agent' })).body).toEqual({ accepted: 0, duplicate: true });
     expect((await send(runId, b)).body).toEqual({ accepted: 0, duplicate: true });
     expect(await countRequests(api.db, runId)).toBe(1200);
+    expect(await countRollupRequests(api.db, runId)).toBe(1200);
   });
 
   it('stores a batch once when it is sent among others, several copies at the same time, then replayed', async () => {
@@ -47,6 +48,8 @@ describe.each(STORAGE_MODES)('exactly once, with batches written concurrently (%
     const replay = await Promise.all([send(runId, more[0]!), send(runId, x), send(runId, more[1]!)]);
     expect(replay[1]!.body).toEqual({ accepted: 0, duplicate: true });
     expect(await countRequests(api.db, runId)).toBe(total + 600);
+    // The rollup view's block of a dropped copy is dropped too.
+    expect(await countRollupRequests(api.db, runId)).toBe(total + 600);
   });
 
   it('stores a replay once after the API forgot everything (a restart): the engine deduplicates by the batch token', async () => {
@@ -61,6 +64,7 @@ describe.each(STORAGE_MODES)('exactly once, with batches written concurrently (%
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ accepted: 0, duplicate: true });
       expect(await countRequests(api.db, runId)).toBe(800);
+      expect(await countRollupRequests(api.db, runId)).toBe(800);
     } finally {
       await fresh.close();
     }

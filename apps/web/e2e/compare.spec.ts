@@ -104,7 +104,10 @@ describe('compare view', () => {
     expect(await tables.first().locator('tbody tr').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-level'))))).toEqual([200, 500, 1000]);
     const k6At1000 = tables.nth(1).locator('tr[data-level="1000"]');
     expect(await k6At1000.getByTestId('delta-qps').getAttribute('data-verdict')).toBe('not comparable');
-    expect(await k6At1000.getByTestId('level-flag').textContent()).toMatch(/not comparable.*base: only 18 of 1000 requests were in flight \(2%, Little's law\)/);
+    expect(await k6At1000.getByTestId('level-flag').textContent()).toBe('⚠ not comparable, the agent was the limit in base');
+    expect(await tables.nth(1).locator('[data-testid="flag-notes"] li[data-level="1000"]').textContent()).toMatch(
+      /workers 1000 not comparable — base: only 18 of 1000 requests were in flight \(2%, Little's law\)/,
+    );
     expect(await page.locator('[data-testid="compared-runs"] [data-testid="run-knee"]').allTextContents()).toEqual(['none', 'none', '50']);
     expect(errors).toEqual([]);
     await page.close();

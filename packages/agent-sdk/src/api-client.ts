@@ -3,6 +3,8 @@ import {
   CreateRunBody,
   CreateRunResponse,
   IngestResponse,
+  ListRunsResponse,
+  type RunSummary,
   RunDetail,
   StepWindow,
   type CreateRunInput,
@@ -62,6 +64,12 @@ export class KneeboardApi {
       if (err instanceof ApiHttpError && (err.status === 404 || err.status === 400)) return null;
       throw err;
     }
+  }
+
+  /** Runs, newest first (`GET /api/v1/runs`), e.g. to find one by its tags. One attempt, like runStatus. */
+  async listRuns(query: { service?: string; release?: string; limit?: number } = {}): Promise<RunSummary[]> {
+    const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    return ListRunsResponse.parse(await this.attempt('GET', `/api/v1/runs${q === '' ? '' : `?${q}`}`, undefined, this.attemptTimeoutMs)).runs;
   }
 
   async createRun(body: CreateRunInput): Promise<string> {

@@ -22,6 +22,8 @@ describe('migrations', () => {
     expect(((await tables.json()) as Array<{ name: string }>).map((t) => t.name)).toEqual([
       'kb_batches_v1',
       'kb_links_v1',
+      'kb_request_seconds_mv_v1',
+      'kb_request_seconds_v1',
       'kb_requests_v1',
       'kb_runs_v1',
       'kb_schema_migrations',

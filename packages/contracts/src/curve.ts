@@ -37,4 +37,25 @@ export const CurvePoint = z.object({
 export type CurvePoint = z.infer<typeof CurvePoint>;
 
 export const Curve = z.array(CurvePoint);
-export type Curve = z.infer<typeof Curve>;
+
+/**
+ * Where a curve's percentiles come from: `rollup` — merged per-second DDSketch states, within 0.5%
+ * of the value at each rank, fast at any run size; `exact` — every raw row (`?exact=1`). Counts,
+ * QPS and means are exact either way.
+ */
+export const PercentileSource = z.enum(['rollup', 'exact']);
+export type PercentileSource = z.infer<typeof PercentileSource>;
+
+/**
+ * `?exact=1` (or `true`) asks for percentiles from every raw row, `?exact=0` (or `false`) for the
+ * rollup; without it the API picks: exact for runs small enough that it costs no more.
+ */
+export const PercentilesQuery = z.object({ exact: z.enum(['0', '1', 'false', 'true']).optional() });
+export type PercentilesQuery = z.infer<typeof PercentilesQuery>;
+
+export type PercentilesWanted = PercentileSource | 'auto';
+
+export function percentilesWanted(query: PercentilesQuery): PercentilesWanted {
+  if (query.exact === undefined) return 'auto';
+  return query.exact === '1' || query.exact === 'true' ? 'exact' : 'rollup';
+}

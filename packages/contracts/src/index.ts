@@ -12,3 +12,4 @@ export * from './services.ts';
 export * from './links.ts';
 export * from './svg-view.ts';
 export * from './tokens.ts';
+export * from './level-detail.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { RunAnalysis } from './analysis.ts';
-import { Curve } from './curve.ts';
+import { Curve, PercentileSource } from './curve.ts';
 import { Run, RunStatus } from './run.ts';
 import { StepWindow } from './step.ts';
 
@@ -9,6 +9,8 @@ export const RunDetail = z.object({
   run: Run,
   steps: z.array(StepWindow),
   curve: Curve,
+  /** Where the curve's percentiles come from. The API always sends it; absent means `rollup`. */
+  percentiles: PercentileSource.optional(),
   /** The knee, USL fit, efficiency and verdict for the curve; the API always sends it. */
   analysis: RunAnalysis.optional(),
 });

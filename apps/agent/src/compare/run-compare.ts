@@ -35,6 +35,7 @@ export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream
     out.write(`${JSON.stringify({ ...report, gate: result }, null, 2)}\n`);
   } else {
     const view = `${flags.web}/compare?${new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h])])}`;
+    // User strings (service, release, names) are escaped for Markdown by compareMarkdown.
     out.write(compareMarkdown(report, report.base.parameter, { view: markdownLinkTarget(view) ?? undefined }));
     if (result.not_comparable.length > 0) {
       out.write(`\nNOT COMPARABLE (these levels neither pass nor fail the gate):\n${result.not_comparable.map((l) => `  - ${l}\n`).join('')}`);

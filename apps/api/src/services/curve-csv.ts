@@ -7,26 +7,23 @@ const COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof CurvePoint>;
 
 /**
- * The precision the pages show: three significant digits or so for milliseconds and rates under
- * 100 (`0.25`, `12.4`), whole numbers above; no float noise like 12.400000000000002 in a spreadsheet.
+ * One CSV cell. Text a spreadsheet would run as a formula (starting with = + - @, a tab or a
+ * carriage return) gets a leading apostrophe (OWASP's advice); text with a comma, quote or line
+ * break is quoted. Numbers go out at the precision the pages show: three significant digits or so
+ * under 100 (`0.25`, `12.4`), whole numbers above — no float noise like 12.400000000000002.
  */
-function rounded(value: number): string {
-  const abs = Math.abs(value);
-  if (Number.isInteger(value) || abs >= 100) return String(Math.round(value));
-  return String(Number(value.toFixed(abs >= 10 ? 1 : 2)));
-}
-
-/** A text cell a spreadsheet will not run as a formula (= + - @ lead a formula), quoted for commas and quotes. */
-function textCell(text: string): string {
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** One CSV cell: numbers rounded, text safe from formulas and quoted. */
-export function csvCell(value: unknown): string {
+export function csvCell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return rounded(value);
-  return textCell(String(value));
+  if (typeof value !== 'string') return String(value);
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function rounded(value: number): string {
+  const abs = Math.abs(value);
+  if (Number.isInteger(value) || abs >= 100 || !Number.isFinite(value)) return String(Number.isFinite(value) ? Math.round(value) : value);
+  return String(Number(value.toFixed(abs >= 10 ? 1 : 2)));
 }
 
 /**

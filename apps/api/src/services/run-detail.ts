@@ -1,6 +1,6 @@
 import { analyzeCurve } from '@kneeboard/analysis';
 import { getRun, listSteps, queryCurve, type Db } from '@kneeboard/clickhouse';
-import type { CurvePoint, RunAnalysis, RunDetail, StepWindow } from '@kneeboard/contracts';
+import type { CurvePoint, PercentilesWanted, RunAnalysis, RunDetail, StepWindow } from '@kneeboard/contracts';
 import { notFound } from '../errors.ts';
 
 /** Each level's point carries the agent's health for that step, so the curve says where the generator was the ceiling. */
@@ -12,23 +12,29 @@ function withHealth(curve: CurvePoint[], steps: StepWindow[]): CurvePoint[] {
 /**
  * The run, its step windows, its curve and the analysis of that curve, read in parallel. The
  * analysis is pure and takes milliseconds, so it is recomputed with every snapshot rather than
- * stored. Null when the run does not exist.
+ * stored. Percentiles as asked (`auto`: the rollup for large runs, raw rows for small ones); the
+ * detail says which it got. Null when the run does not exist.
  */
-export async function loadRunDetail(db: Db, runId: string): Promise<(RunDetail & { analysis: RunAnalysis }) | null> {
-  const [run, steps, rawCurve] = await Promise.all([getRun(db, runId), listSteps(db, runId), queryCurve(db, runId)]);
+export async function loadRunDetail(db: Db, runId: string, percentiles: PercentilesWanted = 'auto'): Promise<(RunDetail & { analysis: RunAnalysis }) | null> {
+  const [run, steps, answer] = await Promise.all([getRun(db, runId), listSteps(db, runId), queryCurve(db, runId, percentiles)]);
   if (!run) return null;
-  const curve = withHealth(rawCurve, steps);
+  const curve = withHealth(answer.curve, steps);
   const analysis = analyzeCurve({
     curve: curve.map((p) => ({ ...p, in_flight: p.health?.in_flight_mean ?? null })),
     load_model: run.load_model,
     parameter: run.parameter,
   });
-  return { run, steps, curve, analysis };
+  return { run, steps, curve, percentiles: answer.percentiles, analysis };
 }
 
 /** The run detail, or a 404 naming the parameter that pointed at a run that does not exist. */
-export async function requireRunDetail(db: Db, runId: string, field = 'id'): Promise<RunDetail & { analysis: RunAnalysis }> {
-  const detail = await loadRunDetail(db, runId);
+export async function requireRunDetail(
+  db: Db,
+  runId: string,
+  field = 'id',
+  percentiles: PercentilesWanted = 'auto',
+): Promise<RunDetail & { analysis: RunAnalysis }> {
+  const detail = await loadRunDetail(db, runId, percentiles);
   if (!detail) throw notFound('run', field);
   return detail;
 }

@@ -21,7 +21,7 @@ export async function serviceRunToRunNoise(db: Db, service: string): Promise<Run
 
   const values = { runs: 0, releases: repeated.length, qps: [] as number[][], p50_ms: [] as number[][], p99_ms: [] as number[][] };
   for (const group of repeated) {
-    const curves = await Promise.all(group.map((r) => queryCurve(db, r.id)));
+    const curves = await Promise.all(group.map(async (r) => (await queryCurve(db, r.id)).curve));
     values.runs += group.length;
     const levels = new Set(curves.flatMap((c) => c.map((p) => p.level)));
     for (const level of levels) {

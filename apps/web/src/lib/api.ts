@@ -4,6 +4,7 @@
  */
 import {
   CompareResponse,
+  LevelDetail,
   Link,
   ListRunsResponse,
   ListServicesResponse,
@@ -72,6 +73,11 @@ export async function listRuns(filter: RunsFilter, limit = 200): Promise<RunSumm
 /** The run's detail, or null when the API says 404. */
 export async function getRun(id: string): Promise<RunDetail | null> {
   return getParsed(`/api/v1/runs/${encodeURIComponent(id)}`, RunDetail, true);
+}
+
+/** Inside one level of a run, for a link that opens its panel (`?level=8`); null on 404. */
+export async function getLevelDetail(id: string, level: number): Promise<LevelDetail | null> {
+  return getParsed(`/api/v1/runs/${encodeURIComponent(id)}/levels/${encodeURIComponent(String(level))}`, LevelDetail, true);
 }
 
 /**

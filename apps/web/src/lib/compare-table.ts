@@ -53,8 +53,10 @@ export interface DeltaRow {
   level: number;
   /** Only one run swept this level: there is nothing to compare there. */
   only: 'base' | 'head' | null;
-  /** Why this level is not comparable, one line per flagged side ("head: the agent flagged …"); empty when it is. */
+  /** Why this level is not comparable, one line per flagged run ("head: the agent flagged …"); empty when it is. */
   flags: string[];
+  /** Which sides were flagged, for the short mark in the row (the reasons go under the table). */
+  flagSides: Array<'base' | 'head'>;
   qps: DeltaCell;
   p50: DeltaCell;
   p99: DeltaCell;
@@ -68,6 +70,7 @@ export function deltaRows(head: HeadComparison, levels: LevelSelection | null): 
       level: l.level,
       only: l.in_base && !l.in_head ? 'base' : !l.in_base && l.in_head ? 'head' : null,
       flags: l.flags.map((f) => `${f.side}: ${f.reason}`),
+      flagSides: [...new Set(l.flags.map((f) => f.side))],
       qps: deltaCell(l.qps, 'qps'),
       p50: deltaCell(l.p50_ms, 'p50_ms'),
       p99: deltaCell(l.p99_ms, 'p99_ms'),

@@ -7,4 +7,3 @@ export { runToRunNoise, type RunToRunNoise, type RepeatedValues } from './run-to
 export { createSampler, seedFrom, type Sampler } from './sampler.ts';
 export { formatPercentChange, formatQps, formatLevel, formatInterval } from './format-change.ts';
 export { compareMarkdown } from './markdown.ts';
-export { escapeMarkdown } from './markdown.ts';

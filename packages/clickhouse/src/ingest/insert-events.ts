@@ -13,11 +13,14 @@ const ARROW_STRUCTURE =
 /**
  * One statement for both connections: the run and agent are constants, the six event columns come
  * from the Arrow stream. The token and every other setting the insert relies on are in the query's
- * own SETTINGS clause, so nothing leaks into (or in from) the embedded engine's session.
+ * own SETTINGS clause, so nothing leaks into (or in from) the embedded engine's session. The
+ * rollup view's block carries a token derived from the batch's, so a replay is dropped there too
+ * (set explicitly rather than trusting a server version's default).
  */
 function insertSql(source: string): string {
   return `INSERT INTO kb_requests_v1 (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status)
-    SETTINGS insert_deduplicate = 1, insert_deduplication_token = {token:String}, async_insert = 0
+    SETTINGS insert_deduplicate = 1, insert_deduplication_token = {token:String}, async_insert = 0,
+             deduplicate_blocks_in_dependent_materialized_views = 1
     SELECT {run_id:UUID}, {agent_id:String}, level, ts_ms, latency_ms, compute_ms, queue_ms, status
     FROM ${source}`;
 }

@@ -63,11 +63,12 @@ function toPoint(row: CurveRow): CurvePoint {
 }
 
 /**
- * The run's curve: one point per level that has a step window, sorted by level. Percentiles use
- * quantilesExactInclusive (linear interpolation between order statistics, like numpy's default):
- * exact at any latency, unlike quantilesTiming, which clamps at 30 s.
+ * The run's curve from raw rows: one point per level that has a step window and requests in it,
+ * sorted by level. Percentiles use quantilesExactInclusive (linear interpolation between order
+ * statistics, like numpy's default): exact at any latency, unlike quantilesTiming, which clamps
+ * at 30 s. Reads every request of the run: what `?exact=1` asks for.
  */
-export async function queryCurve(db: Db, runId: string): Promise<CurvePoint[]> {
+export async function queryExactCurve(db: Db, runId: string): Promise<CurvePoint[]> {
   const result = await db.client.query({
     query: `
       SELECT
@@ -90,44 +91,4 @@ export async function queryCurve(db: Db, runId: string): Promise<CurvePoint[]> {
     format: 'JSONEachRow',
   });
   return z.array(CurveRow).parse(await result.json()).map(toPoint);
-}
-
-const SummaryRow = z.object({
-  run_id: z.string(),
-  level: z.number(),
-  requests: z.coerce.number(),
-  ok: z.coerce.number(),
-  measure_from: z.number(),
-  ended_at: z.number().nullable(),
-  last_ts: z.number().nullable(),
-});
-
-export interface RunCurveSummary {
-  levels: number;
-  requests: number;
-  peak_qps: number | null;
-}
-
-/** What the runs list shows per run, from counts alone (no percentiles), for many runs in one query. */
-export async function queryRunSummaries(db: Db, runIds: string[]): Promise<Map<string, RunCurveSummary>> {
-  const out = new Map<string, RunCurveSummary>();
-  if (runIds.length === 0) return out;
-  const result = await db.client.query({
-    query: `
-      SELECT r.run_id AS run_id, r.level AS level, count() AS requests, countIf(${OK}) AS ok,
-             any(s.measure_from_ms) AS measure_from, any(s.ended_at_ms) AS ended_at, max(r.ts_ms) AS last_ts
-      ${WINDOWED_REQUESTS}
-      GROUP BY r.run_id, r.level`,
-    query_params: { run_ids: runIds },
-    format: 'JSONEachRow',
-  });
-  for (const row of z.array(SummaryRow).parse(await result.json())) {
-    const rate = qps(row.ok, windowSeconds(row.measure_from, row.ended_at, row.last_ts));
-    const s = out.get(row.run_id) ?? { levels: 0, requests: 0, peak_qps: null };
-    s.levels += 1;
-    s.requests += row.requests;
-    s.peak_qps = Math.max(s.peak_qps ?? 0, rate);
-    out.set(row.run_id, s);
-  }
-  return out;
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, RunAnalysis } from '@kneeboard/contracts';
+import { ApiError, PercentilesQuery, percentilesWanted, RunAnalysis } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
 import { IdParams } from './runs.ts';
@@ -10,8 +10,9 @@ export const analysisRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db
       summary: "The curve's knee, USL fit, scaling efficiency, verdict and warnings",
       tags: ['runs'],
       params: IdParams,
-      response: { 200: RunAnalysis, 404: ApiError },
+      querystring: PercentilesQuery,
+      response: { 200: RunAnalysis, 400: ApiError, 404: ApiError },
     },
-    handler: async (req) => (await requireRunDetail(db, req.params.id)).analysis,
+    handler: async (req) => (await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query))).analysis,
   });
 };

@@ -33,8 +33,9 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db 
       const qs = new URLSearchParams(pairs).toString();
       const web = req.query.web?.replace(/\/+$/, '');
       const links = web ? { view: markdownLinkTarget(`${web}${req.query.view ?? `/compare?${qs}`}`) ?? undefined, svg: markdownLinkTarget(`${web}/api/v1/compare.svg?${qs}`) ?? undefined } : {};
-      // compareMarkdown escapes the user strings; the link targets are checked and encoded here.
-      return reply.type('text/markdown; charset=utf-8').send(compareMarkdown(report, report.base.parameter, links));
+      // Service, release, run names and the parameter are user strings: compareMarkdown escapes them.
+      const markdown = compareMarkdown(report, report.base.parameter, links);
+      return reply.type('text/markdown; charset=utf-8').send(markdown);
     },
   });
 

@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SvgViewQuery } from '@kneeboard/contracts';
+import { PercentilesQuery, percentilesWanted, SvgViewQuery } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { curveCsv } from '../../services/curve-csv.ts';
 import { runCurveSvg } from '../../services/curve-svg.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
 import { IdParams } from './runs.ts';
+
+/** Files have no body field to say it: a header tells where the percentiles came from. */
+const PERCENTILES_HEADER = 'kneeboard-percentiles';
 
 /** A run's curve in forms for elsewhere: an embeddable SVG and a CSV for spreadsheets. */
 export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
@@ -13,18 +16,25 @@ export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { d
       summary: "The run's curve as an embeddable SVG (throughput and latency against level, knee marked); metrics, levels and y as in the web app's URLs",
       tags: ['runs'],
       params: IdParams,
-      querystring: SvgViewQuery,
+      querystring: SvgViewQuery.extend(PercentilesQuery.shape),
     },
-    handler: async (req, reply) =>
-      reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'no-cache').send(runCurveSvg(await requireRunDetail(db, req.params.id), req.query)),
+    handler: async (req, reply) => {
+      const detail = await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query));
+      return reply
+        .type('image/svg+xml; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header(PERCENTILES_HEADER, detail.percentiles ?? 'rollup')
+        .send(runCurveSvg(detail, req.query));
+    },
   });
 
   app.get('/runs/:id/curve.csv', {
-    schema: { summary: "The run's curve as CSV, one row per level", tags: ['runs'], params: IdParams },
+    schema: { summary: "The run's curve as CSV, one row per level", tags: ['runs'], params: IdParams, querystring: PercentilesQuery },
     handler: async (req, reply) => {
-      const detail = await requireRunDetail(db, req.params.id);
+      const detail = await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query));
       return reply
         .type('text/csv; charset=utf-8')
+        .header(PERCENTILES_HEADER, detail.percentiles ?? 'rollup')
         .header('content-disposition', `attachment; filename="${`${detail.run.service}-${detail.run.release}-curve.csv`.replace(/[^\w.@-]+/g, '_')}"`)
         .send(curveCsv(detail));
     },

@@ -68,12 +68,9 @@ export function DeltaTable({
                 {r.only ? <span className="only-in">only in {r.only === 'base' ? baseLabel : headLabel}</span> : null}
                 {r.flags.length > 0 ? (
                   <span className="level-flag" data-testid="level-flag" title={r.flags.join('\n')}>
-                    <span aria-hidden="true">⚠ </span>not comparable
-                    {r.flags.map((f) => (
-                      <span key={f} className="level-flag-reason">
-                        {f}
-                      </span>
-                    ))}
+                    <span aria-hidden="true">⚠ </span>
+                    <span className="sr-only">not comparable, the agent was the limit in </span>
+                    {r.flagSides.join(' + ')}
                   </span>
                 ) : null}
               </td>
@@ -84,6 +81,20 @@ export function DeltaTable({
           ))}
         </tbody>
       </table>
+      {rows.some((r) => r.flags.length > 0) ? (
+        <ul className="flag-notes" data-testid="flag-notes">
+          {rows
+            .filter((r) => r.flags.length > 0)
+            .map((r) => (
+              <li key={r.level} data-level={r.level}>
+                <strong>
+                  ⚠ {parameter} {formatLevel(r.level)}
+                </strong>{' '}
+                not comparable — {r.flags.join('; ')}
+              </li>
+            ))}
+        </ul>
+      ) : null}
     </section>
   );
 }

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countRequests, countRollupRequests, EXACT_UP_TO_REQUESTS } from '@kneeboard/clickhouse';
+import { ListRunsResponse, RunDetail, type CurvePoint } from '@kneeboard/contracts';
+import { createRun, postJson, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
+
+/**
+ * Known distributions, one per level, as ClickHouse expressions of two uniforms u1, u2 in (0, 1)
+ * drawn from a hash of the row number (deterministic: the same rows every run).
+ */
+const DISTRIBUTIONS: Record<number, { name: string; latency: string }> = {
+  1: { name: 'lognormal(ln 20, 0.5)', latency: 'exp(log(20) + 0.5 * sqrt(-2 * log(u1)) * cos(2 * pi() * u2))' },
+  2: { name: 'exponential, mean 10, +1', latency: '1 - 10 * log(u1)' },
+  3: { name: 'uniform 1..1000', latency: '1 + 999 * u1' },
+  4: { name: 'Pareto(5, 1.5), heavy tail', latency: '5 / pow(u1, 1 / 1.5)' },
+  5: { name: 'bimodal: 90% ~2 ms, 10% ~500 ms', latency: 'if(u2 < 0.9, 2 + u1, 500 + 100 * u1)' },
+};
+const ROWS_PER_LEVEL = 60_000;
+const T0 = 1_800_000_000_000;
+/** Windows start and end mid-second, so both partial seconds come from raw rows. */
+const windowOf = (level: number) => ({ level, started_at: T0 + level * 100_000, measure_from: T0 + level * 100_000 + 1_234.5, ended_at: T0 + level * 100_000 + 31_777.25 });
+
+/** Rows straight into the raw table (the view rolls them up as any insert): 1 s of warm-up, 30 s measured, spill past the end. */
+async function insertKnownRows(api: TestApi, runId: string): Promise<void> {
+  for (const [levelText, d] of Object.entries(DISTRIBUTIONS)) {
+    const level = Number(levelText);
+    const from = windowOf(level).started_at;
+    await api.db.client.command({
+      query: `INSERT INTO kb_requests_v1 (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status)
+        SETTINGS insert_deduplication_token = {token:String}
+        SELECT {run_id:UUID}, 'known', {level:Float64}, {from:Float64} + number * 33000 / {n:UInt32}, latency,
+               if(number % 10 = 0, NULL, latency * 0.6), if(number % 10 = 0, NULL, latency * 0.3),
+               if(number % 50 = 7, 503, 200)
+        FROM (SELECT number,
+                     (cityHash64(number, {level:Float64}, 1) % 1000000007 + 1) / 1000000008 AS u1,
+                     (cityHash64(number, {level:Float64}, 2) % 1000000007 + 1) / 1000000008 AS u2,
+                     ${d.latency} AS latency
+              FROM numbers({n:UInt32}))`,
+      query_params: { run_id: runId, level, from, n: ROWS_PER_LEVEL, token: `known-${runId}-${level}` },
+    });
+  }
+}
+
+const relativeError = (got: number | null | undefined, want: number | null | undefined) => Math.abs((got as number) / (want as number) - 1);
+
+describe.each(STORAGE_MODES)('the rollup against exact percentiles on known distributions (%s)', (mode) => {
+  let api: TestApi;
+  let runId: string;
+  let exact: RunDetail;
+  let rollup: RunDetail;
+  beforeAll(async () => {
+    api = await startTestApi({ mode });
+    runId = await createRun(api.url, { service: 'known', release: 'v1' });
+    for (const level of Object.keys(DISTRIBUTIONS)) expect((await postJson(`${api.url}/api/v1/runs/${runId}/steps`, windowOf(Number(level)))).status).toBe(200);
+    await insertKnownRows(api, runId);
+    const get = async (query: string) => RunDetail.parse(await (await fetch(`${api.url}/api/v1/runs/${runId}${query}`)).json());
+    [exact, rollup] = [await get('?exact=1'), await get('?exact=0')];
+  });
+  afterAll(async () => api?.close());
+
+  it('says where each answer came from; unasked, a run this large is answered from the rollup', async () => {
+    expect(exact.percentiles).toBe('exact');
+    expect(rollup.percentiles).toBe('rollup');
+    const unasked = RunDetail.parse(await (await fetch(`${api.url}/api/v1/runs/${runId}`)).json());
+    expect(ROWS_PER_LEVEL * Object.keys(DISTRIBUTIONS).length).toBeGreaterThan(EXACT_UP_TO_REQUESTS);
+    expect(unasked.percentiles).toBe('rollup');
+    const csv = await fetch(`${api.url}/api/v1/runs/${runId}/curve.csv?exact=1`);
+    expect(csv.headers.get('kneeboard-percentiles')).toBe('exact');
+  });
+
+  it('rolls up every stored row once', async () => {
+    expect(await countRollupRequests(api.db, runId)).toBe(await countRequests(api.db, runId));
+    expect(await countRequests(api.db, runId)).toBe(ROWS_PER_LEVEL * Object.keys(DISTRIBUTIONS).length);
+  });
+
+  it('counts, QPS, window and mean exactly, with both partial seconds at the edges', () => {
+    expect(rollup.curve.map((p) => p.level)).toEqual(exact.curve.map((p) => p.level));
+    for (const [i, e] of exact.curve.entries()) {
+      const r = rollup.curve[i] as CurvePoint;
+      expect(r.requests).toBe(e.requests);
+      expect(r.errors).toBe(e.errors);
+      expect(r.requests).toBeLessThan(ROWS_PER_LEVEL); // warm-up and spill are outside the window
+      expect(r.qps).toBeCloseTo(e.qps, 6);
+      expect(r.window_s).toBeCloseTo(30.54275, 6);
+      expect(r.mean_ms).toBeCloseTo(e.mean_ms as number, 6);
+    }
+  });
+
+  it.each(Object.entries(DISTRIBUTIONS))('level %s (%o): every percentile within 1% of exact', (level, _d) => {
+    const e = exact.curve.find((p) => p.level === Number(level)) as CurvePoint;
+    const r = rollup.curve.find((p) => p.level === Number(level)) as CurvePoint;
+    const keys = ['p50_ms', 'p90_ms', 'p99_ms', 'p999_ms', 'compute_p50_ms', 'compute_p99_ms', 'queue_p50_ms', 'queue_p99_ms', 'other_p50_ms'] as const;
+    for (const key of keys) {
+      expect(e[key], key).not.toBeNull();
+      expect(relativeError(r[key], e[key]), `${key}: rollup ${r[key]} vs exact ${e[key]}`).toBeLessThanOrEqual(0.01);
+    }
+  });
+
+  it('lists the run with exact counts and peak QPS from the rollup', async () => {
+    const { runs } = ListRunsResponse.parse(await (await fetch(`${api.url}/api/v1/runs?service=known`)).json());
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.levels).toBe(exact.curve.length);
+    expect(runs[0]?.requests).toBe(exact.curve.reduce((s, p) => s + p.requests, 0));
+    expect(runs[0]?.peak_qps).toBeCloseTo(Math.max(...exact.curve.map((p) => p.qps)), 6);
+  });
+
+  it('refuses a malformed exact flag with a 400 naming it', async () => {
+    const res = await fetch(`${api.url}/api/v1/runs/${runId}?exact=yes`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { field?: string }).field).toBe('querystring.exact');
+  });
+});

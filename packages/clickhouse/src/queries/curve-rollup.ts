@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import type { CurvePoint } from '@kneeboard/contracts';
+import type { Db } from '../db.ts';
+import { qps, windowSeconds } from './curve.ts';
+import { interpolate, rankPair } from './rank-quantiles.ts';
+import { readStepWindows, windowConditions, type StepWindowBounds } from './rollup-window.ts';
+import { OK } from './window.ts';
+
+/** DDSketch relative accuracy of the rollup's states: it must match the migrations' column types. */
+const DD = '0.005';
+/**
+ * States hold nanoseconds (ms × 1e6), as the view writes them: ClickHouse's quantilesDD is off by
+ * up to 3× its accuracy for values below 1 (measured on 26.7), and no latency is below 1 ns.
+ */
+const SCALE = 1e6;
+
+/** The percentile series of a curve point: which sketch, which count, which levels. */
+const SERIES = {
+  lat: { state: 's_latency', count: 'n_ok', levels: [0.5, 0.9, 0.99, 0.999] },
+  compute: { state: 's_compute', count: 'n_compute', levels: [0.5, 0.99] },
+  queue: { state: 's_queue', count: 'n_queue', levels: [0.5, 0.99] },
+  other: { state: 's_other', count: 'n_other', levels: [0.5] },
+} as const;
+type Series = keyof typeof SERIES;
+
+const OK_WITH = {
+  compute: `${OK} AND r.compute_ms IS NOT NULL`,
+  queue: `${OK} AND r.queue_ms IS NOT NULL`,
+  other: `${OK} AND (r.compute_ms IS NOT NULL OR r.queue_ms IS NOT NULL)`,
+};
+
+/**
+ * The rollup's whole seconds and the raw rows of the windows' partial edge seconds, as the same
+ * columns (raw rows turned into the same sketch states), so one GROUP BY merges a window. With
+ * `sketches` false only the counts are read.
+ */
+function partsSql(where: { rollup: string; raw: string }, sketches: boolean): string {
+  const rollupStates = sketches ? ', r.latency AS s_latency, r.compute AS s_compute, r.queue AS s_queue, r.other AS s_other' : '';
+  const rawStates = sketches
+    ? `, quantilesDDStateIf(${DD}, 0.5)(r.latency_ms * ${SCALE}, ${OK}) AS s_latency,
+         quantilesDDStateIf(${DD}, 0.5)(assumeNotNull(r.compute_ms) * ${SCALE}, ${OK_WITH.compute}) AS s_compute,
+         quantilesDDStateIf(${DD}, 0.5)(assumeNotNull(r.queue_ms) * ${SCALE}, ${OK_WITH.queue}) AS s_queue,
+         quantilesDDStateIf(${DD}, 0.5)((r.latency_ms - ifNull(r.compute_ms, 0) - ifNull(r.queue_ms, 0)) * ${SCALE}, ${OK_WITH.other}) AS s_other`
+    : '';
+  return `
+    SELECT r.level AS level, toUInt64(r.requests) AS n, toUInt64(r.ok) AS n_ok, toUInt64(r.compute_n) AS n_compute,
+           toUInt64(r.queue_n) AS n_queue, toUInt64(r.other_n) AS n_other,
+           toFloat64(r.last_ts_ms) AS ts, toFloat64(r.ok_latency_sum) AS latency_sum${rollupStates}
+    FROM kb_request_seconds_v1 AS r
+    WHERE ${where.rollup}
+    UNION ALL
+    SELECT r.level AS level, count() AS n, countIf(${OK}) AS n_ok, countIf(${OK_WITH.compute}) AS n_compute,
+           countIf(${OK_WITH.queue}) AS n_queue, countIf(${OK_WITH.other}) AS n_other,
+           max(r.ts_ms) AS ts, sumIf(r.latency_ms, ${OK}) AS latency_sum${rawStates}
+    FROM kb_requests_v1 AS r
+    WHERE ${where.raw}
+    GROUP BY r.level`;
+}
+
+const CountRow = z.object({
+  level: z.number(),
+  requests: z.coerce.number(),
+  n_ok: z.coerce.number(),
+  n_compute: z.coerce.number(),
+  n_queue: z.coerce.number(),
+  n_other: z.coerce.number(),
+  last_ts: z.number().nullable(),
+  latency_sum: z.number(),
+});
+type CountRow = z.infer<typeof CountRow>;
+
+async function levelCounts(db: Db, windows: StepWindowBounds[]): Promise<CountRow[]> {
+  const where = windowConditions(windows);
+  const result = await db.client.query({
+    query: `
+      SELECT level, sum(n) AS requests, sum(n_ok) AS n_ok, sum(n_compute) AS n_compute, sum(n_queue) AS n_queue,
+             sum(n_other) AS n_other, max(ts) AS last_ts, sum(latency_sum) AS latency_sum
+      FROM (${partsSql(where, false)})
+      GROUP BY level
+      HAVING requests > 0
+      ORDER BY level`,
+    query_params: where.params,
+    format: 'JSONEachRow',
+  });
+  return z.array(CountRow).parse(await result.json());
+}
+
+const SketchRow = z.object({ level: z.number(), lat: z.array(z.number().nullable()), compute: z.array(z.number().nullable()), queue: z.array(z.number().nullable()), other: z.array(z.number().nullable()) });
+
+/**
+ * Per level, the merged sketches asked for the two ranks around every percentile: levels that
+ * depend on the level's count, hence one query per level (bound parameters), run concurrently.
+ * One query of UNION ALL branches measured several times slower than the separate queries.
+ */
+async function levelSketch(db: Db, w: StepWindowBounds, c: CountRow): Promise<z.infer<typeof SketchRow> | undefined> {
+  const where = windowConditions([w]);
+  const params: Record<string, unknown> = { ...where.params, level: c.level };
+  const merges = (Object.keys(SERIES) as Series[]).map((s) => {
+    const { state, count, levels } = SERIES[s];
+    const names = levels.flatMap((q, j) => {
+      const pair = rankPair(q, c[count]);
+      params[`${s}${j}lo`] = pair.lo;
+      params[`${s}${j}hi`] = pair.hi;
+      return [`{${s}${j}lo:Float64}`, `{${s}${j}hi:Float64}`];
+    });
+    return `quantilesDDMerge(${DD}, ${names.join(', ')})(${state}) AS ${s}`;
+  });
+  const result = await db.client.query({
+    query: `SELECT {level:Float64} AS level, ${merges.join(', ')} FROM (${partsSql(where, true)})`,
+    query_params: params,
+    format: 'JSONEachRow',
+  });
+  return z.array(SketchRow).parse(await result.json())[0];
+}
+
+/** Each percentile of a series: the interpolation of the sketch's answers at its two ranks. */
+function percentiles(series: Series, values: Array<number | null> | undefined, n: number): Array<number | null> {
+  const ms = (v: number | null | undefined) => (v === null || v === undefined ? null : v / SCALE);
+  return SERIES[series].levels.map((q, j) => interpolate(rankPair(q, n), ms(values?.[2 * j]), ms(values?.[2 * j + 1]), n));
+}
+
+/**
+ * The run's curve from the rollup: the same points as queryExactCurve — counts, QPS, window and
+ * mean exact — with percentiles from merged DDSketch states, interpolated between ranks like the
+ * exact ones. Reads ~one rollup row per level-second plus the raw rows of each window's two
+ * partial seconds, so its cost follows the run's length, not its request count.
+ */
+export async function queryRollupCurve(db: Db, runId: string): Promise<CurvePoint[]> {
+  const windows = await readStepWindows(db, [runId]);
+  if (windows.length === 0) return [];
+  const counts = await levelCounts(db, windows);
+  if (counts.length === 0) return [];
+  const windowOf = (level: number) => windows.find((x) => x.level === level) as StepWindowBounds;
+  const sketches = await Promise.all(counts.map((c) => levelSketch(db, windowOf(c.level), c)));
+  return counts.map((c, i) => {
+    const w = windowOf(c.level);
+    const s = sketches[i];
+    const window_s = windowSeconds(w.measure_from, w.ended_at, c.last_ts);
+    const [p50, p90, p99, p999] = percentiles('lat', s?.lat, c.n_ok);
+    const [compute50, compute99] = percentiles('compute', s?.compute, c.n_compute);
+    const [queue50, queue99] = percentiles('queue', s?.queue, c.n_queue);
+    const [other50] = percentiles('other', s?.other, c.n_other);
+    return {
+      level: c.level,
+      requests: c.requests,
+      errors: c.requests - c.n_ok,
+      qps: qps(c.n_ok, window_s),
+      window_s,
+      mean_ms: c.n_ok === 0 ? null : c.latency_sum / c.n_ok,
+      p50_ms: p50 ?? null,
+      p90_ms: p90 ?? null,
+      p99_ms: p99 ?? null,
+      p999_ms: p999 ?? null,
+      compute_p50_ms: compute50 ?? null,
+      compute_p99_ms: compute99 ?? null,
+      queue_p50_ms: queue50 ?? null,
+      queue_p99_ms: queue99 ?? null,
+      other_p50_ms: other50 ?? null,
+      in_progress: w.ended_at === null,
+    };
+  });
+}
