@@ -15,8 +15,8 @@ let target: DemoTarget;
 
 beforeAll(async () => {
   // An admin token set: tokens are required, as on a team's server.
-  [api, target] = await Promise.all([startServerProcess({ KNEEBOARD_DATA_DIR: dataDir, KNEEBOARD_ADMIN_TOKEN: ADMIN }), startDemoTarget({ workers: 4, serviceMs: 2, port: 0 })]);
-});
+  [api, target] = await Promise.all([startServerProcess({ KNEEBOARD_DATA_DIR: dataDir, KNEEBOARD_ADMIN_TOKEN: ADMIN }, 90_000), startDemoTarget({ workers: 4, serviceMs: 2, port: 0 })]);
+}, 120_000);
 afterAll(async () => {
   await Promise.all([api?.stop(), target?.close()]);
   rmSync(dataDir, { recursive: true, force: true });
@@ -28,7 +28,8 @@ const sweep = (env: Record<string, string>, ...extra: string[]) =>
   cli(['sweep', '--target', target.url, '-c', '1,2', '--duration', '1s', '--warmup', '200ms', '--service', 'demo', '--release', 'tok', '--delivery-timeout', '2s', '--spool-dir', spoolDir, ...extra], env);
 const runs = async () => ListRunsResponse.parse(await (await fetch(`${api.url}/api/v1/runs?service=demo`)).json()).runs;
 
-describe('kneeboard token create|list|revoke, and a sweep with --token / KNEEBOARD_TOKEN', () => {
+// Each test starts the CLI several times (seconds each on a busy 2-core box): generous guards, not measurements.
+describe('kneeboard token create|list|revoke, and a sweep with --token / KNEEBOARD_TOKEN', { timeout: 180_000 }, () => {
   let ingest: string;
   let ingestId: string;
 
@@ -69,7 +70,18 @@ describe('kneeboard token create|list|revoke, and a sweep with --token / KNEEBOA
     expect(stored).toHaveLength(1);
     expect(stored[0]?.status).toBe('finished');
     expect(stored[0]?.requests).toBeGreaterThan(0);
-  }, 60_000);
+  });
+
+  it('creates a share token for one run; without --run it is a usage error', async () => {
+    const run = (await runs())[0]?.id as string;
+    const r = await cli(['token', 'create', '--name', 'pr 123', '--scope', 'share', '--run', run, '--expires-in', '30d', '--token', ADMIN]);
+    expect(r.code).toBe(0);
+    const link = r.stdout.trim();
+    expect((await fetch(`${api.url}/api/v1/runs/${run}/curve.svg?share=${link}`)).status).toBe(200);
+    const bad = await cli(['token', 'create', '--name', 'x', '--scope', 'share', '--token', ADMIN]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--run: a share token needs runs');
+  });
 
   it('revokes the token; the next sweep with it is refused', async () => {
     const r = await cli(['token', 'revoke', ingestId, '--token', ADMIN]);
@@ -78,5 +90,5 @@ describe('kneeboard token create|list|revoke, and a sweep with --token / KNEEBOA
     const after = await sweep({}, '--token', ingest);
     expect(after.code).toBe(1);
     expect(await runs()).toHaveLength(1);
-  }, 60_000);
+  });
 });

@@ -83,6 +83,16 @@ describe('writes need a bearer token (KNEEBOARD_AUTH required)', () => {
     expectError(await call('DELETE', '/api/v1/tokens/env_admin', write), 403);
   });
 
+  it('lets a write token delete a run, and no ingest token or anonymous caller', async () => {
+    const write = (await mint('write')).token;
+    const id = (await call('POST', '/api/v1/runs', write, { service: 'doomed', release: 'v1' }).then((r) => r.body as { id: string })).id;
+    expectError(await call('DELETE', `/api/v1/runs/${id}`, undefined), 401);
+    expectError(await call('DELETE', `/api/v1/runs/${id}`, (await mint('ingest')).token), 403);
+    expect((await call('GET', `/api/v1/runs/${id}`, undefined)).status).toBe(200);
+    expect((await call('DELETE', `/api/v1/runs/${id}`, write)).status).toBe(204);
+    expect((await call('GET', `/api/v1/runs/${id}`, undefined)).status).toBe(404);
+  });
+
   it("holds a service-limited token to its service's runs (403 elsewhere, nothing written)", async () => {
     const limited = (await mint('ingest', 'checkout')).token;
     const other = await createRun(api.url, { service: 'search' }).catch(() => null);

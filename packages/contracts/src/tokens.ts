@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { EpochMs } from './common.ts';
+import { EpochMs, RunId } from './common.ts';
 import { plainLine } from './text.ts';
 
 /**
  * What a token may do. `ingest`: what an agent needs (create a run, post its steps and events,
  * finish it, read its status) and nothing else. `write`: every read and write of runs, notes,
- * labels and links. `admin`: everything, including managing tokens.
+ * labels and links. `admin`: everything, including managing tokens. `share`: a read-only share
+ * link to its runs (one run, or the runs of one comparison) and nothing else.
  */
-export const TokenScope = z.enum(['ingest', 'write', 'admin']);
+export const TokenScope = z.enum(['ingest', 'write', 'admin', 'share']);
 export type TokenScope = z.infer<typeof TokenScope>;
 
 /** The public part of a token, shown in lists and used to revoke it; the secret is never stored. */
@@ -21,8 +22,11 @@ export const CreateTokenBody = z
     service: z.string().trim().min(1).max(200).superRefine(plainLine).optional(),
     /** Epoch ms after which the token no longer works. */
     expires_at: EpochMs.optional(),
+    /** A share token's runs: one run, or the runs of one comparison. */
+    runs: z.array(RunId).min(1).max(64).optional(),
   })
-  .refine((b) => !(b.scope === 'admin' && b.service !== undefined), { message: 'an admin token cannot be limited to a service', path: ['service'] });
+  .refine((b) => !((b.scope === 'admin' || b.scope === 'share') && b.service !== undefined), { message: 'only ingest and write tokens can be limited to a service', path: ['service'] })
+  .refine((b) => (b.scope === 'share') === (b.runs !== undefined), { message: 'a share token needs runs, and only a share token takes them', path: ['runs'] });
 export type CreateTokenBody = z.infer<typeof CreateTokenBody>;
 
 export const TokenInfo = z.object({
@@ -33,6 +37,8 @@ export const TokenInfo = z.object({
   created_at: EpochMs,
   expires_at: EpochMs.nullable(),
   revoked_at: EpochMs.nullable(),
+  /** A share token's runs; absent for other tokens. */
+  runs: z.array(z.string()).optional(),
 });
 export type TokenInfo = z.infer<typeof TokenInfo>;
 

@@ -63,14 +63,15 @@ export function tokenCommand(): Command {
       new Command('create')
         .description('create a token; its secret is printed once')
         .requiredOption('--name <name>', 'what the token is for, e.g. "ci load agents"')
-        .addOption(new Option('--scope <scope>', 'ingest (agents), write (people and scripts) or admin').choices(TokenScope.options).default('ingest'))
+        .addOption(new Option('--scope <scope>', 'ingest (agents), write (people and scripts), admin, or share (a read-only link to --run runs)').choices(TokenScope.options).default('ingest'))
         .option('--service <name>', 'limit its writes to runs of this service')
+        .option('--run <id>', 'share scope: a run the link shows (repeat for the runs of a comparison)', (v: string, prev: string[] = []) => [...prev, v])
         .addOption(new Option('--expires-in <time>', 'lifetime, e.g. 30d, 12h (default: until revoked)').argParser(parseLifetime)),
     ).action(
-      action(async (flags: ApiFlags & { name: string; scope: CreateTokenInput['scope']; service?: string; expiresIn?: number }) => {
-        const body = CreateTokenBody.safeParse({ name: flags.name, scope: flags.scope, service: flags.service, expires_at: flags.expiresIn === undefined ? undefined : Date.now() + flags.expiresIn });
+      action(async (flags: ApiFlags & { name: string; scope: CreateTokenInput['scope']; service?: string; run?: string[]; expiresIn?: number }) => {
+        const body = CreateTokenBody.safeParse({ name: flags.name, scope: flags.scope, service: flags.service, runs: flags.run, expires_at: flags.expiresIn === undefined ? undefined : Date.now() + flags.expiresIn });
         if (!body.success) {
-          process.stderr.write(`error: ${body.error.issues.map((i) => `--${String(i.path[0] ?? 'name').replace('_at', '-in')}: ${i.message}`).join('; ')}\n`);
+          process.stderr.write(`error: ${body.error.issues.map((i) => `--${String(i.path[0] ?? 'name').replace('expires_at', 'expires-in').replace('runs', 'run')}: ${i.message}`).join('; ')}\n`);
           process.exitCode = EXIT.usage;
           return;
         }
@@ -79,6 +80,7 @@ export function tokenCommand(): Command {
         else {
           process.stdout.write(`${created.token}\n`);
           process.stderr.write(`token ${created.id} (${created.scope}${created.service ? `, service ${created.service}` : ''}) created; the secret above is not shown again\n`);
+          if (created.scope === 'share') process.stderr.write(`share it as ?share=<token> on the runs' API URLs (curve.svg, compare.svg, compare.md …) or as a bearer token\n`);
         }
       }),
     ),

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getRun, type Db, type TokenRow } from '@kneeboard/clickhouse';
-import type { TokenScope } from '@kneeboard/contracts';
 import { HttpError } from '../errors.ts';
 import type { AccessConfig } from './config.ts';
 import type { TokenStore } from './token-store.ts';
@@ -22,11 +21,35 @@ function needOf(method: string, url: string | undefined): Need {
   return SAFE.has(method) ? 'read' : 'write';
 }
 
-function allows(scope: TokenScope, need: Need, method: string, url: string): boolean {
-  if (scope === 'admin') return true;
-  if (scope === 'write') return need !== 'admin';
+/** What a share link shows: one run's views, or a comparison of runs it names. */
+const SHARE_RUN_VIEWS = new Set(['/runs/:id', '/runs/:id/analysis', '/runs/:id/curve.svg', '/runs/:id/curve.csv', '/runs/:id/live']);
+const SHARE_COMPARE_VIEWS = new Set(['/compare', '/compare.svg', '/compare.md']);
+
+/** Every run id a comparison's query names (`base` and `head`, each a comma-separated group). */
+function comparedRuns(query: unknown): string[] {
+  const q = (query ?? {}) as Record<string, unknown>;
+  return ['base', 'head'].flatMap((k) => [q[k]].flat()).filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(',').map((id) => id.trim().toLowerCase()));
+}
+
+/** A share token reads its own runs' views only: no list, no other run, no write. */
+function shareAllows(token: TokenRow, req: FastifyRequest, route: string): boolean {
+  if (!SAFE.has(req.method)) return false;
+  const runs = new Set(token.runs.map((r) => r.toLowerCase()));
+  if (SHARE_RUN_VIEWS.has(route)) return runs.has(String((req.params as { id?: unknown }).id ?? '').toLowerCase());
+  if (SHARE_COMPARE_VIEWS.has(route)) {
+    const ids = comparedRuns(req.query);
+    return ids.length > 0 && ids.every((id) => runs.has(id));
+  }
+  return false;
+}
+
+function allows(token: TokenRow, need: Need, req: FastifyRequest, url: string): boolean {
+  const route = url.slice(PREFIX.length);
+  if (token.scope === 'admin') return true;
+  if (token.scope === 'write') return need !== 'admin';
+  if (token.scope === 'share') return shareAllows(token, req, route);
   // ingest: the agent's routes only (its run's status included), nothing else, no other read.
-  return INGEST.has(`${method} ${url.slice(PREFIX.length)}`);
+  return INGEST.has(`${req.method} ${route}`);
 }
 
 declare module 'fastify' {
@@ -36,9 +59,15 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The token a request carries: `Authorization: Bearer`, or for a read `?share=` — what an `<img>`
+ * embed or a link in a pull request can carry, as no header can be added there.
+ */
 function bearerOf(req: FastifyRequest): string | undefined {
   const match = /^bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  return match?.[1];
+  if (match) return match[1];
+  const share = SAFE.has(req.method) ? (req.query as Record<string, unknown> | undefined)?.share : undefined;
+  return typeof share === 'string' && share !== '' ? share : undefined;
 }
 
 const unauthorized = (message: string) => new HttpError(401, message, 'authorization');
@@ -77,7 +106,7 @@ export function registerAuth(app: FastifyInstance, access: AccessConfig, tokens:
     if (secret === undefined) throw unauthorized(need === 'read' ? 'reads need a token here (KNEEBOARD_READ=token): send Authorization: Bearer <token>' : 'this needs a token: send Authorization: Bearer <token>');
     const token = await tokens.verify(secret);
     if (!token) throw unauthorized('unknown, revoked or expired token');
-    if (!allows(token.scope, need, req.method, url as string)) throw new HttpError(403, `a ${token.scope} token cannot ${req.method} ${url}`, 'authorization');
+    if (!allows(token, need, req, url as string)) throw new HttpError(403, `a ${token.scope} token cannot ${req.method} ${url}`, 'authorization');
     req.token = token;
   });
 

@@ -14,6 +14,7 @@ export const tokenInfo = (row: TokenRow): TokenInfo => ({
   created_at: row.created_at,
   expires_at: row.expires_at,
   revoked_at: row.revoked_at,
+  ...(row.scope === 'share' ? { runs: row.runs } : {}),
 });
 
 /** Creating, listing and revoking tokens; every change is seen by this process's checks at once. */
@@ -25,7 +26,7 @@ export class TokenAdmin {
 
   async create(body: CreateTokenBody, now = Date.now()): Promise<CreatedToken> {
     const { id, token, sha256 } = newToken();
-    const row: TokenRow = { id, token_sha256: sha256, name: body.name, scope: body.scope, service: body.service ?? '', created_at: now, expires_at: body.expires_at ?? null, revoked_at: null };
+    const row: TokenRow = { id, token_sha256: sha256, name: body.name, scope: body.scope, service: body.service ?? '', created_at: now, expires_at: body.expires_at ?? null, revoked_at: null, runs: body.runs ?? [] };
     await writeToken(this.db, row);
     await this.store.refresh();
     return { ...tokenInfo(row), token };
@@ -52,7 +53,7 @@ export class TokenAdmin {
     if (envToken !== undefined) {
       const hash = sha256Hex(envToken);
       if (!rows.some((r) => r.token_sha256 === hash)) {
-        await writeToken(this.db, { id: ENV_ADMIN_ID, token_sha256: hash, name: 'KNEEBOARD_ADMIN_TOKEN', scope: 'admin', service: '', created_at: now, expires_at: null, revoked_at: null });
+        await writeToken(this.db, { id: ENV_ADMIN_ID, token_sha256: hash, name: 'KNEEBOARD_ADMIN_TOKEN', scope: 'admin', service: '', created_at: now, expires_at: null, revoked_at: null, runs: [] });
       }
       await this.store.refresh();
       return null;

@@ -13,12 +13,14 @@ export const TokenRow = z.object({
   created_at: z.coerce.number(),
   expires_at: z.coerce.number().nullable(),
   revoked_at: z.coerce.number().nullable(),
+  /** A share token's runs; [] for the others. */
+  runs: z.array(z.string()).default([]),
 });
 export type TokenRow = z.infer<typeof TokenRow>;
 
 const COLUMNS = `id, token_sha256, name, scope, service, toUnixTimestamp64Milli(created_at) AS created_at,
   if(expires_at IS NULL, NULL, toUnixTimestamp64Milli(assumeNotNull(expires_at))) AS expires_at,
-  if(revoked_at IS NULL, NULL, toUnixTimestamp64Milli(assumeNotNull(revoked_at))) AS revoked_at`;
+  if(revoked_at IS NULL, NULL, toUnixTimestamp64Milli(assumeNotNull(revoked_at))) AS revoked_at, runs`;
 
 /** Every token, revoked ones included (a few hundred rows at most: the API keeps them in memory). */
 export async function listTokens(db: Db): Promise<TokenRow[]> {
