@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import { migrate, openDb, type Db, type StorageConfig } from '@kneeboard/clickhouse';
-import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
+import { startClickHouseServer, type ClickHouseCluster, type ClickHouseServer } from '@kneeboard/clickhouse-server';
 import { buildApp, type AppOptions, type KneeboardApp } from '../src/app.ts';
 
 export { batchOf, createRun, postJson, prng, storeSyntheticRun } from '../src/testing/index.ts';
@@ -26,6 +26,8 @@ export interface TestApiOptions {
   mode?: StorageMode;
   /** A running server to use (server mode): each API gets its own database on it. */
   server?: ClickHouseServer;
+  /** A running cluster (CLICKHOUSE_CLUSTER): the API talks to its first node; each API gets its own database. */
+  cluster?: ClickHouseCluster;
   ingest?: AppOptions['ingest'];
 }
 
@@ -50,9 +52,9 @@ async function freshDatabase(server: ClickHouseServer): Promise<string> {
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kb-api-test-'));
   const ownServer = options.mode === 'server' && !options.server ? await startClickHouseServer() : undefined;
-  const server = options.server ?? ownServer;
+  const server = options.cluster?.nodes[0] ?? options.server ?? ownServer;
   const storage: StorageConfig = server
-    ? { mode: 'server', url: server.url, username: 'default', password: '', database: await freshDatabase(server) }
+    ? { mode: 'server', url: server.url, username: 'default', password: '', database: await freshDatabase(server), cluster: options.cluster?.name }
     : { mode: 'embedded', path: dataDir };
   const db = openDb(storage);
   await migrate(db);
