@@ -111,7 +111,8 @@ export async function startSink(): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      const path = req.url ?? '';
+      // Arrow batches carry their id in the query string: match on the path alone.
+      const path = (req.url ?? '').split('?')[0]!;
       res.setHeader('content-type', 'application/json');
       if (path === '/healthz') return res.end('{"ok":true}');
       if (path === '/api/v1/runs') {

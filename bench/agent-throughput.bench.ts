@@ -1,122 +1,146 @@
 /**
- * Peak requests/s of the Kneeboard agent against the smallest loopback HTTP target (node:http
- * answering "ok", its own process), side by side with wrk, oha and autocannon at the same
- * concurrency, with the CPU each used. On a 2-core machine the target and the generator share the
- * cores, so these are "how far each tool gets when it has one core and the target the other".
+ * Is the agent ever the ceiling? Each load generator on one core (core 0), nginx (one worker) on
+ * the other (core 1): wrk -t1, oha, k6 and autocannon where installed, the kneeboard CLI on its
+ * native engine (one thread) and on its Node engine, at c = 1, 50, 256 and 10,000 — req/s, p50, p99, the tool's CPU and peak RSS, and each
+ * tool's ratio to wrk. Rounds interleave the tools (wrk, oha, native, node, wrk, …), and a ratio is
+ * taken within a round, so other work on a shared machine hits every tool alike; medians of rounds
+ * are reported. Then the latency each tool adds: p50 − S against the demo target with a known
+ * service time S (no queueing: more slots than connections), pinned to core 1 in the same way.
  *
- *   pnpm tsx bench/agent-throughput.bench.ts
+ *   flock /tmp/kb-bench.lock pnpm tsx bench/agent-throughput.bench.ts
+ *   env: KB_BENCH_ROUNDS (3), KB_BENCH_SECONDS (5), KB_BENCH_LEVELS (1,50,256,10000)
+ *
+ * Needs nginx and wrk (Debian: apt-get install -y nginx wrk; tried here when missing); oha and k6
+ * when installed (cargo install oha; go install go.k6.io/k6@latest — k6 up to 1,000 VUs), and
+ * autocannon from this package; the native engine built (cargo build --release in apps/agent/engine).
  */
-import { performance } from 'node:perf_hooks';
-import {
-  AUTOCANNON_BIN,
-  cpuMs,
-  parseAutocannon,
-  parseOha,
-  parseWrk,
-  runKneeboard,
-  runTimed,
-  startSink,
-  startTrivialTarget,
-  which,
-  type Proc,
-} from './agent-bench-lib.ts';
-import { report } from './lib/report.ts';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { loadAverage } from './lib/process-cpu.ts';
+import { autocannon, k6, kneeboard, oha, startNginx, which, wrk, type ToolResult } from './lib/load-tools.ts';
+import { quantile, report } from './lib/report.ts';
+import { AUTOCANNON_BIN, startDemoTarget, startSink } from './agent-bench-lib.ts';
 
-const DURATION_S = 5;
-const LEVELS = [1, 16, 256];
-const wrk = which('wrk');
-const oha = which('oha');
+const ROUNDS = Number(process.env.KB_BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.KB_BENCH_SECONDS ?? 5);
+const LEVELS = (process.env.KB_BENCH_LEVELS ?? '1,50,256,10000').split(',').map(Number);
+const LATENCY_LEVELS = [1, 50, 256];
+const SERVICE_MS = 20;
+const GENERATOR_CORE = 0;
+const TARGET_CORE = 1;
 
+if (!which('nginx') || !which('wrk')) {
+  console.log('installing nginx and wrk from Debian…');
+  spawnSync('bash', ['-c', 'apt-get install -y -qq nginx wrk >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq nginx wrk >/dev/null)'], { stdio: 'inherit' });
+}
+const ohaBin = which('oha');
+if (!ohaBin) console.log('oha not installed (cargo install oha): its rows are left out');
+const k6Bin = which('k6') ?? (existsSync(join(homedir(), 'go/bin/k6')) ? join(homedir(), 'go/bin/k6') : null);
+if (!k6Bin) console.log('k6 not installed (go install go.k6.io/k6@latest): its rows are left out');
+/** k6 runs a JavaScript VM per VU: 10,000 of them is gigabytes, not a load test of the target. */
+const K6_MAX_VUS = 1_000;
+
+type Tool = { name: string; run: (url: string, c: number) => Promise<ToolResult>; maxC?: number };
 const sink = await startSink();
-const target = await startTrivialTarget();
-const rows: Array<Record<string, string | number>> = [];
+const autocannonBin = AUTOCANNON_BIN;
+const tools: Tool[] = [
+  { name: 'wrk -t1', run: (url, c) => wrk(GENERATOR_CORE, url, c, SECONDS) },
+  ...(ohaBin ? [{ name: 'oha', run: (url: string, c: number) => oha(ohaBin, GENERATOR_CORE, url, c, SECONDS) }] : []),
+  ...(k6Bin ? [{ name: 'k6', run: (url: string, c: number) => k6(k6Bin, GENERATOR_CORE, url, c, SECONDS), maxC: K6_MAX_VUS }] : []),
+  ...(autocannonBin ? [{ name: 'autocannon', run: (url: string, c: number) => autocannon(autocannonBin, GENERATOR_CORE, url, c, SECONDS) }] : []),
+  { name: 'kneeboard native', run: (url, c) => kneeboard('native', GENERATOR_CORE, url, c, SECONDS, sink.url) },
+  { name: 'kneeboard node', run: (url, c) => kneeboard('node', GENERATOR_CORE, url, c, SECONDS, sink.url) },
+];
 
-/** Runs one tool and measures the target's CPU over the same wall time. */
-async function measure(t: Proc, run: () => Promise<{ qps: number; p50: number; toolCores: number }>) {
-  const cpu0 = cpuMs(t.pid);
-  const w0 = performance.now();
-  const r = await run();
-  const targetCores = (cpuMs(t.pid) - cpu0) / (performance.now() - w0);
-  return { ...r, targetCores };
+interface Sample extends ToolResult {
+  tool: string;
+  c: number;
+  round: number;
+  load: number;
 }
 
-try {
-  for (const c of LEVELS) {
-    const kb = await measure(target, async () => {
-      const { levels } = await runKneeboard([`--target`, `${target.url}/`, '-c', String(c), '-d', `${DURATION_S}s`, '--warmup', '1s'], sink.url);
-      const l = levels[0]!;
-      rows.push({
-        tool: 'kneeboard',
-        concurrency: c,
-        'req/s': Math.round(l.qps),
-        'p50 ms': l.p50_ms ?? Number.NaN,
-        'tool cpu (cores)': l.health.agent_cpu_cores ?? Number.NaN,
-        'target cpu (cores)': 0,
-        'req/s per tool core': Math.round(l.qps / (l.health.agent_cpu_cores ?? 1)),
-        'flagged limited': l.health.generator_limited ? 'yes' : 'no',
-      });
-      return { qps: l.qps, p50: l.p50_ms ?? Number.NaN, toolCores: l.health.agent_cpu_cores ?? Number.NaN };
-    });
-    rows.at(-1)!['target cpu (cores)'] = kb.targetCores;
-
-    const others: Array<[string, () => Promise<{ qps: number; p50: number; toolCores: number }>]> = [];
-    if (wrk) {
-      others.push([
-        `wrk -t${Math.min(c, 2)}`,
-        async () => {
-          const r = await runTimed(wrk, [`-t${Math.min(c, 2)}`, `-c${c}`, `-d${DURATION_S}s`, '--latency', `${target.url}/`]);
-          const p = parseWrk(r.stdout);
-          return { qps: p.qps, p50: p.p50, toolCores: r.cpuS / DURATION_S };
-        },
-      ]);
-    }
-    if (oha) {
-      others.push([
-        'oha',
-        async () => {
-          const r = await runTimed(oha, ['-c', String(c), '-z', `${DURATION_S}s`, '--no-tui', '--output-format', 'json', `${target.url}/`]);
-          const p = parseOha(r.stdout);
-          return { qps: p.qps, p50: p.p50, toolCores: r.cpuS / DURATION_S };
-        },
-      ]);
-    }
-    const autocannon = AUTOCANNON_BIN;
-    if (autocannon) {
-      others.push([
-        'autocannon',
-        async () => {
-          const r = await runTimed(autocannon, ['-c', String(c), '-d', String(DURATION_S), '--json', `${target.url}/`]);
-          const p = parseAutocannon(r.stdout);
-          return { qps: p.qps, p50: p.p50, toolCores: r.cpuS / DURATION_S };
-        },
-      ]);
-    }
-    for (const [tool, run] of others) {
-      const r = await measure(target, run);
-      rows.push({
-        tool,
-        concurrency: c,
-        'req/s': Math.round(r.qps),
-        'p50 ms': r.p50,
-        'tool cpu (cores)': r.toolCores,
-        'target cpu (cores)': r.targetCores,
-        'req/s per tool core': Math.round(r.qps / r.toolCores),
-        'flagged limited': '—',
-      });
+/** Every tool at every level, `rounds` times, interleaved; failures are recorded, not fatal. */
+async function measure(url: string, levels: number[], rounds: number): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (const c of levels) {
+      for (const t of tools) {
+        if (t.maxC !== undefined && c > t.maxC) continue;
+        const load = loadAverage();
+        try {
+          const r = await t.run(url, c);
+          samples.push({ ...r, tool: t.name, c, round, load });
+          console.log(`round ${round + 1} c=${c} ${t.name}: ${Math.round(r.qps)} req/s, p50 ${r.p50.toFixed(3)} ms, cpu ${r.cpuCores.toFixed(2)}, ${Math.round(r.rssMiB)} MiB (load ${load})`);
+        } catch (err) {
+          console.log(`round ${round + 1} c=${c} ${t.name}: FAILED ${(err as Error).message.slice(0, 300)}`);
+        }
+      }
     }
   }
-  const ratios = LEVELS.map((c) => {
-    const kb = rows.find((r) => r.tool === 'kneeboard' && r.concurrency === c)!['req/s'] as number;
-    const of = (prefix: string) => {
-      const row = rows.find((r) => String(r.tool).startsWith(prefix) && r.concurrency === c);
-      return row ? Number(((row['req/s'] as number) / kb).toFixed(2)) : null;
-    };
-    return { concurrency: c, wrk_over_kneeboard: of('wrk'), oha_over_kneeboard: of('oha'), autocannon_over_kneeboard: of('autocannon') };
-  });
-  report('agent-throughput', rows, { duration_s: DURATION_S, ratios, note: 'tool and target share 2 cores; tool cpu from process.cpuUsage (kneeboard, measurement window) or bash `times` over the run (others)' });
-  console.log('ratios (other tool req/s ÷ kneeboard req/s):');
-  for (const r of ratios) console.log(`  c=${r.concurrency}: wrk ${r.wrk_over_kneeboard}, oha ${r.oha_over_kneeboard}, autocannon ${r.autocannon_over_kneeboard}`);
+  return samples;
+}
+
+const median = (xs: number[]) => (xs.length === 0 ? Number.NaN : quantile(xs, 0.5));
+/** Per round, the tool's figure over wrk's in the same round; the median of those. */
+function ratioToWrk(samples: Sample[], tool: string, c: number, key: 'qps' | 'p50'): number {
+  const ratios: number[] = [];
+  for (const s of samples.filter((x) => x.tool === tool && x.c === c)) {
+    const w = samples.find((x) => x.tool === 'wrk -t1' && x.c === c && x.round === s.round);
+    if (w && w[key] > 0) ratios.push(s[key] / w[key]);
+  }
+  return median(ratios);
+}
+
+const nginx = await startNginx(TARGET_CORE, 18_000 + Math.floor(Math.random() * 2_000));
+let throughput: Sample[];
+try {
+  throughput = await measure(nginx.url, LEVELS, ROUNDS);
 } finally {
-  await target.stop();
+  await nginx.stop();
+}
+
+const demo = await startDemoTarget(['--workers', '20000', '--service-ms', String(SERVICE_MS)]);
+let latency: Sample[];
+try {
+  spawnSync('taskset', ['-a', '-p', '-c', String(TARGET_CORE), String(demo.pid)]);
+  if (process.getuid?.() === 0) spawnSync('chrt', ['-a', '-r', '-p', '10', String(demo.pid)]);
+  latency = await measure(`${demo.url}/`, LATENCY_LEVELS, 1);
+} finally {
+  await demo.stop();
   sink.server.close();
 }
+
+const rows: Array<Record<string, string | number>> = [];
+for (const c of LEVELS) {
+  for (const t of tools) {
+    const xs = throughput.filter((s) => s.tool === t.name && s.c === c);
+    if (xs.length === 0) continue;
+    const qps = median(xs.map((s) => s.qps));
+    const cpu = median(xs.map((s) => s.cpuCores));
+    rows.push({
+      c,
+      tool: t.name,
+      'req/s': Math.round(qps),
+      '× wrk': Number(ratioToWrk(throughput, t.name, c, 'qps').toFixed(2)),
+      'p50 ms': Number(median(xs.map((s) => s.p50)).toFixed(3)),
+      'p50 × wrk': Number(ratioToWrk(throughput, t.name, c, 'p50').toFixed(2)),
+      'p99 ms': Number(median(xs.map((s) => s.p99)).toFixed(3)),
+      'cpu cores': Number(cpu.toFixed(2)),
+      'req/s per core': Math.round(qps / cpu),
+      'peak RSS MiB': Math.round(Math.max(...xs.map((s) => s.rssMiB))),
+      limited: xs.map((s) => (s.limited === undefined ? '—' : s.limited === 'no' ? 'no' : 'YES')).join('/'),
+    });
+  }
+}
+const added = latency.map((s) => ({ c: s.c, tool: s.tool, 'p50 ms': Number(s.p50.toFixed(3)), 'added p50 ms (p50 − S)': Number((s.p50 - SERVICE_MS).toFixed(3)), 'p99 ms': Number(s.p99.toFixed(3)), 'req/s': Math.round(s.qps) }));
+
+report('agent-throughput', rows, {
+  setup: `nginx 1 worker on core ${TARGET_CORE}; each generator pinned to core ${GENERATOR_CORE}; ${SECONDS} s per run (kneeboard: 1 s warm-up + ${SECONDS} s measured); ${ROUNDS} interleaved rounds, medians; ratios taken within a round`,
+  added_latency: { target: `demo target, 20,000 slots × ${SERVICE_MS} ms, on core ${TARGET_CORE}`, rows: added },
+  samples: throughput,
+  latency_samples: latency,
+});
+console.log(`\nadded latency against the demo target (S = ${SERVICE_MS} ms, no queueing):`);
+for (const a of added) console.log(`  c=${a.c} ${a.tool}: p50 ${a['p50 ms']} ms → adds ${a['added p50 ms (p50 − S)']} ms`);

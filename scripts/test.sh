@@ -10,6 +10,7 @@ if [ ! -x /usr/bin/chromium ]; then
   (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || { echo "could not install chromium: run 'apt-get install -y chromium' as root"; exit 1; }
 fi
 pnpm install --frozen-lockfile
+source scripts/lib/build-engine.sh
 log=$(mktemp)
 status=0
 pnpm test 2>&1 | tee "$log" || status=$?

@@ -2,7 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { EXIT } from './cli/exit-codes.ts';
 import { compareCommand } from './cli/compare-command.ts';
 import { flushCommand } from './cli/flush-command.ts';
+import { importCommand } from './cli/import-command.ts';
 import { sweepCommand } from './cli/sweep-command.ts';
+import { tokenCommand } from './cli/token-command.ts';
 
 const program = new Command('kneeboard')
   .description('Sweep a service through load levels and stream every request to Kneeboard.')
@@ -10,7 +12,7 @@ const program = new Command('kneeboard')
   // Throw instead of exiting, so every usage error leaves with code 2 (commander would use 1).
   .exitOverride();
 
-for (const command of [sweepCommand(), flushCommand(), compareCommand()]) {
+for (const command of [sweepCommand(), flushCommand(), compareCommand(), importCommand(), tokenCommand()]) {
   program.addCommand(command.showHelpAfterError('(run with --help for usage)').exitOverride());
 }
 

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeApi } from '@kneeboard/agent-sdk/testing';
 import { closedPort } from './support/closed-port.ts';
+import { ENGINES } from './support/engines.ts';
 import { runCli } from './support/run-cli.ts';
 
 let fake: FakeApi;
@@ -52,6 +53,9 @@ describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
     [['--arrivals', 'bursty'], "argument 'bursty' is invalid"],
     [['--compute-metric', 'a b'], '--compute-metric'],
     [['--bogus'], "unknown option '--bogus'"],
+    [['--engine', 'rust'], "argument 'rust' is invalid"],
+    [['--engine', 'node', '--threads', '2'], '--threads: needs the native engine'],
+    [['--threads', '0'], '--threads'],
   ])('exits 2 naming the flag for %j', async (extra, message) => {
     const { code, stderr } = await runCli([...base(), ...extra]).done;
     expect(code).toBe(2);
@@ -79,16 +83,20 @@ describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
     expect(stderr).toContain(`cannot reach the target at ${dead} (ECONNREFUSED)`);
     expect(fake.runs.length).toBe(runsBefore);
   });
+});
 
+describe.each(ENGINES)('kneeboard sweep on the %s engine', (engine) => {
   it('runs a sweep: the run URL and the table on a pipe (no progress line), JSON on stdout with --json', async () => {
-    const { code, stdout, stderr } = await runCli([...base(), '--levels', '1,2', '--duration', '500ms', '--warmup', '0', '--web', 'http://ui.test', '--json']).done;
+    const { code, stdout, stderr } = await runCli([...base(), '--engine', engine, '--levels', '1,2', '--duration', '500ms', '--warmup', '0', '--web', 'http://ui.test', '--json']).done;
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
     expect(json.status).toBe('finished');
+    expect(json.engine).toBe(engine);
     expect(json.run_url).toBe(`http://ui.test/runs/${json.run_id}`);
     expect(json.levels.map((l: { level: number }) => l.level)).toEqual([1, 2]);
     expect(json.upload.lost_events).toBe(0);
     expect(stderr).toContain(`run http://ui.test/runs/${json.run_id}`);
+    expect(stderr).toContain(`· ${engine} engine`);
     expect(stderr).toMatch(/\| concurrency \|\s+QPS \|\s+p50 \|\s+p99 \|\s+p99.9 \| compute p50 \| queue p50 \| errors \| in-flight \|\s+Little \| agent cpu \|\s+loop p99 \| limited \|/);
     expect(json.levels.every((l: { health: { generator_limited: boolean } }) => l.health.generator_limited === false)).toBe(true);
     expect(stderr).toMatch(/\|\s+2 \|\s+\d+/);
@@ -97,7 +105,7 @@ describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
   });
 
   it('on SIGINT: flushes, finishes the run as aborted, exits 130', async () => {
-    const run = runCli([...base(), '--levels', '2,4', '--duration', '10s', '--warmup', '0']);
+    const run = runCli([...base(), '--engine', engine, '--levels', '2,4', '--duration', '10s', '--warmup', '0']);
     // Wait for the table header: the run exists and load is on its way.
     const deadline = Date.now() + 10_000;
     while (!run.stdout().includes('| concurrency |')) {

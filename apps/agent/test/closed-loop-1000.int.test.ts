@@ -1,26 +1,29 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeApi } from '@kneeboard/agent-sdk/testing';
 import { runSweep } from '../src/index.ts';
 import { startTargetProcess, type TargetProcess } from './support/demo-target-process.ts';
+import { ENGINES } from './support/engines.ts';
 
 let fake: FakeApi;
 let target: TargetProcess;
-beforeAll(async () => {
-  // Its own process, with room for every request at once: W = 2,000 slots × 500 ± 250 ms (jitter, so
-  // the 1,000 requests do not all come back in the same millisecond, wave after wave).
+beforeEach(async () => {
+  // Its own process (a fresh one per engine, so its maximum in flight is this engine's), with room
+  // for every request at once: W = 2,000 slots × 500 ± 250 ms (jitter, so the 1,000 requests do not
+  // all come back in the same millisecond, wave after wave).
   [fake, target] = await Promise.all([FakeApi.start(), startTargetProcess(['--workers', '2000', '--service-ms', '500', '--jitter-ms', '250'])]);
 });
-afterAll(async () => {
+afterEach(async () => {
   await target.stop();
   await fake.close();
 });
 
-describe('closed loop at concurrency 1,000', () => {
+describe.each(ENGINES)('closed loop at concurrency 1,000 on the %s engine', (engine) => {
   it('holds 1,000 requests in flight at the target — not a pool size, a CPU count or a socket limit', async () => {
     const result = await runSweep({
+      engine,
       target: `${target.url}/`,
       levels: [1_000],
       durationMs: 1_000,

@@ -12,6 +12,7 @@ let api: ServerProcess;
 let base: string;
 let same: string;
 let slower: string;
+let limited: string;
 
 beforeAll(async () => {
   api = await startServerProcess({ KNEEBOARD_DATA_DIR: dataDir });
@@ -19,6 +20,9 @@ beforeAll(async () => {
   base = await storeSyntheticRun(api.url, { seed: 1, service, release: 'v1.6.1' });
   same = await storeSyntheticRun(api.url, { seed: 2, service, release: 'v1.6.2' });
   slower = await storeSyntheticRun(api.url, { seed: 3, service, release: 'v1.7.0', qpsScale: 0.85, latencyScale: 1.2 });
+  // 30% slower at 16 — where its agent was the limit, so the gate must not call it.
+  const health = { target: 16, in_flight_mean: 11, late_sends: 0, missed_sends: 0, agent_cpu_cores: 1, event_loop_delay_p99_ms: 60, generator_limited: true, reason: 'Only 11 of 16 requests were on the wire on average.' };
+  limited = await storeSyntheticRun(api.url, { seed: 4, service, release: 'v1.8.0', health: { 16: health } });
 }, 60_000);
 afterAll(async () => {
   await api?.stop();
@@ -48,6 +52,21 @@ describe('kneeboard compare: the CI gate', () => {
   it('passes when the regression is smaller than the threshold', async () => {
     const r = await compare('--base', base, '--head', slower, '--fail-on-regression', '30%');
     expect(r.code).toBe(0);
+  });
+
+  it('lists a generator-limited level as not comparable, with the reason, and neither passes nor fails on it', async () => {
+    const r = await compare('--base', base, '--head', limited, '--fail-on-regression', '5%');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').find((l) => l.startsWith('| 16 |'))).toContain('⚠️');
+    expect(r.stdout).toContain('NOT COMPARABLE (these levels neither pass nor fail the gate):');
+    expect(r.stdout).toContain('v1.8.0 at concurrency 16: head — the agent flagged concurrency 16 generator-limited: Only 11 of 16 requests were on the wire on average.');
+  });
+
+  it('compares groups of repeats given as ID,ID', async () => {
+    const r = await compare('--base', `${base},${same}`, '--head', slower, '--json');
+    const body = JSON.parse(r.stdout) as Parameters<typeof gate>[0];
+    expect(body.base_runs.map((run) => run.id)).toEqual([base, same]);
+    expect(body.heads[0]!.noise.base_runs).toBe(2);
   });
 
   it('gives JSON with the gate result', async () => {

@@ -8,6 +8,7 @@ import { FakeApi } from '@kneeboard/agent-sdk/testing';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
 import { runSweep, SweepError, type LevelSummary, type SweepInput } from '../src/index.ts';
 import { closedPort } from './support/closed-port.ts';
+import { ENGINES } from './support/engines.ts';
 
 let fake: FakeApi;
 let target: DemoTarget;
@@ -21,7 +22,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-const input = (overrides: Partial<SweepInput> = {}): SweepInput => ({
+const baseInput = (overrides: Partial<SweepInput> = {}): SweepInput => ({
   target: `${target.url}/work`,
   levels: [1, 2, 4],
   durationMs: 1_000,
@@ -35,7 +36,9 @@ const input = (overrides: Partial<SweepInput> = {}): SweepInput => ({
   ...overrides,
 });
 
-describe('closed-loop sweep against the demo target (W=2, S=10 ms) and a fake API', () => {
+describe.each(ENGINES)('closed-loop sweep on the %s engine against the demo target (W=2, S=10 ms) and a fake API', (engine) => {
+  const input = (overrides: Partial<SweepInput> = {}): SweepInput => baseInput({ engine, ...overrides });
+
   it('holds exactly c requests in flight, uploads every request, and finds the ceiling of 200 req/s', async () => {
     const maxInFlight = new Map<number, number>();
     const finished: LevelSummary[] = [];
@@ -51,6 +54,7 @@ describe('closed-loop sweep against the demo target (W=2, S=10 ms) and a fake AP
     });
 
     expect(result.status).toBe('finished');
+    expect(result.engine).toBe(engine);
     expect(result.runUrl).toBe(`http://web.test/runs/${result.runId}`);
     expect(fake.runs.map((r) => r.id)).toEqual([result.runId]);
     expect(fake.runs[0]!.body).toMatchObject({ service: 'demo', release: 'test', load_model: 'closed', parameter: 'concurrency', tags: { suite: 'sweep.int' } });

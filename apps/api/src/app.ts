@@ -1,16 +1,24 @@
-import cors from '@fastify/cors';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Db } from '@kneeboard/clickhouse';
 import { DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
+import { registerAuth } from './access/auth.ts';
+import { OPEN_ACCESS, type AccessConfig } from './access/config.ts';
+import { registerCors } from './access/cors.ts';
+import { registerCrossSiteGuard } from './access/cross-site-guard.ts';
+import { OriginPolicy } from './access/origins.ts';
+import { TokenAdmin } from './access/token-admin.ts';
+import { TokenStore } from './access/token-store.ts';
 import type { RouteDeps } from './deps.ts';
 import { IngestService, type IngestOptions } from './ingest/ingest-service.ts';
 import { LiveHub } from './live/live-hub.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
 import { analysisRoutes } from './routes/v1/analysis.ts';
 import { compareRoutes } from './routes/v1/compare.ts';
+import { levelRoutes } from './routes/v1/levels.ts';
 import { linkRoutes } from './routes/v1/links.ts';
 import { runExportRoutes } from './routes/v1/run-exports.ts';
 import { serviceRoutes } from './routes/v1/services.ts';
@@ -18,6 +26,7 @@ import { eventRoutes } from './routes/v1/events.ts';
 import { liveRoutes } from './routes/v1/live.ts';
 import { runRoutes } from './routes/v1/runs.ts';
 import { stepRoutes } from './routes/v1/steps.ts';
+import { tokenRoutes } from './routes/v1/tokens.ts';
 import { loadRunDetail } from './services/run-detail.ts';
 
 export interface AppOptions {
@@ -25,20 +34,30 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The write path's rules and caches; defaults suit one API process or several. */
   ingest?: Partial<IngestOptions>;
+  /** Browser origins allowed CORS and cross-origin writes (KNEEBOARD_CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
+  /** Tokens required or not, public or token reads; open (as on loopback with no token set) by default. */
+  access?: AccessConfig;
 }
 
 /**
  * Builds the API as a Fastify instance without listening, so tests use app.inject() or listen on
  * port 0. Third-party plugins first, then the app's own, then the versioned routes.
  */
-export async function buildApp({ db, logger = false, ingest: ingestOptions = {} }: AppOptions) {
+export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS }: AppOptions) {
   const app = Fastify({ logger }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(cors, { origin: true });
+  const origins = new OriginPolicy(corsOrigins);
+  registerSecurityHeaders(app);
+  await registerCors(app, origins);
   await registerOpenApi(app);
   registerErrorHandler(app);
+  registerCrossSiteGuard(app, origins);
+  const tokenStore = new TokenStore(db);
+  registerAuth(app, access, tokenStore, db);
+  const tokens = new TokenAdmin(db, tokenStore);
 
   const hub = new LiveHub(
     (runId) => loadRunDetail(db, runId),
@@ -48,7 +67,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {} 
   const ingest = new IngestService(db, { lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS, ...ingestOptions });
   app.addHook('onClose', async () => ingest.settled());
 
-  const deps: RouteDeps = { db, hub, ingest };
+  const deps: RouteDeps = { db, hub, ingest, tokens };
   await app.register(healthRoutes, deps);
   await app.register(
     async (v1) => {
@@ -57,10 +76,12 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {} 
       await v1.register(eventRoutes, deps);
       await v1.register(liveRoutes, deps);
       await v1.register(analysisRoutes, deps);
+      await v1.register(levelRoutes, deps);
       await v1.register(runExportRoutes, deps);
       await v1.register(compareRoutes, deps);
       await v1.register(serviceRoutes, deps);
       await v1.register(linkRoutes, deps);
+      await v1.register(tokenRoutes, deps);
     },
     { prefix: '/api/v1' },
   );

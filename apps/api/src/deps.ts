@@ -1,4 +1,5 @@
 import type { Db } from '@kneeboard/clickhouse';
+import type { TokenAdmin } from './access/token-admin.ts';
 import type { IngestService } from './ingest/ingest-service.ts';
 import type { LiveHub } from './live/live-hub.ts';
 
@@ -8,4 +9,6 @@ export interface RouteDeps {
   hub: LiveHub;
   /** The write path: run state, lifecycle rules, batch checks, exactly-once storage. */
   ingest: IngestService;
+  /** Creating, listing and revoking API tokens. */
+  tokens: TokenAdmin;
 }

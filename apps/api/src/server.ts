@@ -1,4 +1,5 @@
 import { describeStorage, migrate, openDb } from '@kneeboard/clickhouse';
+import { announceAccess } from './access/announce.ts';
 import { buildApp } from './app.ts';
 import { parseEnv } from './env.ts';
 
@@ -6,9 +7,10 @@ import { parseEnv } from './env.ts';
 async function main(): Promise<void> {
   const config = parseEnv();
   const db = openDb(config.storage);
-  const app = await buildApp({ db, logger: { level: config.logLevel }, ingest: { lateDataGraceMs: config.lateDataGraceMs } });
+  const app = await buildApp({ db, logger: { level: config.logLevel }, ingest: { lateDataGraceMs: config.lateDataGraceMs }, corsOrigins: config.corsOrigins, access: config.access });
   const applied = await migrate(db);
   app.log.info({ storage: describeStorage(config.storage), migrations_applied: applied.map((m) => `${m.version}_${m.name}`) }, 'storage ready');
+  await announceAccess(app.log, db, config);
 
   let stopping = false;
   const stop = async (signal: string) => {

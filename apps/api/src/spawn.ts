@@ -21,6 +21,8 @@ export async function freePort(): Promise<number> {
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
+  /** Everything the process has written to stdout and stderr so far. */
+  output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -56,6 +58,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   return {
     url,
     child,
+    output: () => output,
     stop: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);

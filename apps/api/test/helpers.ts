@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import { migrate, openDb, type Db, type StorageConfig } from '@kneeboard/clickhouse';
 import { startClickHouseServer, type ClickHouseCluster, type ClickHouseServer } from '@kneeboard/clickhouse-server';
+import { TokenAdmin } from '../src/access/token-admin.ts';
+import { TokenStore } from '../src/access/token-store.ts';
 import { buildApp, type AppOptions, type KneeboardApp } from '../src/app.ts';
 
 export { batchOf, createRun, postJson, prng, storeSyntheticRun } from '../src/testing/index.ts';
@@ -29,6 +31,9 @@ export interface TestApiOptions {
   /** A running cluster (CLICKHOUSE_CLUSTER): the API talks to its first node; each API gets its own database. */
   cluster?: ClickHouseCluster;
   ingest?: AppOptions['ingest'];
+  corsOrigins?: AppOptions['corsOrigins'];
+  /** Tokens required or not (open by default, as on loopback); its adminToken is stored as at start-up. */
+  access?: AppOptions['access'];
 }
 
 let databases = 0;
@@ -58,7 +63,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     : { mode: 'embedded', path: dataDir };
   const db = openDb(storage);
   await migrate(db);
-  const app = await buildApp({ db, ingest: options.ingest });
+  const app = await buildApp({ db, ingest: options.ingest, corsOrigins: options.corsOrigins, access: options.access });
+  if (options.access?.mode === 'required') await new TokenAdmin(db, new TokenStore(db)).bootstrap(options.access.adminToken);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,

@@ -112,7 +112,10 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host, () => {
+    // A load generator opens its connections in one burst (1,000 at once in the agent's tests);
+    // Node's default accept backlog of 511 drops the rest of the SYNs, and the clients retry a
+    // second later. The kernel caps this at net.core.somaxconn.
+    server.listen({ port: o.port, host: o.host, backlog: 4096 }, () => {
       server.off('error', reject);
       resolve();
     });

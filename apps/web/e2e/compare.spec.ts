@@ -94,11 +94,20 @@ describe('compare view', () => {
     expect(await page.getByTestId('compare-title').textContent()).toBe('fusillade: v1.6.2, k6-v0.52.0 vs v1.6.1');
     const banners = page.getByTestId('verdict-banner');
     expect(await banners.count()).toBe(2);
-    expect(await banners.first().getAttribute('data-verdict')).toBe('improvement');
-    expect(await banners.first().getByTestId('verdict-summary').textContent()).toMatch(/^v1\.6\.2 vs v1\.6\.1: max throughput \+32%/);
+    // Seed 004's v1.6.1 held 17 requests in flight whatever the workers: its agent was the ceiling,
+    // so +32% is shown but not called an improvement, and every level says why.
+    expect(await banners.first().getAttribute('data-verdict')).toBe('not comparable');
+    expect(await banners.first().getByTestId('verdict-summary').textContent()).toMatch(/^v1\.6\.2 vs v1\.6\.1: max throughput \+32%.*not comparable: the agent was the limit/);
+    expect(await banners.first().getByTestId('verdict-flags').textContent()).toContain('Not comparable at 50, 200, 500, 1000, 2000');
+    expect(await banners.first().getByTestId('verdict-noise').getAttribute('data-basis')).toBe('within-run only');
     const tables = page.getByTestId('delta-table');
     expect(await tables.first().locator('tbody tr').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-level'))))).toEqual([200, 500, 1000]);
-    expect(await tables.nth(1).locator('tr[data-level="1000"] [data-testid="delta-qps"]').getAttribute('data-verdict')).toBe('regression'); // k6 at 1000
+    const k6At1000 = tables.nth(1).locator('tr[data-level="1000"]');
+    expect(await k6At1000.getByTestId('delta-qps').getAttribute('data-verdict')).toBe('not comparable');
+    expect(await k6At1000.getByTestId('level-flag').textContent()).toBe('⚠ not comparable, the agent was the limit in base');
+    expect(await tables.nth(1).locator('[data-testid="flag-notes"] li[data-level="1000"]').textContent()).toMatch(
+      /workers 1000 not comparable — base: only 18 of 1000 requests were in flight \(2%, Little's law\)/,
+    );
     expect(await page.locator('[data-testid="compared-runs"] [data-testid="run-knee"]').allTextContents()).toEqual(['none', 'none', '50']);
     expect(errors).toEqual([]);
     await page.close();
@@ -155,6 +164,18 @@ describe('compare view', () => {
     const res = await page.goto(`${stack.web.url}/s/Nope1234`);
     expect(res?.status()).toBe(404);
     expect(await page.getByTestId('link-not-found').textContent()).toContain('This short link leads nowhere');
+    await page.close();
+  });
+
+  it('answers a malformed comparison link or one naming unknown runs with a 404 that explains, and an empty one with the picker', async () => {
+    const { page } = await stack.newPage();
+    for (const path of ['/compare?base=not-a-run&head=x', `/compare?base=${R.fusilladeBefore}&head=00000000-0000-4000-8000-00000000dead`, '/review?base=nope']) {
+      const res = await page.goto(`${stack.web.url}${path}`);
+      expect(res?.status()).toBe(404);
+      expect(await page.getByTestId('compare-problem').textContent()).toContain('This comparison cannot be shown');
+    }
+    const empty = await page.goto(`${stack.web.url}/compare`);
+    expect(empty?.status()).toBe(200);
     await page.close();
   });
 
@@ -225,7 +246,8 @@ describe('compare view', () => {
     await page.getByTestId('copy-markdown').click();
     const md = await page.getByTestId('markdown-text').inputValue();
     expect(stack.api.stats().review.markdownGets).toBe(before + 1);
-    expect(md).toContain('### fusillade: v1.6.2 vs v1.6.1 — improvement');
+    expect(md).toContain('### fusillade: v1.6.2 vs v1.6.1 — not comparable');
+    expect(md.split('\n').find((l) => l.startsWith('| 1000 |'))).toMatch(/⚠️.*not comparable: base — only 18 of 1000 requests were in flight/);
     expect(md).toContain(`[Open in Kneeboard](${stack.web.url}/compare?base=${R.fusilladeBefore}`);
     expect(md).toContain(`![latency versus load](${stack.web.url}/api/v1/compare.svg?`);
     await page.getByTestId('markdown-popover').getByRole('button', { name: 'Close' }).click();

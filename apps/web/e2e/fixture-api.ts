@@ -3,6 +3,7 @@
  *   GET /api/v1/runs?service=&release=&limit=   ListRunsResponse, newest first
  *   GET /api/v1/runs/{id}                       RunDetail (with `analysis`), 404 ApiError for unknown ids
  *   GET /api/v1/runs/{id}/analysis              RunAnalysis
+ *   GET /api/v1/runs/{id}/levels/{level}        LevelDetail made from rows consistent with the curve (fixture-level-detail.ts)
  *   GET /api/v1/runs/{id}/live                  SSE: `snapshot` (full RunDetail) on connect and on
  *                                               every change, `end` once the run is over
  * plus one live run that gains a level every `liveStepMs`, and (fixture-review-routes.ts) the
@@ -13,6 +14,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIVE_EVENT, type ApiError, type RunDetail, type RunSummary, type UpdateRunBody } from '@kneeboard/contracts';
 import { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, staticRuns, withAnalysis } from './fixture-data.ts';
+import { levelDetailFor } from './fixture-level-detail.ts';
 import { releaseRuns } from './fixture-releases.ts';
 import { createReviewRoutes, type ReviewRoutesStats } from './fixture-review-routes.ts';
 
@@ -178,6 +180,13 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
     if (parts.length === 5 && parts[4] === 'analysis') {
       const d = find(id);
       return d?.analysis ? sendJson(res, 200, d.analysis) : notFound(res, `no run ${id}`);
+    }
+    if (parts.length === 6 && parts[4] === 'levels') {
+      const d = find(id);
+      const level = Number(parts[5]);
+      if (!(level > 0)) return sendJson(res, 400, { statusCode: 400, error: 'Bad Request', message: 'level: must be a positive number', field: 'params.level' });
+      const detail = d ? levelDetailFor(d, level) : null;
+      return detail ? sendJson(res, 200, detail) : notFound(res, d ? `level ${level} of this run not found` : `no run ${id}`);
     }
     return notFound(res, `no route ${url.pathname}`);
   }

@@ -4,7 +4,7 @@
  * `@kneeboard/analysis/compare` exactly as the API does (seeded by the run ids, so a permalink always
  * gives the same verdict), its Markdown, and a run's curve as CSV.
  */
-import { compareMarkdown, compareRuns, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, seedFrom, type LevelSamples } from '@kneeboard/analysis/compare';
+import { compareGroups, compareMarkdown, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup } from '@kneeboard/analysis/compare';
 import { prng } from '@kneeboard/api/testing';
 import type { CompareQuery, CompareResponse, CurvePoint, Run, RunDetail } from '@kneeboard/contracts';
 
@@ -38,24 +38,33 @@ function labelFor(run: Run, all: Run[]): string {
   return all.filter((r) => r.release === run.release).length > 1 ? `${run.release} (${run.name})` : run.release;
 }
 
-function runSamples(detail: RunDetail, all: Run[]) {
+function groupOf(details: RunDetail[], all: Run[]): RunGroup {
+  const label = `${labelFor(details[0]!.run, all)}${details.length > 1 ? ` ×${details.length}` : ''}`;
   return {
-    label: labelFor(detail.run, all),
-    curve: detail.curve,
-    knee: detail.analysis?.knee?.level ?? null,
-    samples: detail.curve.filter((p) => !p.in_progress).map((p) => samplesFor(detail.run.id, p)),
+    label,
+    runs: details.map((detail) => ({
+      label,
+      run_id: detail.run.id,
+      curve: detail.curve,
+      knee: detail.analysis?.knee?.level ?? null,
+      knee_bracket: detail.analysis?.knee?.bracket ?? null,
+      samples: detail.curve.filter((p) => !p.in_progress).map((p) => samplesFor(detail.run.id, p)),
+      flags: levelFlags(detail.curve, detail.analysis?.littles_law ?? [], detail.run.parameter),
+    })),
   };
 }
 
-/** `GET /api/v1/compare`, as the API computes it. */
-export function buildComparison(base: RunDetail, heads: RunDetail[], query: Pick<CompareQuery, 'min_effect'>): CompareResponse {
-  const all = [base.run, ...heads.map((h) => h.run)];
-  const b = runSamples(base, all);
+/** `GET /api/v1/compare`, as the API computes it: a base group (usually one run) against head groups. */
+export function buildComparison(base: RunDetail[], heads: RunDetail[][], query: Pick<CompareQuery, 'min_effect'>): CompareResponse {
+  const all = [...base, ...heads.flat()].map((d) => d.run);
+  const b = groupOf(base, all);
   return {
-    base: base.run,
+    base: base[0]!.run,
+    base_runs: base.map((d) => d.run),
     heads: heads.map((head) => ({
-      run: head.run,
-      ...compareRuns(b, runSamples(head, all), { minEffect: query.min_effect, seed: seedFrom(base.run.id, head.run.id), parameter: base.run.parameter }),
+      run: head[0]!.run,
+      runs: head.map((d) => d.run),
+      ...compareGroups(b, groupOf(head, all), { minEffect: query.min_effect, seed: seedFrom(...[...base, ...head].map((d) => d.run.id)), parameter: base[0]!.run.parameter }),
     })),
     settings: { confidence: DEFAULT_CONFIDENCE, min_effect: query.min_effect, resamples: DEFAULT_RESAMPLES },
   };
@@ -63,7 +72,7 @@ export function buildComparison(base: RunDetail, heads: RunDetail[], query: Pick
 
 /** `GET /api/v1/compare.md`: the links point at the web origin, as the API's do. */
 export function comparisonMarkdown(report: CompareResponse, query: CompareQuery, web: string | null): string {
-  const qs = new URLSearchParams([['base', query.base], ...query.head.map((h): [string, string] => ['head', h])]).toString();
+  const qs = new URLSearchParams([['base', query.base.join(',')], ...query.head.map((h): [string, string] => ['head', h.join(',')])]).toString();
   const links = web ? { view: `${web}/compare?${qs}`, svg: `${web}/api/v1/compare.svg?${qs}` } : {};
   return compareMarkdown(report, report.base.parameter, links);
 }

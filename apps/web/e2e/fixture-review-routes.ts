@@ -73,13 +73,13 @@ export function createReviewRoutes(store: FixtureStore) {
       return null;
     }
     const q = parsed.data;
-    const base = store.find(q.base);
-    if (!base) return error(res, 404, `no run ${q.base}`), null;
-    const heads = q.head.map((id) => store.find(id));
-    const missing = q.head.find((_, i) => heads[i] === undefined);
+    const find = (ids: string[]) => ids.map((id) => store.find(id));
+    const base = find(q.base);
+    const heads = q.head.map(find);
+    const missing = [...q.base, ...q.head.flat()].find((id) => store.find(id) === undefined);
     if (missing) return error(res, 404, `no run ${missing}`), null;
-    const key = JSON.stringify([q, [base, ...heads].map((d) => d?.run)]);
-    const report = cache.get(key) ?? buildComparison(base, heads as RunDetail[], q);
+    const key = JSON.stringify([q, [...base, ...heads.flat()].map((d) => d?.run)]);
+    const report = cache.get(key) ?? buildComparison(base as RunDetail[], heads as RunDetail[][], q);
     cache.set(key, report);
     return { query: q, report };
   }

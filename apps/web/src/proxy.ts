@@ -1,23 +1,49 @@
 /**
- * Same-origin API: the browser calls `/api/…` on the dashboard's own origin and this forwards it to
- * `KNEEBOARD_API_URL`. A rewrite in next.config.ts would be frozen into the build's routes manifest;
- * doing it here reads the variable at request time, so one build runs against any API.
+ * Runs before every page and API call:
+ * - pages get a per-request CSP nonce (Next.js applies it to its own scripts) and the standard
+ *   security headers;
+ * - `/api/…` is forwarded to `KNEEBOARD_API_URL` (same origin for the browser). A rewrite in
+ *   next.config.ts would be frozen into the build's routes manifest; doing it here reads the
+ *   variable at request time, so one build runs against any API. With `KNEEBOARD_API_TOKEN` set,
+ *   the proxy sends it to the API — after refusing writes a hostile page could send through the
+ *   user's browser.
  */
 import { NextResponse, type NextRequest } from 'next/server';
 import { serverEnv } from './lib/env.ts';
+import { contentSecurityPolicy, refuseCrossSiteWrite, STATIC_SECURITY_HEADERS } from './lib/security-headers.ts';
 
-export function proxy(request: NextRequest): NextResponse {
-  // Concatenated, not resolved, so an API mounted under a path prefix keeps it.
-  const target = new URL(`${serverEnv().KNEEBOARD_API_URL}${request.nextUrl.pathname}${request.nextUrl.search}`);
-  if (request.nextUrl.pathname.endsWith('/live')) {
-    // An event stream must reach the browser event by event. `next start` gzips proxied responses
-    // and gzip holds small writes back until the stream ends; a request that accepts no encoding is
-    // sent uncompressed, by the API and by Next alike.
-    const headers = new Headers(request.headers);
-    headers.delete('accept-encoding');
-    return NextResponse.rewrite(target, { request: { headers } });
-  }
-  return NextResponse.rewrite(target);
+function withStaticHeaders(res: NextResponse): NextResponse {
+  for (const [name, value] of Object.entries(STATIC_SECURITY_HEADERS)) res.headers.set(name, value);
+  return res;
 }
 
-export const config = { matcher: '/api/:path*' };
+function proxyApi(request: NextRequest): NextResponse {
+  const refused = refuseCrossSiteWrite(request.method, request.headers);
+  if (refused) return withStaticHeaders(NextResponse.json({ statusCode: 403, error: 'Forbidden', message: refused, field: 'origin' }, { status: 403 }));
+  const { KNEEBOARD_API_URL, KNEEBOARD_API_TOKEN } = serverEnv();
+  // Concatenated, not resolved, so an API mounted under a path prefix keeps it.
+  const target = new URL(`${KNEEBOARD_API_URL}${request.nextUrl.pathname}${request.nextUrl.search}`);
+  const headers = new Headers(request.headers);
+  if (KNEEBOARD_API_TOKEN && !headers.has('authorization')) headers.set('authorization', `Bearer ${KNEEBOARD_API_TOKEN}`);
+  // An event stream must reach the browser event by event. `next start` gzips proxied responses
+  // and gzip holds small writes back until the stream ends; a request that accepts no encoding is
+  // sent uncompressed, by the API and by Next alike.
+  if (request.nextUrl.pathname.endsWith('/live')) headers.delete('accept-encoding');
+  return NextResponse.rewrite(target, { request: { headers } });
+}
+
+export function proxy(request: NextRequest): NextResponse {
+  if (request.nextUrl.pathname.startsWith('/api/')) return proxyApi(request);
+  const nonce = btoa(crypto.randomUUID());
+  const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === 'development');
+  const headers = new Headers(request.headers);
+  headers.set('x-nonce', nonce);
+  // Next.js reads the nonce from the request's CSP and puts it on the scripts it renders.
+  headers.set('content-security-policy', csp);
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set('content-security-policy', csp);
+  return withStaticHeaders(res);
+}
+
+// Everything but the build's static files (hashed, served by Next with their own headers).
+export const config = { matcher: ['/((?!_next/static|_next/image|favicon.ico).*)'] };

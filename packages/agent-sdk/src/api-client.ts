@@ -3,6 +3,8 @@ import {
   CreateRunBody,
   CreateRunResponse,
   IngestResponse,
+  ListRunsResponse,
+  type RunSummary,
   RunDetail,
   StepWindow,
   type CreateRunInput,
@@ -22,6 +24,8 @@ export interface KneeboardApiOptions {
   onRetry?: (notice: RetryNotice & { what: string }) => void;
   /** Per attempt: no response headers or body progress for this long fails the attempt. Default 15 s. */
   attemptTimeoutMs?: number;
+  /** An API token (`kneeboard token create --scope ingest`), sent as `Authorization: Bearer`. */
+  token?: string | undefined;
 }
 
 /**
@@ -33,6 +37,7 @@ export class KneeboardApi {
   private readonly retry: RetryPolicy;
   private readonly onRetry: KneeboardApiOptions['onRetry'];
   private readonly attemptTimeoutMs: number;
+  private readonly authorization: Record<string, string>;
   /** Start of the current run of retriable failures, shared by all calls (see RetryHooks.failingSince). */
   private failingSince: number | undefined;
   // Its own connections: API traffic must never wait behind, or add to, the load on the target.
@@ -43,6 +48,7 @@ export class KneeboardApi {
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.onRetry = options.onRetry;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 15_000;
+    this.authorization = options.token ? { authorization: `Bearer ${options.token}` } : {};
   }
 
   /** One quick GET /healthz, no retries: for a clear start-up message when the API is not there. */
@@ -58,6 +64,12 @@ export class KneeboardApi {
       if (err instanceof ApiHttpError && (err.status === 404 || err.status === 400)) return null;
       throw err;
     }
+  }
+
+  /** Runs, newest first (`GET /api/v1/runs`), e.g. to find one by its tags. One attempt, like runStatus. */
+  async listRuns(query: { service?: string; release?: string; limit?: number } = {}): Promise<RunSummary[]> {
+    const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    return ListRunsResponse.parse(await this.attempt('GET', `/api/v1/runs${q === '' ? '' : `?${q}`}`, undefined, this.attemptTimeoutMs)).runs;
   }
 
   async createRun(body: CreateRunInput): Promise<string> {
@@ -132,7 +144,7 @@ export class KneeboardApi {
     const res = await request(url, {
       method: method as 'GET' | 'POST',
       dispatcher: this.dispatcher,
-      headers: body === undefined ? {} : { 'content-type': contentType },
+      headers: body === undefined ? this.authorization : { ...this.authorization, 'content-type': contentType },
       body,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

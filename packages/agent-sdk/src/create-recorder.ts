@@ -32,7 +32,12 @@ export interface RecordedEvent {
 export interface RecorderOptions {
   /** The Kneeboard API's base URL, or a client to share. */
   api: string | KneeboardApi;
-  run: CreateRunInput;
+  /** With a base URL: the API token to send (an ingest token is enough). */
+  token?: string | undefined;
+  /** The run to create. */
+  run?: CreateRunInput;
+  /** Or record into a run that already exists (created by another tool, or an earlier import): no run is created. */
+  runId?: string;
   /** Default `.kneeboard/spool` under the working directory; null keeps unsent data in memory only. */
   spoolDir?: string | null;
   /** Default `<hostname>-<pid>`. */
@@ -88,16 +93,17 @@ export interface Recorder {
 const nowEpochMs = (): number => performance.timeOrigin + performance.now();
 
 /**
- * Creates the run and returns a recorder for it: events are buffered in columns and cut into a
+ * Creates the run (or takes `runId`'s) and returns a recorder for it: events are buffered in columns and cut into a
  * batch every flush interval (or when full), and every API call — batches, step windows, the
  * finish — goes through one ordered, disk-backed queue, so neither a slow API nor a dead one slows
  * the caller or loses data. Creating the run is the one call that needs the API up.
  */
 export async function createRecorder(options: RecorderOptions): Promise<Recorder> {
   const ownsApi = typeof options.api === 'string';
-  const api = typeof options.api === 'string' ? new KneeboardApi({ baseUrl: options.api, retry: options.retry }) : options.api;
+  const api = typeof options.api === 'string' ? new KneeboardApi({ baseUrl: options.api, retry: options.retry, token: options.token }) : options.api;
   try {
-    const runId = await api.createRun(options.run);
+    if ((options.run === undefined) === (options.runId === undefined)) throw new TypeError('createRecorder needs exactly one of run and runId');
+    const runId = options.runId ?? (await api.createRun(options.run!));
     const spoolDir = options.spoolDir === null ? null : resolve(options.spoolDir ?? DEFAULT_SPOOL_DIR);
     const spool = spoolDir === null ? null : await RunSpool.open(spoolDir, runId);
     return new RunRecorder(api, ownsApi, runId, spool, options);

@@ -8,6 +8,8 @@ import { selectPoints } from './points.ts';
 import { uslCurve } from './usl-curve.ts';
 import { fitUsl, MIN_FIT_LEVELS, type UslFitResult } from './usl-fit.ts';
 import { verdict } from './verdict.ts';
+import { bracketIsCoarse, kneeBracket } from './knee-bracket.ts';
+import { at, fmtLevel } from './format.ts';
 
 /** Below this R² the USL explains too little of the curve for its coefficients to mean much. */
 export const POOR_FIT_R2 = 0.9;
@@ -69,14 +71,20 @@ export function analyzeCurve(input: AnalyzeCurveInput): RunAnalysis {
 
   const minLevel = points[0]?.level ?? 0;
   const maxLevel = points[points.length - 1]?.level ?? 0;
+  const knee = finding.knee ? { ...finding.knee, bracket: kneeBracket(points.map((p) => p.level), finding.knee.level) } : null;
+  // A coarse grid is not a fault of the run, so it is said in the verdict, not as a warning.
+  const resolution =
+    knee && bracketIsCoarse(knee.bracket)
+      ? ` The knee is somewhere between ${at(parameter, knee.bracket!.low)} and ${fmtLevel(knee.bracket!.high)}: the levels swept cannot place it closer (kneeboard sweep --refine adds levels inside).`
+      : '';
   return {
-    knee: finding.knee,
+    knee,
     knee_candidates: finding.candidates,
     usl: fit ? toContract(fit) : null,
     usl_curve: fit ? uslCurve(fit, minLevel, maxLevel, fit.peak_level) : [],
     efficiency,
     efficiency_basis: basis,
-    verdict: verdict({ points, parameter, loadModel, fit: trusted, saturationLevel: finding.saturationLevel }),
+    verdict: verdict({ points, parameter, loadModel, fit: trusted, saturationLevel: finding.saturationLevel }) + resolution,
     littles_law: checks,
     warnings,
   };

@@ -11,3 +11,5 @@ export { scalingEfficiency, type Efficiency } from './efficiency.ts';
 export { littlesLaw, littlesLawWarning, GENERATOR_LIMIT_RATIO } from './littles-law.ts';
 export { selectPoints } from './points.ts';
 export { verdict, type VerdictInput } from './verdict.ts';
+export { kneeBracket, bracketIsCoarse, kneesWithinGrid, levelsInside } from './knee-bracket.ts';
+export { escapeMarkdownText, markdownLinkTarget } from './markdown-text.ts';

@@ -1,56 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CurvePoint } from '@kneeboard/contracts';
-import { bootstrapQuantiles, compareRuns, createSampler, seedFrom, type LevelSamples, type RunSamples } from '../src/compare/index.ts';
-
-/** Gaussian via Box–Muller on the seeded sampler. */
-function gaussian(u: () => number): number {
-  return Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
-}
-
-function quantile(sorted: number[], q: number): number {
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  return (sorted[lo] as number) + (h - lo) * ((sorted[Math.min(lo + 1, sorted.length - 1)] as number) - (sorted[lo] as number));
-}
-
-/**
- * A run of a 4-worker server: per level, `seconds` per-second success counts around the true QPS
- * (3% noise) and lognormal latencies around the true median (σ=0.25).
- */
-function syntheticRun(seed: number, opts: { label: string; levels?: number[]; qpsScale?: number; latencyScale?: number; seconds?: number }): RunSamples {
-  const u = createSampler(seed).uniform;
-  const levels = opts.levels ?? [1, 2, 4, 8, 16];
-  const seconds = opts.seconds ?? 10;
-  const samples: LevelSamples[] = [];
-  const curve: CurvePoint[] = [];
-  for (const level of levels) {
-    const trueQps = ((Math.min(level, 4) * 1000) / 20) * (opts.qpsScale ?? 1);
-    const median = Math.max(20, (level * 20) / 4) * (opts.latencyScale ?? 1);
-    const perSecond = Array.from({ length: seconds }, () => Math.max(0, Math.round(trueQps * (1 + 0.03 * gaussian(u)))));
-    const n = Math.min(2000, perSecond.reduce((a, b) => a + b, 0));
-    const latencies = Array.from({ length: n }, () => median * Math.exp(0.25 * gaussian(u)));
-    const sorted = [...latencies].sort((a, b) => a - b);
-    samples.push({ level, per_second_ok: perSecond, latencies });
-    curve.push({
-      level,
-      requests: n,
-      errors: 0,
-      qps: perSecond.reduce((a, b) => a + b, 0) / seconds,
-      window_s: seconds,
-      p50_ms: quantile(sorted, 0.5),
-      p90_ms: quantile(sorted, 0.9),
-      p99_ms: quantile(sorted, 0.99),
-      p999_ms: quantile(sorted, 0.999),
-      compute_p50_ms: null,
-      compute_p99_ms: null,
-      queue_p50_ms: null,
-      queue_p99_ms: null,
-      other_p50_ms: null,
-      in_progress: false,
-    });
-  }
-  return { label: opts.label, curve, knee: 4, samples };
-}
+import { bootstrapQuantiles, compareRuns, createSampler, seedFrom } from '../src/compare/index.ts';
+import { quantile, syntheticRun } from './fixtures/compare-runs.ts';
 
 const options = (seed: number) => ({ minEffect: 0.05, seed, parameter: 'concurrency', resamples: 1000 });
 
@@ -83,7 +33,7 @@ describe('compareRuns', () => {
     expect(overall.max_qps.verdict).toBe('regression');
     expect(overall.p99_at_base_knee.level).toBe(4);
     expect(overall.max_qps.change as number).toBeCloseTo(-0.2, 1);
-    expect(overall.summary).toMatch(/^v1\.1 vs v1\.0: max throughput −\d+% \[−\d+%…−\d+%\] \(\d+ → \d+ req\/s\).*Regression\.$/);
+    expect(overall.summary).toMatch(/^v1\.1 vs v1\.0: max throughput −\d+% \[−\d+%…−\d+%\] \(\d+ → \d+ req\/s\).*Regression\. Single runs: run-to-run noise not measured\.$/);
   });
 
   it('calls a known improvement an improvement', () => {

@@ -17,7 +17,10 @@ describe('knee of a demo-target-like server (W workers, S ms each)', () => {
       level: 8,
       method: 'kneedle',
       reason: 'Throughput stops growing at concurrency 8 (400 QPS, 100% of the peak) and p50 doubles by 16: requests queue above it.',
+      // On a doubling grid the knee is somewhere above 4 and at most 8; the verdict says so.
+      bracket: { low: 4, high: 8 },
     });
+    expect(r.verdict).toMatch(/The knee is somewhere between concurrency 4 and 8: the levels swept cannot place it closer/);
     expect(r.knee_candidates.find((c) => c.method === 'latency')?.level).toBe(8);
     expect(r.verdict).toMatch(/^Saturates at concurrency 8 /);
     expect(r.littles_law.every((c) => Math.abs(c.ratio - 1) < 1e-9)).toBe(true);

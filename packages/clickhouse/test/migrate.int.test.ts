@@ -28,6 +28,7 @@ describe('migrations', () => {
       'kb_runs_v1',
       'kb_schema_migrations',
       'kb_steps_v1',
+      'kb_tokens_v1',
     ]);
   });
 

@@ -15,9 +15,15 @@ import { LoadModel } from './run.ts';
 export const KneeMethod = z.enum(['kneedle', 'latency', 'usl_peak', 'open_saturation', 'open_p99']);
 export type KneeMethod = z.infer<typeof KneeMethod>;
 
+/** The knee lies somewhere between two swept levels; a coarse grid cannot say where. */
+export const KneeBracket = z.object({ low: Level, high: Level });
+export type KneeBracket = z.infer<typeof KneeBracket>;
+
 export const Knee = z.object({
   level: Level,
   method: KneeMethod,
+  /** The swept levels either side of the knee: it is somewhere in (low, high]. Null at the grid's ends. */
+  bracket: KneeBracket.nullable().optional(),
   /** One plain sentence a reader can check against the table. */
   reason: z.string(),
 });

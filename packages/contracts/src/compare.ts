@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Level, RunId } from './common.ts';
+import { KneeBracket } from './analysis.ts';
 import { Run } from './run.ts';
 
 export const MAX_COMPARED_HEADS = 7;
@@ -8,7 +9,7 @@ export const MAX_COMPARED_HEADS = 7;
  * `no significant change` unless the 95% interval of the relative change excludes 0 *and* the
  * change is at least `min_effect` (default 5%): a run-to-run wobble on a noisy machine is not news.
  */
-export const ChangeVerdict = z.enum(['regression', 'improvement', 'no significant change', 'insufficient data']);
+export const ChangeVerdict = z.enum(['regression', 'improvement', 'no significant change', 'insufficient data', 'not comparable']);
 export type ChangeVerdict = z.infer<typeof ChangeVerdict>;
 
 export const CompareMetric = z.enum(['qps', 'p50_ms', 'p99_ms']);
@@ -20,8 +21,9 @@ export const MetricDelta = z.object({
   /** head ÷ base − 1. */
   change: z.number().nullable(),
   /**
-   * Bootstrap interval of the relative change, at 1 − (1 − confidence)/3 (98.3% for 95%) so that a
-   * level's three verdicts hold together at the stated confidence.
+   * Bootstrap interval of the relative change (runs, then requests within them), at
+   * 1 − (1 − confidence)/(3 × levels compared), so that all the comparison's verdicts together hold at
+   * the stated confidence; widened by Student's t where the run-to-run spread comes from few runs.
    */
   ci_low: z.number().nullable(),
   ci_high: z.number().nullable(),
@@ -29,10 +31,24 @@ export const MetricDelta = z.object({
 });
 export type MetricDelta = z.infer<typeof MetricDelta>;
 
+/**
+ * Why one side's numbers at a level are not the service's: the agent was the limit (generator-limited)
+ * or the step did not run to the end. Such a level gets the verdict `not comparable`, never a change.
+ */
+export const LevelFlag = z.object({
+  side: z.enum(['base', 'head']),
+  run_id: RunId,
+  /** One sentence, from the agent's own health check or the Little's-law check. */
+  reason: z.string(),
+});
+export type LevelFlag = z.infer<typeof LevelFlag>;
+
 export const LevelComparison = z.object({
   level: Level,
   in_base: z.boolean(),
   in_head: z.boolean(),
+  /** Empty when both sides measured the service; otherwise every verdict at this level is `not comparable`. */
+  flags: z.array(LevelFlag),
   qps: MetricDelta,
   p50_ms: MetricDelta,
   p99_ms: MetricDelta,
@@ -42,7 +58,16 @@ export type LevelComparison = z.infer<typeof LevelComparison>;
 export const OverallComparison = z.object({
   /** Peak QPS of each run (at its own best level). */
   max_qps: MetricDelta.extend({ base_level: Level.nullable(), head_level: Level.nullable() }),
-  knee: z.object({ base: Level.nullable(), head: Level.nullable(), change: z.number().nullable() }),
+  knee: z.object({
+    base: Level.nullable(),
+    head: Level.nullable(),
+    change: z.number().nullable(),
+    /** Where each knee can be, given the levels swept: the grid points either side of it. */
+    base_bracket: KneeBracket.nullable(),
+    head_bracket: KneeBracket.nullable(),
+    /** The two knees differ by no more than the grid can tell apart (their brackets overlap). */
+    within_grid: z.boolean(),
+  }),
   /** p99 at the level where the base run's knee is: what users at the old capacity now see. */
   p99_at_base_knee: MetricDelta.extend({ level: Level.nullable() }),
   verdict: ChangeVerdict,
@@ -51,8 +76,27 @@ export const OverallComparison = z.object({
 });
 export type OverallComparison = z.infer<typeof OverallComparison>;
 
+/**
+ * What the intervals can see. With repeated runs on a side they resample runs, then requests within
+ * them (hierarchical bootstrap), so run-to-run noise is inside the interval; with one run per side
+ * they can only see it if earlier repeats of the service measured it (`history`).
+ */
+export const NoiseBasis = z.object({
+  base_runs: z.number().int().positive(),
+  head_runs: z.number().int().positive(),
+  basis: z.enum(['repeats', 'history', 'within-run only']),
+  /** Run-to-run spread (relative standard deviation) applied to single runs, when known from history. */
+  run_to_run: z.object({ qps: z.number(), p50_ms: z.number(), p99_ms: z.number(), df: z.number().int() }).nullable(),
+  /** One sentence for the reader. */
+  note: z.string(),
+});
+export type NoiseBasis = z.infer<typeof NoiseBasis>;
+
 export const HeadComparison = z.object({
+  /** The head group's first run; `runs` has them all. */
   run: Run,
+  runs: z.array(Run).min(1),
+  noise: NoiseBasis,
   levels: z.array(LevelComparison),
   overall: OverallComparison,
 });
@@ -65,18 +109,29 @@ export const CompareSettings = z.object({
 });
 
 export const CompareResponse = z.object({
+  /** The base group's first run; `base_runs` has them all. */
   base: Run,
+  base_runs: z.array(Run).min(1),
   heads: z.array(HeadComparison),
   settings: CompareSettings,
 });
 export type CompareResponse = z.infer<typeof CompareResponse>;
 
+export const MAX_RUNS_PER_GROUP = 10;
+
+/** `ID` or `ID,ID,ID`: one run, or repeats of one release compared as a group. */
+const RunGroupParam = z
+  .string()
+  .transform((s) => s.split(',').map((id) => id.trim()))
+  .pipe(z.array(RunId).min(1).max(MAX_RUNS_PER_GROUP, `at most ${MAX_RUNS_PER_GROUP} runs in a group`))
+  .refine((ids) => new Set(ids).size === ids.length, 'a run appears twice in one group');
+
 export const CompareQuery = z.object({
-  base: RunId,
+  base: RunGroupParam,
   head: z
-    .union([RunId, z.array(RunId)])
+    .union([z.string(), z.array(z.string())])
     .transform((h) => (Array.isArray(h) ? h : [h]))
-    .pipe(z.array(RunId).min(1).max(MAX_COMPARED_HEADS, `compare at most ${MAX_COMPARED_HEADS} heads with one base`)),
+    .pipe(z.array(RunGroupParam).min(1).max(MAX_COMPARED_HEADS, `compare at most ${MAX_COMPARED_HEADS} heads with one base`)),
   /** Smallest relative change worth calling, 0–1 (0.05 = 5%). */
   min_effect: z.coerce.number().min(0).max(1).default(0.05),
 });

@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './text.ts';
 export * from './run.ts';
 export * from './step.ts';
 export * from './events.ts';
@@ -10,3 +11,5 @@ export * from './compare.ts';
 export * from './services.ts';
 export * from './links.ts';
 export * from './svg-view.ts';
+export * from './tokens.ts';
+export * from './level-detail.ts';

@@ -1,4 +1,4 @@
-import { EVENT_COLUMNS, MAX_BATCH_EVENTS, type EventColumnName } from '@kneeboard/contracts';
+import { EVENT_COLUMNS, MAX_BATCH_EVENTS, textProblem, type EventColumnName } from '@kneeboard/contracts';
 import { IssueList } from './batch-error.ts';
 import { checkColumn } from './check-column.ts';
 import { allocateColumns, type DecodedBatch } from './columns.ts';
@@ -8,7 +8,11 @@ function idField(body: Record<string, unknown>, name: 'batch_id' | 'agent_id', i
   const v = body[name];
   if (typeof v !== 'string') issues.add(name, v === undefined ? 'required' : `expected a string, got ${typeof v}`);
   else if (v.length < 1 || v.length > 128) issues.add(name, 'must be 1–128 characters');
-  else return v;
+  else {
+    const problem = textProblem(v);
+    if (problem === null) return v;
+    issues.add(name, problem);
+  }
   return '';
 }
 

@@ -8,7 +8,8 @@ const STYLE = `
   .panel-title { font-size: 13px; font-weight: 600; } .tick { font-size: 11px; fill: #6b7280; }
   .label { font-size: 12px; fill: #374151; } .legend { font-size: 12px; }
   .grid { stroke: #e5e7eb; } .axis { stroke: #9ca3af; }
-  .marker { stroke: #b91c1c; stroke-dasharray: 3 3; } .marker-label { font-size: 11px; fill: #b91c1c; }`;
+  .marker { stroke: #b91c1c; stroke-dasharray: 3 3; } .marker-label { font-size: 11px; fill: #b91c1c; }
+  .flag-mark { font-size: 12px; font-weight: 700; fill: #b45309; }`;
 
 /**
  * A self-contained SVG of a latency-versus-load curve (or an overlay of runs): throughput on the
@@ -39,6 +40,10 @@ export function renderCurveSvg(input: CurveChartInput): string {
       return `<line x1="${lx}" x2="${lx + 24}" y1="${height - 12}" y2="${height - 12}" stroke="${s.colour}" stroke-width="2"${dash}/><text x="${lx + 30}" y="${height - 8}" class="legend">${escapeXml(s.label)}</text>`;
     })
     .join('\n');
+  const flagged = input.series.some((s) => s.points.some((p) => p.flag));
+  const flagNote = flagged
+    ? `<text x="${width - 16}" y="${height - 8}" text-anchor="end" class="legend"><tspan class="flag-mark">!</tspan> hollow: the load generator was the limit there, not the service</text>`
+    : '';
 
   const body =
     levels.length === 0
@@ -74,6 +79,7 @@ export function renderCurveSvg(input: CurveChartInput): string {
 ${input.subtitle ? `<text x="16" y="40" class="subtitle">${escapeXml(input.subtitle)}</text>` : ''}
 ${body}
 ${legend}
+${flagNote}
 </svg>
 `;
 }

@@ -18,7 +18,7 @@ export interface PanelSpec {
   levels: number[];
   series: ChartSeries[];
   /** Which values of a point to draw; p99 is drawn thinner and fainter than p50. */
-  metrics: Array<{ key: keyof Omit<SeriesPoint, 'level'>; faint: boolean }>;
+  metrics: Array<{ key: keyof Omit<SeriesPoint, 'level' | 'flag'>; faint: boolean }>;
   marker?: { level: number; label: string } | null;
   /** A log y axis (latency spanning decades); values ≤ 0 are then gaps. */
   yLog?: boolean;
@@ -43,7 +43,7 @@ export function renderPanel(spec: PanelSpec): string {
   const y0 = box.y + box.height - MARGIN.bottom;
   const y1 = box.y + MARGIN.top;
   const x = xScaleFor(spec.levels, [x0, x1]);
-  const valueOf = (p: SeriesPoint, key: keyof Omit<SeriesPoint, 'level'>): number | null => {
+  const valueOf = (p: SeriesPoint, key: keyof Omit<SeriesPoint, 'level' | 'flag'>): number | null => {
     const v = p[key] ?? null;
     return v === null || (spec.yLog && v <= 0) ? null : v;
   };
@@ -82,6 +82,13 @@ export function renderPanel(spec: PanelSpec): string {
       out.push(`<path d="${path ?? ''}" fill="none" ${style} class="series" data-series="${escapeXml(s.label)}" data-metric="${m.key}"/>`);
       for (const p of pts) {
         const v = valueOf(p, m.key) as number;
+        if (p.flag) {
+          // Hollow with a "!": the number is drawn, but it is the agent's ceiling, not the service's.
+          const title = escapeXml(`${s.label} · ${p.level}: ${fmt(v)} — not the service's: ${p.flag}`);
+          out.push(`<g class="flagged"><circle cx="${x(p.level)}" cy="${y(v)}" r="4.5" fill="#ffffff" stroke="${s.colour}" stroke-width="1.5"><title>${title}</title></circle>`);
+          out.push(`<text x="${x(p.level)}" y="${y(v) - 8}" text-anchor="middle" class="flag-mark">!</text></g>`);
+          continue;
+        }
         out.push(`<circle cx="${x(p.level)}" cy="${y(v)}" r="${m.faint ? 2 : 3}" fill="${s.colour}"${m.faint ? ' fill-opacity="0.55"' : ''}><title>${escapeXml(`${s.label} · ${p.level}: ${fmt(v)}`)}</title></circle>`);
       }
     }

@@ -5,6 +5,8 @@ export interface SeriesPoint {
   p90_ms?: number | null;
   p99_ms: number | null;
   p999_ms?: number | null;
+  /** Why this point is the load generator's limit, not the service's; drawn hollow with a "!". */
+  flag?: string | null;
 }
 
 export type LatencyKey = 'p50_ms' | 'p90_ms' | 'p99_ms' | 'p999_ms';

@@ -3,6 +3,7 @@ import { runCompare } from '../compare/run-compare.ts';
 import { CompareError } from '../compare/resolve-run.ts';
 import { EXIT } from './exit-codes.ts';
 import { parseThreshold } from './parse-threshold.ts';
+import { tokenOption } from './token-option.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -14,6 +15,7 @@ export function compareCommand(): Command {
     .option('--service <name>', 'the service, when --base/--head are release labels (the newest finished run of each is used)')
     .addOption(new Option('--fail-on-regression <pct>', 'smallest regression that fails the gate').argParser(parseThreshold).default(0.05, '5%'))
     .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .addOption(tokenOption())
     .option('--web <url>', 'Kneeboard web UI, for the link to the comparison', 'http://127.0.0.1:3000')
     .option('--json', 'print the comparison and the gate result as JSON')
     .addHelpText(

@@ -4,17 +4,19 @@ import { DEFAULT_SPOOL_DIR, KneeboardApi, replaySpool } from '@kneeboard/agent-s
 import { checkApi } from '../sweep/preflight.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
 import { EXIT } from './exit-codes.ts';
+import { tokenOption } from './token-option.ts';
 
 export function flushCommand(): Command {
   return new Command('flush')
     .description('re-send what earlier agents left in the spool (the API was down or slow), in order, without duplicates')
     .option('--spool-dir <dir>', 'the spool directory the sweeps used', DEFAULT_SPOOL_DIR)
     .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .addOption(tokenOption())
     .action(flush);
 }
 
-async function flush(flags: { spoolDir: string; api: string }): Promise<void> {
-  const api = new KneeboardApi({ baseUrl: flags.api });
+async function flush(flags: { spoolDir: string; api: string; token?: string }): Promise<void> {
+  const api = new KneeboardApi({ baseUrl: flags.api, token: flags.token });
   const dir = resolve(flags.spoolDir);
   try {
     await checkApi(api);

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { DEFAULT_SPOOL_DIR } from '@kneeboard/agent-sdk';
+import { DEFAULT_ENGINE_BINARY, resolveEngine } from '../native/engine-binary.ts';
 import { SweepConfig } from '../sweep/config.ts';
 import { runSweep } from '../sweep/run-sweep.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
@@ -16,6 +17,7 @@ import {
   parsePositiveInt,
   parseRequestFile,
 } from './parse-flags.ts';
+import { tokenOption } from './token-option.ts';
 import { describeFlagIssues, toSweepInput, type SweepFlags } from './sweep-flags.ts';
 import { createTerminalReporter } from './terminal-reporter.ts';
 
@@ -37,6 +39,8 @@ export function sweepCommand(): Command {
     .addOption(opt('--ready-timeout <time>', 'longest wait for --before-level and readiness').argParser(parseDuration).default(60_000, '60s'))
     .addOption(opt('-d, --duration <time>', 'measured time per level (500ms, 10s, 2m)').argParser(parseDuration).default(10_000, '10s'))
     .addOption(opt('--warmup <time>', 'unmeasured time at the start of each level').argParser(parseDuration).default(2_000, '2s'))
+    .addOption(opt('--repeat <n>', 'sweep the release n times as n runs, levels interleaved, so comparisons measure run-to-run noise').argParser(parsePositiveInt).default(1))
+    .option('--refine', 'at the end, add levels inside the knee’s bracket where the grid is coarse, to place the knee closer')
     .requiredOption('--service <name>', 'service under test')
     .requiredOption('--release <label>', 'release or build being measured')
     .option('--name <name>', 'a name for this run')
@@ -51,10 +55,13 @@ export function sweepCommand(): Command {
     .addOption(opt('--queue-metric <names>', 'Server-Timing metric(s) read as queue, first present wins').argParser(parseMetricNames))
     .option('--agent-id <id>', 'this agent in the stored events (default <hostname>-<pid>)')
     .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .addOption(tokenOption())
     .option('--web <url>', 'Kneeboard web UI, for the run link', 'http://127.0.0.1:3000')
     .option('--spool-dir <dir>', 'where undelivered API calls wait on disk', DEFAULT_SPOOL_DIR)
     .addOption(opt('--flush-interval <time>', 'a batch of events leaves at least this often').argParser(parseDuration).default(500, '500ms'))
     .addOption(opt('--delivery-timeout <time>', 'at the end, how long to wait for the API before leaving the rest in the spool').argParser(parseDuration).default(30_000, '30s'))
+    .addOption(opt('--engine <engine>', 'load engine: native (Rust, apps/agent/engine), node, or auto (native when built and the target is http)').choices(['auto', 'node', 'native']).default('auto'))
+    .addOption(opt('--threads <n>', 'native engine: worker threads (default: the cores this process may use)').argParser(parsePositiveInt))
     .option('--json', 'print the final per-level table as JSON on stdout (the live view goes to stderr)')
     // Starves the agent on purpose, so tests can see the generator-limited flag.
     .addOption(opt('--cpu-burn-ms <ms>', 'main-thread time burnt per response').argParser(parseMs).hideHelp())
@@ -94,7 +101,9 @@ async function sweep(flags: SweepFlags): Promise<void> {
     cfg.hold === undefined
       ? `${cfg.loadModel === 'closed' ? 'concurrency' : `${cfg.arrivals} rate (req/s)`} ${cfg.levels.join(',')}`
       : `${cfg.parameter} ${cfg.levels.join(',')} at ${cfg.loadModel === 'closed' ? `concurrency ${cfg.hold}` : `${cfg.hold} req/s`}`;
-  reporter.say(`sweep ${cfg.request.method} ${cfg.target} · ${cfg.loadModel} loop · ${load} · ${cfg.warmupMs / 1000} s warm-up + ${cfg.durationMs / 1000} s measured per level`);
+  const chosen = resolveEngine(cfg.engine, new URL(cfg.target), cfg.engineBinary ?? DEFAULT_ENGINE_BINARY);
+  const engine = 'engine' in chosen ? ` · ${chosen.engine} engine${chosen.engine === 'native' && cfg.threads !== undefined ? `, ${cfg.threads} threads` : ''}` : '';
+  reporter.say(`sweep ${cfg.request.method} ${cfg.target} · ${cfg.loadModel} loop · ${load} · ${cfg.warmupMs / 1000} s warm-up + ${cfg.durationMs / 1000} s measured per level${engine}`);
 
   const stop = new AbortController();
   let runCreated = false;
@@ -124,6 +133,13 @@ async function sweep(flags: SweepFlags): Promise<void> {
       `\n${result.status === 'aborted' ? 'stopped' : 'done'}: ${u.recorded} requests recorded, ${u.uploaded} uploaded in ${u.batches} batches` +
         `${u.lostEvents > 0 ? `, ${u.lostEvents} LOST` : ''} · ${result.runUrl}`,
     );
+    if (result.runIds.length > 1) {
+      reporter.say(
+        `${result.runIds.length} repeats of ${cfg.run.release}: ${result.runIds.join(',')}\n` +
+          `compare them as one group: kneeboard compare --base ${result.runIds.join(',')} --head <other runs>`,
+      );
+    }
+    if (result.refinedLevels.length > 0) reporter.say(`--refine added ${cfg.parameter} ${result.refinedLevels.join(', ')} inside the knee's bracket`);
     if (spooled) {
       reporter.warn?.(
         `the API did not take everything in time: ${u.spooledEvents} events (${u.spooledEntries} calls) wait in ${u.spoolDir}. ` +
@@ -131,7 +147,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
       );
     }
     if (flags.json) {
-      const { runId, runUrl, status, loadModel, parameter, levels } = result;
+      const { runId, runIds, refinedLevels, runUrl, status, loadModel, parameter, levels, engine } = result;
       const upload = {
         recorded: u.recorded,
         uploaded: u.uploaded,
@@ -141,7 +157,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
         spooled_events: u.spooledEvents,
         spool_dir: u.spoolDir,
       };
-      process.stdout.write(`${JSON.stringify({ run_id: runId, run_url: runUrl, status, load_model: loadModel, parameter, levels, upload }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ run_id: runId, run_ids: runIds, refined_levels: refinedLevels, run_url: runUrl, status, engine, load_model: loadModel, parameter, levels, upload }, null, 2)}\n`);
     }
     process.exitCode = result.status === 'aborted' ? EXIT.interrupted : u.lostEvents > 0 || spooled ? EXIT.failed : EXIT.ok;
   } catch (err) {

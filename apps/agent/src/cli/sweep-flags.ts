@@ -12,12 +12,16 @@ export interface SweepFlags {
   thinkTime: number;
   maxConnections?: number;
   cpuBurnMs?: number;
+  engine: 'auto' | 'node' | 'native';
+  threads?: number;
   param?: string;
   beforeLevel?: string;
   readyUrl?: string;
   readyTimeout: number;
   duration: number;
   warmup: number;
+  repeat: number;
+  refine?: boolean;
   service: string;
   release: string;
   name?: string;
@@ -32,6 +36,7 @@ export interface SweepFlags {
   queueMetric?: string[];
   agentId?: string;
   api: string;
+  token?: string;
   web: string;
   spoolDir: string;
   flushInterval: number;
@@ -83,11 +88,15 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
       thinkTimeMs: f.thinkTime,
       maxConnections: f.maxConnections,
       cpuBurnMs: f.cpuBurnMs,
+      engine: f.engine,
+      threads: f.threads,
       beforeLevel: f.beforeLevel,
       readyUrl: f.readyUrl,
       readyTimeoutMs: f.readyTimeout,
       durationMs: f.duration,
       warmupMs: f.warmup,
+      repeat: f.repeat,
+      refine: f.refine ?? false,
       run: { service: f.service, release: f.release, name: f.name, git_sha: f.gitSha, tags: f.tag },
       // Flags win over the request file, field by field (headers merged).
       request: {
@@ -99,6 +108,7 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
       },
       serverTiming: { compute: f.computeMetric, queue: f.queueMetric },
       api: f.api,
+      token: f.token,
       web: f.web,
       agentId: f.agentId,
       spoolDir: f.spoolDir,
@@ -119,6 +129,8 @@ const FLAG_OF: Record<string, string> = {
   readyTimeoutMs: '--ready-timeout',
   thinkTimeMs: '--think-time',
   maxConnections: '--max-connections',
+  engine: '--engine',
+  threads: '--threads',
   durationMs: '--duration',
   warmupMs: '--warmup',
   'run.service': '--service',
@@ -133,6 +145,7 @@ const FLAG_OF: Record<string, string> = {
   'serverTiming.compute': '--compute-metric',
   'serverTiming.queue': '--queue-metric',
   api: '--api',
+  token: '--token',
   web: '--web',
   agentId: '--agent-id',
   spoolDir: '--spool-dir',

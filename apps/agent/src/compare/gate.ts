@@ -3,15 +3,21 @@ import type { CompareResponse } from '@kneeboard/contracts';
 export interface GateResult {
   failed: boolean;
   reasons: string[];
+  /** Levels that neither pass nor fail: an agent, not the service, was the limit there. */
+  not_comparable: string[];
 }
 
 /**
  * The CI gate fails on the overall verdict — peak throughput or p99 at the base's knee — being a
  * significant regression of at least the threshold (the API only calls changes of min_effect or
- * more). Per-level regressions are reported but do not fail the gate on their own: with three
- * metrics at every level, some would trip by chance on identical builds.
+ * more). Per-level regressions are reported but do not fail the gate on their own. A level where
+ * the load generator was the limit is `not comparable`: it is listed with its reason and never
+ * passes or fails the gate.
  */
 export function gate(report: CompareResponse): GateResult {
   const reasons = report.heads.filter((h) => h.overall.verdict === 'regression').map((h) => h.overall.summary);
-  return { failed: reasons.length > 0, reasons };
+  const notComparable = report.heads.flatMap((h) =>
+    h.levels.flatMap((l) => l.flags.map((f) => `${h.run.release} at ${report.base.parameter} ${l.level}: ${f.side} — ${f.reason}`)),
+  );
+  return { failed: reasons.length > 0, reasons, not_comparable: notComparable };
 }

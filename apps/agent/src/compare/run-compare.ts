@@ -1,3 +1,4 @@
+import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
 import { ApiError, CompareResponse } from '@kneeboard/contracts';
 import { gate, type GateResult } from './gate.ts';
@@ -10,15 +11,20 @@ export interface CompareFlags {
   failOnRegression: number;
   api: string;
   web: string;
+  /** Needed when the API's reads need a token (KNEEBOARD_READ=token). */
+  token?: string;
   json?: boolean;
 }
 
 /** Fetches the comparison, prints the verdict table, and says whether the gate fails. */
 export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream): Promise<GateResult> {
-  const base = await resolveRun(flags.api, flags.base, flags.service, '--base');
-  const heads = await Promise.all(flags.head.map((h) => resolveRun(flags.api, h, flags.service, '--head')));
+  // A side may be a group of repeats, `ID,ID,ID`: the API compares them as one, noise included.
+  const resolveGroup = async (refs: string, flag: string) =>
+    (await Promise.all(refs.split(',').map((r) => resolveRun(flags.api, r.trim(), flags.service, flag, flags.token)))).join(',');
+  const base = await resolveGroup(flags.base, '--base');
+  const heads = await Promise.all(flags.head.map((h) => resolveGroup(h, '--head')));
   const qs = new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h]), ['min_effect', String(flags.failOnRegression)]]);
-  const res = await fetchOrExplain(`${flags.api}/api/v1/compare?${qs}`, flags.api);
+  const res = await fetchOrExplain(`${flags.api}/api/v1/compare?${qs}`, flags.api, flags.token);
   if (!res.ok) {
     const body = ApiError.safeParse(await res.json().catch(() => null));
     throw new CompareError(`compare failed: ${body.success ? body.data.message : `HTTP ${res.status}`}`);
@@ -29,7 +35,11 @@ export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream
     out.write(`${JSON.stringify({ ...report, gate: result }, null, 2)}\n`);
   } else {
     const view = `${flags.web}/compare?${new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h])])}`;
-    out.write(compareMarkdown(report, report.base.parameter, { view }));
+    // User strings (service, release, names) are escaped for Markdown by compareMarkdown.
+    out.write(compareMarkdown(report, report.base.parameter, { view: markdownLinkTarget(view) ?? undefined }));
+    if (result.not_comparable.length > 0) {
+      out.write(`\nNOT COMPARABLE (these levels neither pass nor fail the gate):\n${result.not_comparable.map((l) => `  - ${l}\n`).join('')}`);
+    }
     out.write(result.failed ? `\nFAIL: significant regression of ${Math.round(flags.failOnRegression * 100)}% or more\n` : '\nPASS: no significant regression\n');
   }
   return result;

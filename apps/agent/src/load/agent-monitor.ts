@@ -7,6 +7,8 @@ export interface AgentUsage {
   eventLoopUtilization: number;
   /** p99 of how late a 10 ms timer fired: the lag added to every send and receive time. */
   loopDelayP99Ms: number;
+  /** What the utilisation and lag are of, in the verdict's words; default the agent's event loop. */
+  loopName?: string;
 }
 
 const RESOLUTION_MS = 10;

@@ -75,11 +75,11 @@ export function judgeStep(h: HealthInput, lateToleranceMs: number): StepHealth {
   }
   const u = h.usage;
   if (u !== null && u.eventLoopUtilization > LIMITS.eventLoopUtilization) {
-    reasons.push(`the agent's event loop was busy ${pct(u.eventLoopUtilization)} of the time, so it — not the target — set the pace`);
+    reasons.push(`${u.loopName ?? "the agent's event loop"} was busy ${pct(u.eventLoopUtilization)} of the time, so it — not the target — set the pace`);
   }
   const lagLimit = Math.max(LIMITS.loopDelayFloorMs, LIMITS.loopDelayShareOfP50 * (h.p50Ms ?? 0));
   if (u !== null && u.loopDelayP99Ms > lagLimit) {
-    reasons.push(`the agent's event loop lagged ${fmt(u.loopDelayP99Ms)} ms (p99), so its send and receive times are off by that much`);
+    reasons.push(`${u.loopName ?? "the agent's event loop"} lagged ${fmt(u.loopDelayP99Ms)} ms (p99), so its send and receive times are off by that much`);
   }
   const first = reasons[0];
   return {

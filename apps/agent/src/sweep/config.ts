@@ -33,6 +33,19 @@ export const SweepConfig = z
     thinkTimeMs: z.number().nonnegative().default(0),
     /** Connections to the target, at most: the open loop's bound; below the concurrency it starves a closed loop (for tests). */
     maxConnections: z.number().int().min(1).max(MAX_CONCURRENCY).default(DEFAULT_MAX_CONNECTIONS),
+    /** Which engine sends the requests: `auto` is the native one when it is built and the target is http. */
+    /**
+     * Sweeps of one release run together, levels interleaved (level 1 of every repeat, then level 2…)
+     * so drift on the box hits all of them: the comparison measures run-to-run noise from them.
+     */
+    repeat: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(1),
+    /** At the end, add levels inside the knee's bracket (where the grid is coarse) and measure them too. */
+    refine: z.boolean().default(false),
+    engine: z.enum(['auto', 'node', 'native']).default('auto'),
+    /** Native engine: worker threads (default: the cores this process may use). */
+    threads: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1024, 'must be at most 1024').optional(),
+    /** Native engine: the binary (default: apps/agent/engine/target/release/kneeboard-engine). */
+    engineBinary: z.string().min(1).optional(),
     /** Main-thread time burnt per response: a deliberate way to starve the agent, for tests. */
     cpuBurnMs: z.number().nonnegative().default(0),
     /** Shell command run before each level, `{level}` replaced by the level. */
@@ -56,6 +69,8 @@ export const SweepConfig = z
       .prefault({}),
     api: HttpUrl.default('http://127.0.0.1:4000'),
     web: HttpUrl.default('http://127.0.0.1:3000'),
+    /** The API token (an ingest token is enough); none on an API open on loopback. */
+    token: z.string().regex(/^\S+$/, 'must be a token, without spaces').optional(),
     agentId: z.string().min(1).max(128).default(() => `${hostname()}-${process.pid}`.slice(0, 128)),
     /** null keeps unsent calls in memory only. */
     spoolDir: z.string().min(1).nullable().default(DEFAULT_SPOOL_DIR),
@@ -75,6 +90,7 @@ export const SweepConfig = z
       ctx.addIssue({ code: 'custom', path: ['beforeLevel'], message: `a ${c.parameter} sweep needs a command that sets ${c.parameter} before each level` });
     }
     if (c.parameter === undefined && c.hold !== undefined) ctx.addIssue({ code: 'custom', path: ['parameter'], message: 'a held load needs the swept parameter named' });
+    if (c.engine === 'node' && c.threads !== undefined) ctx.addIssue({ code: 'custom', path: ['threads'], message: 'needs the native engine (the Node engine is one thread)' });
     const loads = c.hold === undefined ? c.levels : [c.hold];
     const schema = c.loadModel === 'closed' ? Concurrency : Rate;
     for (const [i, load] of loads.entries()) {

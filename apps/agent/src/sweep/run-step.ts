@@ -1,16 +1,20 @@
 import { performance } from 'node:perf_hooks';
 import type { Recorder, ServerTimingParser } from '@kneeboard/agent-sdk';
-import { AgentMonitor, type AgentUsage } from '../load/agent-monitor.ts';
-import { startClosedLoop } from '../load/closed-loop.ts';
+import type { AgentMonitor } from '../load/agent-monitor.ts';
 import { judgeStep } from '../load/health.ts';
-import { InFlightGauge, type GaugeMark } from '../load/in-flight-gauge.ts';
 import { LevelStats, type LevelSummary } from '../load/level-stats.ts';
-import type { LoopHandle } from '../load/loop.ts';
-import { startOpenLoop, type OpenLoopCounts } from '../load/open-loop.ts';
-import { createTargetPool, type Completion, type TargetRequest } from '../load/target-client.ts';
+import type { TargetRequest } from '../load/target-client.ts';
+import type { NativeRequest } from '../native/native-request.ts';
+import { startNativeStep } from '../native/native-step.ts';
+import { startNodeStep } from './node-step.ts';
 import type { SweepReporter } from './reporter.ts';
+import type { StepDriver, StepEvent, StepPlan } from './step-driver.ts';
+
+/** Which engine sends the requests: this process (undici), or the native binary it spawns per step. */
+export type StepEngine = { kind: 'node' } | { kind: 'native'; binary: string; request: NativeRequest; threads: number | undefined };
 
 export interface StepContext {
+  engine: StepEngine;
   recorder: Recorder;
   reporter: SweepReporter;
   monitor: AgentMonitor;
@@ -43,122 +47,95 @@ const micros = (ms: number): number => Math.round(ms * 1000) / 1000;
  */
 export async function runStep(ctx: StepContext, level: number, load: number, index: number): Promise<LevelSummary> {
   const { recorder, reporter, warmupMs, durationMs } = ctx;
-  const closed = ctx.loadModel === 'closed';
-  // Closed: exactly the connections the concurrency needs; open: as many as the rate turns out to need.
-  const pool = createTargetPool(ctx.origin, closed ? Math.min(load, ctx.maxConnections) : ctx.maxConnections, ctx.request.timeoutMs);
-  const gauge = new InFlightGauge();
-
-  const t0 = performance.now() + 1; // the first send, a moment after the timers below are armed
-  const measureFromPerf = t0 + warmupMs;
-  const endPerf = measureFromPerf + durationMs;
-  const started_at = performance.timeOrigin + t0;
-  const measure_from = started_at + warmupMs;
-  const ends_at = measure_from + durationMs;
-  const stats = new LevelStats(level, measure_from, ends_at);
+  const plan: StepPlan = { loadModel: ctx.loadModel, load, warmupMs, durationMs };
   const step = recorder.step(level);
-  step.start({ startedAt: started_at, measureFrom: measure_from });
-  reporter.stepStarted?.({ level, load, index, count: ctx.levelCount, started_at, measure_from, ends_at });
-
+  let started_at = 0;
+  let measure_from = 0;
+  let ends_at = 0;
+  let stats!: LevelStats;
   let okSinceTick = 0;
-  const onResult = (intendedAt: number, c: Completion) => {
-    const latencyMs = c.endedAt - intendedAt;
-    const tsMs = micros(performance.timeOrigin + c.endedAt);
-    recorder.record({ level, latencyMs: micros(latencyMs), computeMs: c.computeMs, queueMs: c.queueMs, status: c.status, tsMs });
-    stats.add(tsMs, latencyMs, c);
-    if (c.errorKind === null) okSinceTick += 1;
+  const onEvent = (e: StepEvent) => {
+    const tsMs = micros(e.tsMs);
+    recorder.record({ level, latencyMs: micros(e.latencyMs), computeMs: e.computeMs, queueMs: e.queueMs, status: e.status, tsMs });
+    stats.add(tsMs, e.latencyMs, e);
+    if (e.errorKind === null) okSinceTick += 1;
   };
-  const base = { dispatcher: pool, request: ctx.request, parseTiming: ctx.parseTiming, gauge, startAt: t0, stopSendingAt: endPerf, cpuBurnMs: ctx.cpuBurnMs, onResult };
-  const loop: LoopHandle<void | OpenLoopCounts> = closed
-    ? startClosedLoop({ ...base, concurrency: load, thinkTimeMs: ctx.thinkTimeMs })
-    : startOpenLoop({
-        ...base,
-        rate: load,
-        arrivals: ctx.arrivals,
-        maxConnections: ctx.maxConnections,
-        windowFrom: measureFromPerf,
-        windowTo: endPerf,
-        lateToleranceMs: LATE_TOLERANCE_MS,
-      });
-
-  // The window's marks: agent usage and the in-flight integral from measure_from to the end (or Ctrl-C).
-  let markFrom: GaugeMark | undefined;
-  let markTo: GaugeMark | undefined;
-  let usage: AgentUsage | null = null;
-  let connections: number | null = null;
-  const openWindow = () => {
-    markFrom = gauge.mark();
-    ctx.monitor.start();
+  // Called by the engine when it fixes the first send time; events only come after it.
+  const begin = (startedAt: number) => {
+    started_at = startedAt;
+    measure_from = started_at + warmupMs;
+    ends_at = measure_from + durationMs;
+    stats = new LevelStats(level, measure_from, ends_at);
+    step.start({ startedAt: started_at, measureFrom: measure_from });
+    reporter.stepStarted?.({ level, load, index, count: ctx.levelCount, started_at, measure_from, ends_at });
+    return onEvent;
   };
-  const closeWindow = () => {
-    if (markTo !== undefined) return;
-    clearTimeout(openTimer);
-    markTo = gauge.mark();
-    usage = ctx.monitor.stop();
-    connections = pool.stats.connected;
+  const common = {
+    plan,
+    arrivals: ctx.arrivals,
+    thinkTimeMs: ctx.thinkTimeMs,
+    maxConnections: ctx.maxConnections,
+    cpuBurnMs: ctx.cpuBurnMs,
+    lateToleranceMs: LATE_TOLERANCE_MS,
+    monitor: ctx.monitor,
+    stopGraceMs: STOP_GRACE_MS,
   };
-  const openTimer = setTimeout(openWindow, Math.max(0, measureFromPerf - performance.now()));
-  const closeTimer = setTimeout(closeWindow, Math.max(0, endPerf - performance.now()));
-  // Requests still out long after the end have had the request timeout; stop waiting for the backlog then.
-  const drainTimer = setTimeout(() => loop.stopSending(), endPerf + ctx.request.timeoutMs + STOP_GRACE_MS - performance.now());
+  const engine = ctx.engine;
+  const driver: StepDriver =
+    engine.kind === 'native'
+      ? await startNativeStep({ ...common, binary: engine.binary, request: engine.request, threads: engine.threads }, begin)
+      : startNodeStep({ ...common, origin: ctx.origin, request: ctx.request, parseTiming: ctx.parseTiming }, begin);
 
   let stoppedAt: number | undefined;
-  let graceTimer: NodeJS.Timeout | undefined;
   const onStop = () => {
-    stoppedAt = performance.now();
-    stats.closeAt(performance.timeOrigin + stoppedAt);
-    closeWindow();
-    loop.stopSending();
-    graceTimer = setTimeout(() => {
-      loop.cancel();
-      void pool.destroy();
-    }, STOP_GRACE_MS);
+    stoppedAt = nowEpochMs();
+    stats.closeAt(stoppedAt);
+    driver.stop();
   };
   if (ctx.signal.aborted) onStop();
   else ctx.signal.addEventListener('abort', onStop, { once: true });
 
-  let lastTick = t0;
+  let lastTick = nowEpochMs();
   const progress = reporter.progress;
   const ticker = progress
     ? setInterval(() => {
-        const now = performance.now();
+        const now = nowEpochMs();
         const totalMs = warmupMs + durationMs;
-        const elapsedMs = Math.max(0, Math.min(now - t0, totalMs));
-        progress({ level, phase: elapsedMs < warmupMs ? 'warm-up' : 'measuring', elapsedMs, totalMs, qps: (okSinceTick * 1000) / (now - lastTick), inFlight: gauge.current });
+        const elapsedMs = Math.max(0, Math.min(now - started_at, totalMs));
+        progress({ level, phase: elapsedMs < warmupMs ? 'warm-up' : 'measuring', elapsedMs, totalMs, qps: (okSinceTick * 1000) / (now - lastTick), inFlight: driver.inFlight() });
         okSinceTick = 0;
         lastTick = now;
       }, PROGRESS_EVERY_MS)
     : undefined;
 
-  let counts: void | OpenLoopCounts;
+  let result;
   try {
-    counts = await loop.done;
+    result = await driver.done;
   } finally {
-    for (const t of [openTimer, closeTimer, drainTimer, graceTimer, ticker]) clearTimeout(t);
+    clearInterval(ticker);
     ctx.signal.removeEventListener('abort', onStop);
-    await pool.close().catch(() => pool.destroy());
   }
-  closeWindow();
 
-  const aborted = stoppedAt !== undefined && stoppedAt < endPerf;
-  const ended_at = aborted ? Math.max(measure_from, performance.timeOrigin + stoppedAt!) : ends_at;
+  const aborted = stoppedAt !== undefined && stoppedAt < ends_at;
+  const ended_at = aborted ? Math.max(measure_from, stoppedAt!) : ends_at;
   // Stopped during warm-up: an empty window, still closed so the run shows no step left open.
   const window_from = Math.min(measure_from, ended_at);
   const numbers = stats.summarize(window_from, ended_at, aborted);
   const windowMs = ended_at - window_from;
-  const open = counts ?? null;
+  const open = result.open;
   const health = judgeStep(
     {
       loadModel: ctx.loadModel,
       target: load,
       windowMs,
-      inFlightMean: markFrom && markTo ? InFlightGauge.mean(markFrom, markTo) : null,
+      inFlightMean: result.inFlightMean,
       littlesInFlight: numbers.in_flight,
       meanLatencyMs: stats.meanLatencyMs(),
       thinkTimeMs: ctx.thinkTimeMs,
       maxConnections: ctx.maxConnections,
-      connections,
+      connections: result.connections,
       open,
-      usage,
+      usage: result.usage,
       p50Ms: numbers.p50_ms,
     },
     LATE_TOLERANCE_MS,
@@ -172,3 +149,5 @@ export async function runStep(ctx: StepContext, level: number, load: number, ind
     health,
   };
 }
+
+const nowEpochMs = (): number => performance.timeOrigin + performance.now();

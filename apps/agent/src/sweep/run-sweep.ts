@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import {
@@ -12,13 +13,16 @@ import {
   type Recorder,
 } from '@kneeboard/agent-sdk';
 import { AgentMonitor } from '../load/agent-monitor.ts';
+import { DEFAULT_ENGINE_BINARY, resolveEngine } from '../native/engine-binary.ts';
+import { prepareNativeRequest } from '../native/native-request.ts';
 import type { LevelSummary } from '../load/level-stats.ts';
 import type { TargetRequest } from '../load/target-client.ts';
 import { runBeforeLevel } from './before-level.ts';
 import { loadAt, SweepConfig, type SweepInput } from './config.ts';
 import { checkApi, checkOpenFiles, probeTarget } from './preflight.ts';
 import type { SweepReporter } from './reporter.ts';
-import { runStep, type StepContext } from './run-step.ts';
+import { runStep, type StepContext, type StepEngine } from './run-step.ts';
+import { refineLevels } from './refine-levels.ts';
 import { SweepError } from './sweep-error.ts';
 
 export interface UploadSummary {
@@ -35,7 +39,14 @@ export interface UploadSummary {
 }
 
 export interface SweepResult {
+  /** The run (the first one, with --repeat). */
   runId: string;
+  /** Every run of the sweep: one, or one per --repeat, in order. */
+  runIds: string[];
+  /** Levels added inside the knee's bracket by --refine, if any. */
+  refinedLevels: number[];
+  /** The engine that sent the requests. */
+  engine: 'node' | 'native';
   runUrl: string;
   status: 'finished' | 'aborted';
   loadModel: 'closed' | 'open';
@@ -74,13 +85,26 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     timeoutMs: cfg.request.timeoutMs,
   };
   const parseTiming = createServerTimingParser(cfg.serverTiming);
+  const binary = cfg.engineBinary ?? DEFAULT_ENGINE_BINARY;
+  const chosen = resolveEngine(cfg.engine, target, binary);
+  if ('error' in chosen) throw new SweepError('config', chosen.error);
+  if (chosen.note !== undefined) warn(chosen.note);
+  if (chosen.engine === 'node' && cfg.threads !== undefined) warn(`--threads ${cfg.threads} is ignored: the Node engine is one thread`);
+  let engine: StepEngine = { kind: 'node' };
+  if (chosen.engine === 'native') {
+    try {
+      engine = { kind: 'native', binary, request: prepareNativeRequest(target.origin, request, cfg.serverTiming), threads: cfg.threads };
+    } catch (err) {
+      throw new SweepError('config', (err as Error).message);
+    }
+  }
   let lastRetryWarning = 0;
   const onRetry = (n: { what: string; delayMs: number; error: unknown }) => {
     if (Date.now() - lastRetryWarning < RETRY_WARNING_EVERY_MS) return;
     lastRetryWarning = Date.now();
     warn(`could not ${n.what} (${failureText(n.error)}); retrying — nothing is lost meanwhile, it waits in the spool`);
   };
-  const api = new KneeboardApi({ baseUrl: cfg.api, retry: cfg.retry, onRetry: (n) => onRetry(n) });
+  const api = new KneeboardApi({ baseUrl: cfg.api, retry: cfg.retry, onRetry: (n) => onRetry(n), token: cfg.token });
   const spoolDir = cfg.spoolDir === null ? null : resolve(cfg.spoolDir);
   const readyUrl = new URL(cfg.readyUrl ?? cfg.target);
   const prepare = (level: number) => {
@@ -106,11 +130,10 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     if (signal.aborted) halt.abort();
     signal.addEventListener('abort', () => halt.abort(), { once: true });
     let lost: SweepError | undefined;
-    let recorder: Recorder;
-    try {
-      recorder = await createRecorder({
+    const createOne = (repeat: number) =>
+      createRecorder({
         api,
-        run: { ...cfg.run, load_model: cfg.loadModel, parameter: cfg.parameter, agent_host: cfg.agentHost, agent_cores: cfg.agentCores },
+        run: repeatRun(cfg, repeat, repeatGroup),
         spoolDir,
         agentId: cfg.agentId,
         flushIntervalMs: cfg.flushIntervalMs,
@@ -124,14 +147,20 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
           halt.abort();
         },
       });
+    const repeatGroup = cfg.repeat > 1 ? randomUUID() : null;
+    const recorders: Recorder[] = [];
+    try {
+      for (let r = 0; r < cfg.repeat; r++) recorders.push(await createOne(r));
     } catch (err) {
       throw apiFailure('create the run', cfg.api, err);
     }
+    const recorder = recorders[0]!;
     const runUrl = `${cfg.web.replace(/\/+$/, '')}/runs/${recorder.runId}`;
-    reporter.runCreated?.({ runId: recorder.runId, runUrl });
+    for (const rec of recorders) reporter.runCreated?.({ runId: rec.runId, runUrl: `${cfg.web.replace(/\/+$/, '')}/runs/${rec.runId}` });
 
-    const ctx: StepContext = {
-      recorder,
+    const contexts: StepContext[] = recorders.map((rec) => ({
+      engine,
+      recorder: rec,
       reporter,
       monitor: new AgentMonitor(),
       origin: target.origin,
@@ -146,40 +175,69 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
       durationMs: cfg.durationMs,
       levelCount: cfg.levels.length,
       signal: halt.signal,
-    };
+    }));
     const levels: LevelSummary[] = [];
+    const perRun: LevelSummary[][] = recorders.map(() => []);
+    let refinedLevels: number[] = [];
     let failure: unknown;
+    // Level by level, every repeat in turn: drift on the box lands on all of them alike.
+    const sweepLevels = async (plan: number[], offset: number) => {
+      for (const [i, level] of plan.entries()) {
+        if (halt.signal.aborted) return;
+        if (offset + i > 0) await prepare(level);
+        for (const [r, ctx] of contexts.entries()) {
+          if (halt.signal.aborted) return;
+          const summary = await runStep(ctx, level, loadAt(cfg, level), offset + i);
+          levels.push(summary);
+          perRun[r]!.push(summary);
+          reporter.stepFinished?.(summary);
+        }
+      }
+    };
     try {
-      for (const [index, level] of cfg.levels.entries()) {
-        if (halt.signal.aborted) break;
-        if (index > 0) await prepare(level);
-        if (halt.signal.aborted) break;
-        const summary = await runStep(ctx, level, loadAt(cfg, level), index);
-        levels.push(summary);
-        reporter.stepFinished?.(summary);
+      await sweepLevels(cfg.levels, 0);
+      if (cfg.refine && !halt.signal.aborted) {
+        refinedLevels = refineLevels(perRun[0]!, cfg.loadModel, cfg.parameter);
+        if (refinedLevels.length > 0) {
+          warn(`--refine: the knee lies between two levels of the grid; adding ${cfg.parameter} ${refinedLevels.join(', ')} to place it closer`);
+          for (const ctx of contexts) ctx.levelCount = cfg.levels.length + refinedLevels.length;
+          await sweepLevels(refinedLevels, cfg.levels.length);
+        }
       }
     } catch (err) {
       failure = err;
     }
     // Whatever happened, what was measured is delivered (or spooled) and the run is closed.
     const status = halt.signal.aborted || failure !== undefined ? 'aborted' : 'finished';
-    const report = await recorder.finish(status, { timeoutMs: cfg.deliveryTimeoutMs });
+    const reports: Awaited<ReturnType<Recorder['finish']>>[] = [];
+    for (const rec of recorders) reports.push(await rec.finish(status, { timeoutMs: cfg.deliveryTimeoutMs }));
     failure ??= lost;
     if (failure !== undefined) throw apiFailure('complete the sweep', cfg.api, failure);
+    const sum = (key: 'recorded' | 'uploaded' | 'batches' | 'duplicateBatches' | 'lostEvents' | 'spooledEvents' | 'spooledEntries') => reports.reduce((a, r) => a + r[key], 0);
     const upload: UploadSummary = {
-      recorded: report.recorded,
-      uploaded: report.uploaded,
-      batches: report.batches,
-      duplicateBatches: report.duplicateBatches,
-      lostEvents: report.lostEvents,
-      spooledEvents: report.spooledEvents,
-      spooledEntries: report.spooledEntries,
-      spoolDir: report.spoolDir,
+      recorded: sum('recorded'),
+      uploaded: sum('uploaded'),
+      batches: sum('batches'),
+      duplicateBatches: sum('duplicateBatches'),
+      lostEvents: sum('lostEvents'),
+      spooledEvents: sum('spooledEvents'),
+      spooledEntries: sum('spooledEntries'),
+      spoolDir: reports[0]!.spoolDir,
     };
-    return { runId: recorder.runId, runUrl, status, loadModel: cfg.loadModel, parameter: cfg.parameter, levels, upload };
+    const runIds = recorders.map((r) => r.runId);
+    return { runId: recorder.runId, runIds, refinedLevels, engine: engine.kind, runUrl, status, loadModel: cfg.loadModel, parameter: cfg.parameter, levels, upload };
   } finally {
+    if (engine.kind === 'native') engine.request.dispose();
     await api.close();
   }
+}
+
+/** The run one repeat records: the same release, named and tagged as one of a group of repeats. */
+function repeatRun(cfg: SweepConfig, repeat: number, group: string | null) {
+  const run = { ...cfg.run, load_model: cfg.loadModel, parameter: cfg.parameter, agent_host: cfg.agentHost, agent_cores: cfg.agentCores };
+  if (group === null) return run;
+  const label = `repeat ${repeat + 1} of ${cfg.repeat}`;
+  return { ...run, name: cfg.run.name ? `${cfg.run.name} (${label})` : label, tags: { ...cfg.run.tags, repeat_group: group, repeat: `${repeat + 1}/${cfg.repeat}` } };
 }
 
 /** What an earlier agent could not deliver goes first, so the API sees every run whole. */

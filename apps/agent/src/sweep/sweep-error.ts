@@ -8,7 +8,9 @@ export type SweepErrorKind =
   /** The API failed during the run (after retries), or refused a request as invalid. */
   | 'api-failed'
   /** The --before-level command failed, or the target was not ready after it. */
-  | 'before-level';
+  | 'before-level'
+  /** The native engine could not start, crashed, or wrote something that is not its protocol. */
+  | 'engine-failed';
 
 /** A failure with a message meant for the person running the sweep. */
 export class SweepError extends Error {

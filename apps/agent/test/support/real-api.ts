@@ -9,8 +9,8 @@ export interface ApiProcess extends Pick<ServerProcess, 'url' | 'child'> {
 }
 
 /** The real API as its own process on `port` (so it can come back on the same address), data in `dataDir`. */
-export async function startApi(dataDir: string, port: number): Promise<ApiProcess> {
-  const api = await startServerProcess({ KNEEBOARD_DATA_DIR: dataDir }, 30_000, port);
+export async function startApi(dataDir: string, port: number, timeoutMs = 30_000): Promise<ApiProcess> {
+  const api = await startServerProcess({ KNEEBOARD_DATA_DIR: dataDir }, timeoutMs, port);
   return {
     url: api.url,
     child: api.child,

@@ -12,8 +12,8 @@ export interface CliRun {
 }
 
 /** Runs the real launcher (bin/kneeboard.mjs) in a child process, as a user would. */
-export function runCli(args: string[], timeoutMs = 20_000): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export function runCli(args: string[], timeoutMs = 20_000, env: Record<string, string> = {}): CliRun {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -77,6 +77,11 @@ export class RunStateCache {
     return state;
   }
 
+  /** The run was deleted: its next write reads storage again (and finds nothing). */
+  forget(runId: string): void {
+    this.#runs.delete(runId);
+  }
+
   /** This process changed the run (a step, a finish): its next write sees the change without a re-read. */
   invalidate(runId: string): void {
     void this.#runs.get(runId)?.then((s) => {

@@ -11,6 +11,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         description: 'Ingest request timings from load-test agents; read latency-versus-load curves.',
         version: '1.0.0',
       },
+      // Writes need a token once tokens are required (beyond loopback, or KNEEBOARD_AUTH=required);
+      // reads too with KNEEBOARD_READ=token. On loopback with no token set, none is needed.
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'kneeboard token create' } } },
+      security: [{ bearer: [] }, {}],
     },
     transform: jsonSchemaTransform,
   });

@@ -1,7 +1,10 @@
-import { compareRuns, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, seedFrom, type LevelSamples } from '@kneeboard/analysis/compare';
+import { compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup, type RunSamples } from '@kneeboard/analysis/compare';
 import { queryLevelSamples, type Db } from '@kneeboard/clickhouse';
-import type { CompareQuery, CompareResponse, Run, RunDetail } from '@kneeboard/contracts';
+import type { CompareQuery, CompareResponse, Run, RunAnalysis, RunDetail } from '@kneeboard/contracts';
 import { requireRunDetail } from './run-detail.ts';
+import { serviceRunToRunNoise } from './run-to-run-history.ts';
+
+type Detail = RunDetail & { analysis: RunAnalysis };
 
 /**
  * The bootstrap's seed, from the samples themselves (order-independent): the same data always
@@ -15,29 +18,63 @@ function seedOf(...runs: LevelSamples[][]): number {
   );
 }
 
-/** Release labels name runs in sentences; when two compared runs share one, the name tells them apart. */
-function labelFor(run: Run, all: Run[]): string {
-  return all.filter((r) => r.release === run.release).length > 1 ? `${run.release} (${run.name})` : run.release;
+/**
+ * Release labels name groups in sentences; when two compared groups share one, the first run's
+ * name tells them apart (or its id, for runs without a name).
+ */
+function labelFor(runs: Run[], all: Run[][]): string {
+  const first = runs[0] as Run;
+  const clash = all.filter((g) => g[0]?.release === first.release).length > 1;
+  const repeats = runs.length > 1 ? ` ×${runs.length}` : '';
+  return clash ? `${first.release} (${first.name || first.id.slice(0, 8)})${repeats}` : `${first.release}${repeats}`;
+}
+
+async function samplesOf(db: Db, detail: Detail, label: string): Promise<RunSamples> {
+  return {
+    label,
+    run_id: detail.run.id,
+    curve: detail.curve,
+    knee: detail.analysis.knee?.level ?? null,
+    knee_bracket: detail.analysis.knee?.bracket ?? null,
+    samples: await queryLevelSamples(db, detail.run.id),
+    flags: levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter),
+  };
+}
+
+async function groupOf(db: Db, details: Detail[], label: string): Promise<RunGroup> {
+  const runs: RunSamples[] = [];
+  for (const d of details) runs.push(await samplesOf(db, d, label));
+  return { label, runs };
 }
 
 /**
- * Compares each head run with the base, level by level, with intervals bootstrapped from raw
- * samples read from ClickHouse.
+ * Compares each head group with the base group, level by level, with intervals bootstrapped over
+ * runs and the raw samples within them. Where a side has one run, the service's run-to-run noise
+ * from earlier repeats (if any) widens its intervals; levels where an agent was the limit are
+ * flagged and get no verdict.
  */
 export async function buildComparison(db: Db, query: CompareQuery): Promise<{ report: CompareResponse; details: RunDetail[] }> {
-  const base = await requireRunDetail(db, query.base, 'base');
-  const heads = await Promise.all(query.head.map((id) => requireRunDetail(db, id, 'head')));
-  const allRuns = [base.run, ...heads.map((h) => h.run)];
-  const baseSamples = { label: labelFor(base.run, allRuns), curve: base.curve, knee: base.analysis?.knee?.level ?? null, samples: await queryLevelSamples(db, base.run.id) };
+  const baseDetails = await Promise.all(query.base.map((id) => requireRunDetail(db, id, 'base')));
+  const headDetails = await Promise.all(query.head.map((group) => Promise.all(group.map((id) => requireRunDetail(db, id, 'head')))));
+  const allGroups = [baseDetails, ...headDetails].map((g) => g.map((d) => d.run));
+  const base = await groupOf(db, baseDetails, labelFor(allGroups[0] as Run[], allGroups));
+  const anySingle = [baseDetails, ...headDetails].some((g) => g.length === 1);
+  const runToRun = anySingle ? await serviceRunToRunNoise(db, baseDetails[0]!.run.service) : null;
 
-  const compared = [];
-  for (const head of heads) {
-    const headSamples = { label: labelFor(head.run, allRuns), curve: head.curve, knee: head.analysis?.knee?.level ?? null, samples: await queryLevelSamples(db, head.run.id) };
-    const result = compareRuns(baseSamples, headSamples, { minEffect: query.min_effect, seed: seedOf(baseSamples.samples, headSamples.samples), parameter: base.run.parameter });
-    compared.push({ run: head.run, ...result });
+  const heads = [];
+  for (const [i, details] of headDetails.entries()) {
+    const head = await groupOf(db, details, labelFor(allGroups[i + 1] as Run[], allGroups));
+    const seed = seedOf(...[...base.runs, ...head.runs].map((r) => r.samples));
+    const result = compareGroups(base, head, { minEffect: query.min_effect, seed, parameter: baseDetails[0]!.run.parameter, runToRun });
+    heads.push({ run: details[0]!.run, runs: details.map((d) => d.run), ...result });
   }
   return {
-    report: { base: base.run, heads: compared, settings: { confidence: DEFAULT_CONFIDENCE, min_effect: query.min_effect, resamples: DEFAULT_RESAMPLES } },
-    details: [base, ...heads],
+    report: {
+      base: baseDetails[0]!.run,
+      base_runs: baseDetails.map((d) => d.run),
+      heads,
+      settings: { confidence: DEFAULT_CONFIDENCE, min_effect: query.min_effect, resamples: DEFAULT_RESAMPLES },
+    },
+    details: [...baseDetails, ...headDetails.flat()],
   };
 }

@@ -1,14 +1,16 @@
+import { levelFlags } from '@kneeboard/analysis/compare';
 import { colourFor, renderCurveSvg, type ChartSeries, type LatencyKey } from '@kneeboard/svg-charts';
 import { levelSelected, type RunDetail, type SvgViewQuery } from '@kneeboard/contracts';
 
 function seriesOf(detail: RunDetail, index: number, dashed: boolean, label: string, view: SvgViewQuery): ChartSeries {
+  const flags = levelFlags(detail.curve, detail.analysis?.littles_law ?? [], detail.run.parameter);
   return {
     label,
     colour: colourFor(index),
     dashed,
     points: detail.curve
       .filter((p) => levelSelected(view.levels, p.level))
-      .map((p) => ({ level: p.level, qps: p.qps, p50_ms: p.p50_ms, p90_ms: p.p90_ms, p99_ms: p.p99_ms, p999_ms: p.p999_ms })),
+      .map((p) => ({ level: p.level, qps: p.qps, p50_ms: p.p50_ms, p90_ms: p.p90_ms, p99_ms: p.p99_ms, p999_ms: p.p999_ms, flag: flags.get(p.level) ?? null })),
   };
 }
 
@@ -26,7 +28,7 @@ const kneeMarker = (detail: RunDetail) => {
 export function runCurveSvg(detail: RunDetail, view: SvgViewQuery = {}): string {
   const { run } = detail;
   return renderCurveSvg({
-    title: `${run.service} ${run.release} — ${run.name}`,
+    title: `${run.service} ${run.release}${run.name ? ` — ${run.name}` : ''}`,
     subtitle: detail.analysis?.verdict,
     parameter: run.parameter,
     series: [seriesOf(detail, 0, false, run.release, view)],

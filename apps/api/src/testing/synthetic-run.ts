@@ -1,9 +1,13 @@
+import type { StepHealth } from '@kneeboard/contracts';
 import { batchOf, createRun, postJson, prng } from './http.ts';
 
 export interface SyntheticRunOptions {
   seed: number;
   service?: string;
   release: string;
+  name?: string;
+  /** The swept parameter's name (default concurrency). */
+  parameter?: string;
   levels?: number[];
   workers?: number;
   serviceMs?: number;
@@ -11,6 +15,8 @@ export interface SyntheticRunOptions {
   qpsScale?: number;
   latencyScale?: number;
   seconds?: number;
+  /** The agent's health report per level, posted with the step (e.g. a generator-limited flag). */
+  health?: Record<number, StepHealth>;
 }
 
 /**
@@ -24,7 +30,7 @@ export async function storeSyntheticRun(apiUrl: string, o: SyntheticRunOptions):
   const workers = o.workers ?? 4;
   const serviceMs = o.serviceMs ?? 20;
   const seconds = o.seconds ?? 5;
-  const runId = await createRun(apiUrl, { service: o.service ?? 'synthetic', release: o.release });
+  const runId = await createRun(apiUrl, { service: o.service ?? 'synthetic', release: o.release, ...(o.name === undefined ? {} : { name: o.name }), ...(o.parameter === undefined ? {} : { parameter: o.parameter }) });
   const rand = prng(o.seed);
   const gaussian = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
   const t0 = 1_800_000_000_000 + o.seed * 1_000_000;
@@ -39,7 +45,7 @@ export async function storeSyntheticRun(apiUrl: string, o: SyntheticRunOptions):
       return { level, ts: from(i) + ((k + rand()) * windowMs) / n, latency, compute: Math.min(latency, serviceMs), queue: Math.max(0, latency - serviceMs) };
     });
   });
-  await Promise.all(levels.map((level, i) => postJson(`${apiUrl}/api/v1/runs/${runId}/steps`, { level, started_at: from(i), measure_from: from(i), ended_at: from(i) + windowMs })));
+  await Promise.all(levels.map((level, i) => postJson(`${apiUrl}/api/v1/runs/${runId}/steps`, { level, started_at: from(i), measure_from: from(i), ended_at: from(i) + windowMs, health: o.health?.[level] ?? null })));
   for (let i = 0; i < rows.length; i += 50_000) {
     const res = await postJson(`${apiUrl}/api/v1/runs/${runId}/events`, batchOf(rows.slice(i, i + 50_000), `synthetic-${i}`));
     if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${JSON.stringify(res.body)}`);

@@ -3,6 +3,11 @@ import Link from 'next/link';
 import './globals.css';
 import './compare.css';
 import './review.css';
+import './level.css';
+
+// Every page is rendered per request: its scripts carry that request's CSP nonce (see proxy.ts),
+// which a page prerendered at build time could not.
+export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = {
   title: { default: 'Kneeboard', template: '%s · Kneeboard' },

@@ -4,6 +4,7 @@
  */
 import {
   CompareResponse,
+  LevelDetail,
   Link,
   ListRunsResponse,
   ListServicesResponse,
@@ -31,10 +32,11 @@ export class ApiUnavailableError extends Error {
 const TIMEOUT_MS = 5000;
 
 async function getJson(path: string): Promise<{ status: number; body: unknown }> {
-  const base = serverEnv().KNEEBOARD_API_URL;
+  const { KNEEBOARD_API_URL: base, KNEEBOARD_API_TOKEN: token } = serverEnv();
   let res: Response;
   try {
-    res = await fetch(`${base}${path}`, { cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS), headers: { accept: 'application/json' } });
+    const headers: Record<string, string> = { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    res = await fetch(`${base}${path}`, { cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS), headers });
   } catch (err) {
     throw new ApiUnavailableError(`Cannot reach the Kneeboard API at ${base}: ${(err as Error).message}`, base);
   }
@@ -71,6 +73,11 @@ export async function listRuns(filter: RunsFilter, limit = 200): Promise<RunSumm
 /** The run's detail, or null when the API says 404. */
 export async function getRun(id: string): Promise<RunDetail | null> {
   return getParsed(`/api/v1/runs/${encodeURIComponent(id)}`, RunDetail, true);
+}
+
+/** Inside one level of a run, for a link that opens its panel (`?level=8`); null on 404. */
+export async function getLevelDetail(id: string, level: number): Promise<LevelDetail | null> {
+  return getParsed(`/api/v1/runs/${encodeURIComponent(id)}/levels/${encodeURIComponent(String(level))}`, LevelDetail, true);
 }
 
 /**

@@ -3,7 +3,7 @@
  * short links, run labels and notes, and the comparison as Markdown. Bodies are parsed with the
  * contracts' schemas; failures become one readable sentence.
  */
-import { CompareResponse, Link, Run, type UpdateRunBody } from '@kneeboard/contracts';
+import { CompareResponse, LevelDetail, Link, Run, type UpdateRunBody } from '@kneeboard/contracts';
 import type { z } from 'zod';
 
 async function reason(res: Response): Promise<string> {
@@ -51,4 +51,15 @@ export async function fetchCompare(apiQuery: string): Promise<{ ok: true; report
   const parsed = CompareResponse.safeParse(await res.json());
   if (!parsed.success) throw new Error('GET /api/v1/compare: unexpected response shape');
   return { ok: true, report: parsed.data };
+}
+
+/** Inside one level of a run (`GET /api/v1/runs/{id}/levels/{level}`); a 404 (no such level) is null. */
+export async function fetchLevelDetail(runId: string, level: number): Promise<LevelDetail | null> {
+  const path = `/api/v1/runs/${encodeURIComponent(runId)}/levels/${encodeURIComponent(String(level))}`;
+  const res = await fetch(path, { headers: { accept: 'application/json' } });
+  if (res.status === 404) return null;
+  if (!res.ok) throw new Error(`GET ${path} failed (${await reason(res)})`);
+  const parsed = LevelDetail.safeParse(await res.json());
+  if (!parsed.success) throw new Error(`GET ${path}: unexpected response shape`);
+  return parsed.data;
 }

@@ -18,13 +18,15 @@ const missing: MetricDelta = { base: 20, head: null, change: null, ci_low: null,
 function head(over: Partial<HeadComparison['overall']> = {}): HeadComparison {
   return {
     run: testRun(2),
+    runs: [testRun(2)],
+    noise: { base_runs: 1, head_runs: 1, basis: 'within-run only', run_to_run: null, note: 'cannot separate' },
     levels: [
-      { level: 1, in_base: true, in_head: true, qps: delta(), p50_ms: delta({ base: 0.25, head: 0.26, change: 0.04, ci_low: -0.01, ci_high: 0.08, verdict: 'no significant change' }), p99_ms: delta({ base: 2, head: 3, change: 0.5, ci_low: 0.4, ci_high: 0.6, verdict: 'regression' }) },
-      { level: 32, in_base: false, in_head: true, qps: { ...missing, base: null, head: 262 }, p50_ms: missing, p99_ms: missing },
+      { level: 1, in_base: true, in_head: true, flags: [], qps: delta(), p50_ms: delta({ base: 0.25, head: 0.26, change: 0.04, ci_low: -0.01, ci_high: 0.08, verdict: 'no significant change' }), p99_ms: delta({ base: 2, head: 3, change: 0.5, ci_low: 0.4, ci_high: 0.6, verdict: 'regression' }) },
+      { level: 32, in_base: false, in_head: true, flags: [{ side: 'head', run_id: testRun(2).id, reason: 'the agent flagged concurrency 32 generator-limited' }], qps: { ...missing, base: null, head: 262 }, p50_ms: missing, p99_ms: missing },
     ],
     overall: {
       max_qps: { ...delta({ base: 99400, head: 131043 }), base_level: 50, head_level: 2000 },
-      knee: { base: 50, head: 500, change: 9 },
+      knee: { base: 50, head: 500, change: 9, base_bracket: { low: 25, high: 50 }, head_bracket: { low: 250, high: 500 }, within_grid: false },
       p99_at_base_knee: { ...delta({ base: 0.36, head: 0.8, change: 1.22, ci_low: 1.1, ci_high: 1.3, verdict: 'regression' }), level: 50 },
       verdict: 'regression',
       summary: 'v2 vs v1: max throughput +31%. Regression.',
@@ -76,15 +78,32 @@ describe('verdict summary', () => {
     expect(s.summary).toBe('v2 vs v1: max throughput +31%. Regression.');
     expect(s.stats).toEqual([
       { label: 'max QPS', value: '+31%', detail: '99,400 at 50 → 131,043 at 2000 req/s · 95% +29…+33%', tone: 'improvement' },
-      { label: 'knee', value: '50 → 500', detail: 'workers +900%', tone: 'improvement' },
+      { label: 'knee', value: '50 → 500', detail: 'workers +900%, somewhere between 250 and 500 on this grid', tone: 'improvement' },
       { label: 'p99 at workers 50', value: '+122%', detail: '0.36 → 0.80 ms · 95% +110…+130%', tone: 'regression' },
     ]);
   });
 
   it('handles unchanged and missing knees', () => {
-    expect(verdictSummary(head({ knee: { base: 8, head: 8, change: 0 } }), 'c').stats[1]).toMatchObject({ value: '8', tone: 'same' });
-    const none = verdictSummary(head({ knee: { base: null, head: null, change: null }, p99_at_base_knee: { ...missing, level: null } }), 'c');
+    expect(verdictSummary(head({ knee: { base: 8, head: 8, change: 0, base_bracket: { low: 4, high: 8 }, head_bracket: { low: 4, high: 8 }, within_grid: true } }), 'c').stats[1]).toMatchObject({ value: '8', tone: 'same' });
+    const none = verdictSummary(head({ knee: { base: null, head: null, change: null, base_bracket: null, head_bracket: null, within_grid: false }, p99_at_base_knee: { ...missing, level: null } }), 'c');
     expect(none.stats[1]).toMatchObject({ value: 'none', tone: 'unknown' });
     expect(none.stats[2]).toMatchObject({ label: 'p99 at base knee', value: '—', tone: 'unknown' });
+  });
+});
+
+describe('flags and noise in the summary', () => {
+  it('marks flagged levels not comparable with the reason, and carries what the intervals can see', () => {
+    const rows = deltaRows(head(), null);
+    expect(rows[0]?.flags).toEqual([]);
+    expect(rows[1]?.flags).toEqual(['head: the agent flagged concurrency 32 generator-limited']);
+    expect(toneOf('not comparable')).toBe('flagged');
+    const s = verdictSummary(head(), 'workers');
+    expect(s.notComparable).toEqual([32]);
+    expect(s.noise).toEqual({ basis: 'within-run only', note: 'cannot separate' });
+  });
+
+  it('reads two knees inside each other’s bracket as the same within the grid', () => {
+    const s = verdictSummary(head({ knee: { base: 16, head: 12, change: -0.25, base_bracket: { low: 8, high: 16 }, head_bracket: { low: 8, high: 12 }, within_grid: true } }), 'c');
+    expect(s.stats[1]).toMatchObject({ value: '16 → 12', tone: 'same', detail: 'within the grid: the levels swept cannot tell c 16 from 12' });
   });
 });

@@ -7,12 +7,13 @@ import type { ChangeVerdict, HeadComparison, MetricDelta } from '@kneeboard/cont
 import { formatChange, formatChangeInterval, formatLevel, formatMsShort, formatQpsShort } from './format.ts';
 import { levelVisible, type LevelSelection } from './view-state.ts';
 
-/** How a verdict reads: red, green, plain, or faint. */
-export type Tone = 'regression' | 'improvement' | 'same' | 'unknown';
+/** How a verdict reads: red, green, plain, faint, or amber for a level the agent limited. */
+export type Tone = 'regression' | 'improvement' | 'same' | 'unknown' | 'flagged';
 
 export function toneOf(verdict: ChangeVerdict): Tone {
   if (verdict === 'regression') return 'regression';
   if (verdict === 'improvement') return 'improvement';
+  if (verdict === 'not comparable') return 'flagged';
   return verdict === 'no significant change' ? 'same' : 'unknown';
 }
 
@@ -52,6 +53,10 @@ export interface DeltaRow {
   level: number;
   /** Only one run swept this level: there is nothing to compare there. */
   only: 'base' | 'head' | null;
+  /** Why this level is not comparable, one line per flagged run ("head: the agent flagged …"); empty when it is. */
+  flags: string[];
+  /** Which sides were flagged, for the short mark in the row (the reasons go under the table). */
+  flagSides: Array<'base' | 'head'>;
   qps: DeltaCell;
   p50: DeltaCell;
   p99: DeltaCell;
@@ -64,6 +69,8 @@ export function deltaRows(head: HeadComparison, levels: LevelSelection | null): 
     .map((l) => ({
       level: l.level,
       only: l.in_base && !l.in_head ? 'base' : !l.in_base && l.in_head ? 'head' : null,
+      flags: l.flags.map((f) => `${f.side}: ${f.reason}`),
+      flagSides: [...new Set(l.flags.map((f) => f.side))],
       qps: deltaCell(l.qps, 'qps'),
       p50: deltaCell(l.p50_ms, 'p50_ms'),
       p99: deltaCell(l.p99_ms, 'p99_ms'),
@@ -85,6 +92,10 @@ export interface VerdictSummary {
   /** The API's one sentence for a pull request. */
   summary: string;
   stats: VerdictStat[];
+  /** What the intervals can see (repeats, history, or only the noise within each run). */
+  noise: { basis: HeadComparison['noise']['basis']; note: string };
+  /** Levels where an agent was the limit: they get no verdict. */
+  notComparable: number[];
 }
 
 function statFrom(label: string, d: MetricDelta, metric: Metric): VerdictStat {
@@ -102,16 +113,25 @@ export function verdictSummary(head: HeadComparison, parameter: string): Verdict
     o.max_qps.ci_low !== null && o.max_qps.ci_high !== null ? ` · 95% ${formatChangeInterval(o.max_qps.ci_low, o.max_qps.ci_high)}` : ''
   }`;
 
-  const { base: kb, head: kh, change } = o.knee;
+  const { base: kb, head: kh, change, base_bracket: bb, head_bracket: hb, within_grid: withinGrid } = o.knee;
+  const bracket = (b: typeof bb) => (b && b.high / b.low > 1.25 ? `, somewhere between ${formatLevel(b.low)} and ${formatLevel(b.high)} on this grid` : '');
   const knee: VerdictStat =
     kb === null && kh === null
       ? { label: 'knee', value: 'none', detail: 'neither run has a knee', tone: 'unknown' }
-      : kb !== null && kh !== null && kb === kh
-        ? { label: 'knee', value: `${formatLevel(kb)}`, detail: `unchanged at ${parameter} ${formatLevel(kb)}`, tone: 'same' }
+      : kb !== null && kh !== null && (kb === kh || withinGrid)
+        ? {
+            label: 'knee',
+            value: kb === kh ? `${formatLevel(kb)}` : `${formatLevel(kb)} → ${formatLevel(kh)}`,
+            detail:
+              kb === kh
+                ? `unchanged at ${parameter} ${formatLevel(kb)}${bracket(bb)}`
+                : `within the grid: the levels swept cannot tell ${parameter} ${formatLevel(kb)} from ${formatLevel(kh)}`,
+            tone: 'same',
+          }
         : {
             label: 'knee',
             value: `${kb === null ? '—' : formatLevel(kb)} → ${kh === null ? '—' : formatLevel(kh)}`,
-            detail: change === null ? `${parameter}; one run has no knee` : `${parameter} ${formatChange(change)}`,
+            detail: change === null ? `${parameter}; one run has no knee` : `${parameter} ${formatChange(change)}${bracket(hb)}`,
             tone: change === null ? 'unknown' : change > 0 ? 'improvement' : 'regression',
           };
 
@@ -119,5 +139,6 @@ export function verdictSummary(head: HeadComparison, parameter: string): Verdict
   const p99 = statFrom(p99Level === null ? 'p99 at base knee' : `p99 at ${parameter} ${formatLevel(p99Level)}`, o.p99_at_base_knee, 'p99_ms');
   if (p99Level === null) Object.assign(p99, { value: '—', detail: 'the base run has no knee', tone: 'unknown' });
 
-  return { verdict: o.verdict, tone: toneOf(o.verdict), summary: o.summary, stats: [max, knee, p99] };
+  const notComparable = head.levels.filter((l) => l.flags.length > 0).map((l) => l.level);
+  return { verdict: o.verdict, tone: toneOf(o.verdict), summary: o.summary, stats: [max, knee, p99], noise: { basis: head.noise.basis, note: head.noise.note }, notComparable };
 }

@@ -9,15 +9,27 @@ const ServerEnv = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:4000' })
     .default('http://127.0.0.1:4000')
     .transform((u) => u.replace(/\/+$/, '')),
+  /**
+   * A token the dashboard sends to the API (its reads, and writes its users make: labels, notes,
+   * short links) when the API requires tokens. Everyone who can open the dashboard acts with it:
+   * put the dashboard behind your single sign-on and give it a `write` token.
+   */
+  KNEEBOARD_API_TOKEN: z.string().regex(/^\S+$/, 'must be a token, without spaces').optional(),
 });
 export type ServerEnv = z.infer<typeof ServerEnv>;
 
 export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
-  const raw = source.KNEEBOARD_API_URL?.trim() ? { KNEEBOARD_API_URL: source.KNEEBOARD_API_URL.trim() } : {};
+  const raw = {
+    ...(source.KNEEBOARD_API_URL?.trim() ? { KNEEBOARD_API_URL: source.KNEEBOARD_API_URL.trim() } : {}),
+    ...(source.KNEEBOARD_API_TOKEN?.trim() ? { KNEEBOARD_API_TOKEN: source.KNEEBOARD_API_TOKEN.trim() } : {}),
+  };
   const parsed = ServerEnv.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`Invalid environment: ${issue?.path.join('.') ?? 'KNEEBOARD_API_URL'} ${issue?.message ?? 'is invalid'} (got "${source.KNEEBOARD_API_URL}")`);
+    const name = issue?.path.join('.') || 'KNEEBOARD_API_URL';
+    // Never echo a token back into a log.
+    const got = name === 'KNEEBOARD_API_TOKEN' ? '' : ` (got "${source.KNEEBOARD_API_URL}")`;
+    throw new Error(`Invalid environment: ${name} ${issue?.message ?? 'is invalid'}${got}`);
   }
   return parsed.data;
 }

@@ -137,10 +137,10 @@ export function formatWithError(value: number, se: number | null | undefined, di
 }
 
 /** A relative change as a signed percentage: `+31%`, `−4.2%` (one decimal under 10%), with a true minus. */
-export function formatChange(ratio: number | null | undefined): string {
+export function formatChange(ratio: number | null | undefined, minDigits = 0): string {
   if (ratio == null || !Number.isFinite(ratio)) return DASH;
   const pct = ratio * 100;
-  const digits = Math.abs(pct) < 10 ? 1 : 0;
+  const digits = Math.max(minDigits, Math.abs(pct) < 10 ? 1 : 0);
   const text = Math.abs(pct).toFixed(digits);
   if (Number(text) === 0) return `±${text}%`;
   return `${pct > 0 ? '+' : '−'}${text}%`;
@@ -149,7 +149,11 @@ export function formatChange(ratio: number | null | undefined): string {
 /** An interval of relative changes: `+29…+33%`, `−8.1…+2.4%`. */
 export function formatChangeInterval(low: number | null | undefined, high: number | null | undefined): string {
   if (low == null || high == null || !Number.isFinite(low) || !Number.isFinite(high)) return DASH;
-  return `${formatChange(low).replace(/%$/, '')}…${formatChange(high)}`;
+  // As many decimals as it takes for the ends to differ (up to three): only data with no spread
+  // prints a zero-width interval.
+  let digits = 0;
+  while (digits < 3 && low !== high && formatChange(low, digits) === formatChange(high, digits)) digits++;
+  return `${formatChange(low, digits).replace(/%$/, '')}…${formatChange(high, digits)}`;
 }
 
 /** Throughput for sentences and comparisons: `120,797` at 100 and above, `9.1` below. */

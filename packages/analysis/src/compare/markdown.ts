@@ -1,31 +1,39 @@
-import type { CompareResponse, MetricDelta } from '@kneeboard/contracts';
+import type { CompareResponse, HeadComparison, LevelComparison, MetricDelta } from '@kneeboard/contracts';
+import { escapeMarkdownText } from '../markdown-text.ts';
 import { formatLevel, formatPercentChange, formatQps } from './format-change.ts';
 
 const ms = (x: number | null) => (x === null ? '—' : `${x.toFixed(x >= 100 ? 0 : 1)} ms`);
-const mark = (d: MetricDelta) => (d.verdict === 'regression' ? ' 🔴' : d.verdict === 'improvement' ? ' 🟢' : '');
+const mark = (d: MetricDelta) => (d.verdict === 'regression' ? ' 🔴' : d.verdict === 'improvement' ? ' 🟢' : d.verdict === 'not comparable' ? ' ⚠️' : '');
 const cell = (d: MetricDelta, value: (x: number | null) => string) =>
   d.base === null || d.head === null ? `${value(d.base)} → ${value(d.head)}` : `${value(d.base)} → ${value(d.head)} (${formatPercentChange(d)})${mark(d)}`;
 
-/** A comparison as Markdown, ready to paste into a pull request: the verdict, then one row per level. */
-export function compareMarkdown(report: CompareResponse, parameter: string, links: { view?: string; svg?: string } = {}): string {
-  const out: string[] = [];
-  for (const head of report.heads) {
-    const o = head.overall;
-    out.push(`### ${head.run.service}: ${head.run.release} vs ${report.base.release} — ${o.verdict}`);
-    out.push('');
-    out.push(o.summary);
-    out.push('');
-    if (links.svg) out.push(`![latency versus load](${links.svg})`, '');
-    out.push(`| ${parameter} | QPS | p50 | p99 |`);
-    out.push('|---:|---|---|---|');
-    for (const l of head.levels) {
-      out.push(`| ${formatLevel(l.level)} | ${cell(l.qps, formatQps)} | ${cell(l.p50_ms, ms)} | ${cell(l.p99_ms, ms)} |`);
-    }
-    out.push('');
+function flagNotes(level: LevelComparison): string {
+  if (level.flags.length === 0) return '';
+  return level.flags.map((f) => `not comparable: ${f.side} — ${escapeMarkdownText(f.reason)}`).join('; ');
+}
+
+function headSection(head: HeadComparison, baseRelease: string, parameter: string, svg: string | undefined): string[] {
+  const o = head.overall;
+  const out = [`### ${escapeMarkdownText(head.run.service)}: ${escapeMarkdownText(head.run.release)} vs ${escapeMarkdownText(baseRelease)} — ${o.verdict}`, ''];
+  out.push(escapeMarkdownText(o.summary), '', `<sub>${head.noise.note}</sub>`, '');
+  if (svg) out.push(`![latency versus load](${svg})`, '');
+  out.push(`| ${escapeMarkdownText(parameter)} | QPS | p50 | p99 | flags |`, '|---:|---|---|---|---|');
+  for (const l of head.levels) {
+    out.push(`| ${formatLevel(l.level)} | ${cell(l.qps, formatQps)} | ${cell(l.p50_ms, ms)} | ${cell(l.p99_ms, ms)} | ${flagNotes(l)} |`);
   }
+  out.push('');
+  return out;
+}
+
+/**
+ * A comparison as Markdown, ready to paste into a pull request: the verdict, then one row per level.
+ * Every user string (service, release, parameter, summary, flag reasons) is escaped here, once.
+ */
+export function compareMarkdown(report: CompareResponse, parameter: string, links: { view?: string; svg?: string } = {}): string {
+  const out = report.heads.flatMap((head) => headSection(head, report.base.release, parameter, links.svg));
   const pct = Math.round(report.settings.min_effect * 100);
   out.push(
-    `<sub>Intervals: ${Math.round(report.settings.confidence * 100)}% bootstrap over raw samples (${report.settings.resamples} resamples); changes under ${pct}% are not called.${links.view ? ` [Open in Kneeboard](${links.view})` : ''}</sub>`,
+    `<sub>Intervals: ${Math.round(report.settings.confidence * 100)}% bootstrap over runs and the requests within them (${report.settings.resamples} resamples); changes under ${pct}% are not called; ⚠️ marks levels where the agent, not the service, was the limit.${links.view ? ` [Open in Kneeboard](${links.view})` : ''}</sub>`,
   );
   return `${out.join('\n')}\n`;
 }

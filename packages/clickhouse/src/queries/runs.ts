@@ -19,7 +19,8 @@ export async function insertRun(db: Db, body: CreateRunBody, now = Date.now()): 
   const run: Run = {
     id: randomUUID(),
     service: body.service,
-    name: body.name && body.name.length > 0 ? body.name : `${body.service} ${body.release}`,
+    // No invented name: one made of service and release would only repeat them beside themselves.
+    name: body.name ?? '',
     release: body.release,
     git_sha: body.git_sha ?? null,
     load_model: body.load_model,

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
 import { ApiError, CompareQuery, CompareResponse, SvgViewQuery, ViewPath } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
@@ -7,8 +8,8 @@ import { buildComparison } from '../../services/compare.ts';
 import { compareCurveSvg } from '../../services/curve-svg.ts';
 
 const MarkdownQuery = CompareQuery.extend({
-  /** The web app's origin, so the Markdown can link to the interactive view and the embeddable SVG. */
-  web: z.url().optional(),
+  /** The web app's origin, so the Markdown can link to the interactive view and the embeddable SVG (http or https only). */
+  web: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   /** The view's own path and query, so the link reopens it with its settings. */
   view: ViewPath.optional(),
 });
@@ -28,10 +29,13 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db 
     schema: { summary: 'A comparison as Markdown for a pull request', tags: ['compare'], querystring: MarkdownQuery },
     handler: async (req, reply) => {
       const { report } = await buildComparison(db, req.query);
-      const pairs: Array<[string, string]> = [['base', req.query.base], ...req.query.head.map((h): [string, string] => ['head', h])];
+      const pairs: Array<[string, string]> = [['base', req.query.base.join(',')], ...req.query.head.map((h): [string, string] => ['head', h.join(',')])];
       const qs = new URLSearchParams(pairs).toString();
-      const links = req.query.web ? { view: `${req.query.web}${req.query.view ?? `/compare?${qs}`}`, svg: `${req.query.web}/api/v1/compare.svg?${qs}` } : {};
-      return reply.type('text/markdown; charset=utf-8').send(compareMarkdown(report, report.base.parameter, links));
+      const web = req.query.web?.replace(/\/+$/, '');
+      const links = web ? { view: markdownLinkTarget(`${web}${req.query.view ?? `/compare?${qs}`}`) ?? undefined, svg: markdownLinkTarget(`${web}/api/v1/compare.svg?${qs}`) ?? undefined } : {};
+      // Service, release, run names and the parameter are user strings: compareMarkdown escapes them.
+      const markdown = compareMarkdown(report, report.base.parameter, links);
+      return reply.type('text/markdown; charset=utf-8').send(markdown);
     },
   });
 

@@ -36,7 +36,7 @@ export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { d
         .type('text/csv; charset=utf-8')
         .header(PERCENTILES_HEADER, detail.percentiles ?? 'rollup')
         .header('content-disposition', `attachment; filename="${`${detail.run.service}-${detail.run.release}-curve.csv`.replace(/[^\w.@-]+/g, '_')}"`)
-        .send(curveCsv(detail.curve));
+        .send(curveCsv(detail));
     },
   });
 };

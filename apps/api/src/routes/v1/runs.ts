@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { finishRun, insertRun, listRuns, queryRunSummaries, updateRun } from '@kneeboard/clickhouse';
+import { deleteRun, finishRun, getRun, insertRun, listRuns, queryRunSummaries, updateRun } from '@kneeboard/clickhouse';
 import {
   ApiError,
   CreateRunBody,
@@ -61,6 +61,23 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
       response: { 200: RunDetail, 400: ApiError, 404: ApiError },
     },
     handler: async (req) => requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query)),
+  });
+
+  app.delete('/runs/:id', {
+    schema: {
+      summary: 'Delete a run: its raw events, batch ledger, steps and the run itself (a write token where tokens are on)',
+      tags: ['runs'],
+      params: IdParams,
+      response: { 204: z.null(), 404: ApiError },
+    },
+    handler: async (req, reply) => {
+      const run = await getRun(db, req.params.id);
+      if (!run) throw notFound('run');
+      await orUnavailable('the deletion', () => deleteRun(db, run.id));
+      ingest.runs.forget(run.id);
+      hub.notify(run.id);
+      return reply.code(204).send(null);
+    },
   });
 
   app.patch('/runs/:id', {

@@ -5,7 +5,7 @@ export function ApiErrorNotice({ message, apiUrl }: { message: string; apiUrl: s
       <h2>The Kneeboard API is not answering</h2>
       <p>{message}</p>
       <p className="muted">
-        The dashboard reads from <code>{apiUrl}</code>. Start the API (<code>pnpm up</code> starts everything) or set{' '}
+        The dashboard reads from <code>{apiUrl}</code>. Start the API (<code>./scripts/start.sh</code> starts everything) or set{' '}
         <code>KNEEBOARD_API_URL</code> when starting this app.
       </p>
     </div>

@@ -62,10 +62,17 @@ export function DeltaTable({
         </thead>
         <tbody>
           {rows.map((r) => (
-            <tr key={r.level} data-level={r.level}>
+            <tr key={r.level} data-level={r.level} data-flagged={r.flags.length > 0 ? 'true' : undefined} className={r.flags.length > 0 ? 'flagged' : undefined}>
               <td className="num strong">
                 {formatLevel(r.level)}
                 {r.only ? <span className="only-in">only in {r.only === 'base' ? baseLabel : headLabel}</span> : null}
+                {r.flags.length > 0 ? (
+                  <span className="level-flag" data-testid="level-flag" title={r.flags.join('\n')}>
+                    <span aria-hidden="true">⚠ </span>
+                    <span className="sr-only">not comparable, the agent was the limit in </span>
+                    {r.flagSides.join(' + ')}
+                  </span>
+                ) : null}
               </td>
               <Cell cell={r.qps} testId="delta-qps" />
               <Cell cell={r.p50} testId="delta-p50" />
@@ -74,6 +81,20 @@ export function DeltaTable({
           ))}
         </tbody>
       </table>
+      {rows.some((r) => r.flags.length > 0) ? (
+        <ul className="flag-notes" data-testid="flag-notes">
+          {rows
+            .filter((r) => r.flags.length > 0)
+            .map((r) => (
+              <li key={r.level} data-level={r.level}>
+                <strong>
+                  ⚠ {parameter} {formatLevel(r.level)}
+                </strong>{' '}
+                not comparable — {r.flags.join('; ')}
+              </li>
+            ))}
+        </ul>
+      ) : null}
     </section>
   );
 }

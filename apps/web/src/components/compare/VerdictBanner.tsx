@@ -15,6 +15,14 @@ export function VerdictBanner({ headLabel, baseLabel, colour, summary }: { headL
       <p className="verdict-summary" data-testid="verdict-summary">
         {summary.summary}
       </p>
+      {summary.notComparable.length > 0 ? (
+        <p className="verdict-flags" data-testid="verdict-flags">
+          <span aria-hidden="true">⚠ </span>Not comparable at {summary.notComparable.join(', ')}: the load generator, not the service, was the limit there (see the table).
+        </p>
+      ) : null}
+      <p className={`verdict-noise noise-${summary.noise.basis.replace(/ /g, '-')}`} data-testid="verdict-noise" data-basis={summary.noise.basis}>
+        {summary.noise.note}
+      </p>
       <dl className="verdict-stats">
         {summary.stats.map((s) => (
           <div key={s.label} className={`tone-${s.tone}`}>

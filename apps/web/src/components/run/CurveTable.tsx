@@ -25,6 +25,8 @@ export function CurveTable({
   efficiencyBasis,
   closedLoop,
   openLoop = false,
+  selected = null,
+  onSelect,
 }: {
   rows: CurveTableRow[];
   parameter: string;
@@ -32,6 +34,9 @@ export function CurveTable({
   closedLoop: boolean;
   /** Level = offered rate: the column is achieved ÷ offered instead of scaling efficiency. */
   openLoop?: boolean;
+  /** The level whose panel is open, and what a click on a level does (opens "Inside …"). */
+  selected?: number | null;
+  onSelect?: (level: number) => void;
 }) {
   const limited = rows.filter((r) => r.inFlight?.generatorLimited).length;
   return (
@@ -75,12 +80,32 @@ export function CurveTable({
             </tr>
           ) : null}
           {rows.map(({ point: p, efficiency, inFlight }) => {
-            const cls = [p.in_progress ? 'in-progress' : '', inFlight?.generatorLimited ? 'generator-limited' : ''].filter(Boolean).join(' ');
+            const cls = [p.in_progress ? 'in-progress' : '', inFlight?.generatorLimited ? 'generator-limited' : '', selected === p.level ? 'selected' : '', onSelect ? 'clickable' : '']
+              .filter(Boolean)
+              .join(' ');
             return (
-              <tr key={p.level} data-level={p.level} data-generator-limited={inFlight?.generatorLimited ? 'true' : undefined} className={cls || undefined}>
+              <tr key={p.level} data-level={p.level} data-generator-limited={inFlight?.generatorLimited ? 'true' : undefined} className={cls || undefined} onClick={onSelect ? () => onSelect(p.level) : undefined}>
                 <td className="num strong">
                   {p.in_progress ? <span className="measuring">measuring · </span> : null}
-                  {formatLevel(p.level)}
+                  {onSelect ? (
+                    <button
+                      type="button"
+                      className="level-link"
+                      aria-expanded={selected === p.level}
+                      aria-controls="level-panel"
+                      title={`Inside ${parameter} ${formatLevel(p.level)}: spectrum, histogram, the step over time, status codes`}
+                      data-testid="open-level"
+                      // The row's click handler opens it too; one click must not toggle it twice.
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        onSelect(p.level);
+                      }}
+                    >
+                      {formatLevel(p.level)}
+                    </button>
+                  ) : (
+                    formatLevel(p.level)
+                  )}
                 </td>
                 <td className="num">{formatQps(p.qps)}</td>
 {openLoop ? (
@@ -143,8 +168,9 @@ export function CurveTable({
               {limited > 0 ? (
                 <>
                   {' '}
-                  Rows marked <span className="gen-flag">!</span> fall more than 10% short: the load generator, not the server, may have been
-                  the ceiling there.
+                  Rows marked <span className="gen-flag">!</span> were limited by the load generator, not the server: the agent flagged the step
+                  itself (event-loop lag, late or missed sends, its own CPU — hover the row for its reason) or fewer than 90% of the
+                  {` ${parameter} `}requests were in flight (Little&apos;s law). Comparisons call no change there.
                 </>
               ) : null}
             </>

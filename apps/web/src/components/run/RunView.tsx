@@ -1,17 +1,19 @@
 'use client';
 
-import type { Run, RunDetail } from '@kneeboard/contracts';
-import { useMemo, useState } from 'react';
+import type { LevelDetail, Run, RunDetail } from '@kneeboard/contracts';
+import { useCallback, useMemo, useState } from 'react';
 import { inProgressLevel, latencyData, normalizeCurve, qpsData, splitData } from '../../lib/curve-series.ts';
 import { curveTableRows } from '../../lib/curve-table.ts';
 import { formatLevel, formatSignificant } from '../../lib/format.ts';
 import { kneeMarker, type KneeMarkerSpec } from '../../lib/knee.ts';
+import { withLevelParam } from '../../lib/level-detail.ts';
 import { defaultXScale, levelDomain, type ScaleKind } from '../../lib/scales.ts';
 import { KNEE_STYLE, LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
 import { uslLine, uslShownByDefault } from '../../lib/usl.ts';
 import { levelVisible, runViewPath, type LevelSelection, type RunViewState } from '../../lib/view-state.ts';
 import { useReplaceUrl } from '../common/useReplaceUrl.ts';
 import { ChartExportButtons } from '../export/ChartExportButtons.tsx';
+import { LevelPanel } from '../level/LevelPanel.tsx';
 import { AnalysisSummary } from './AnalysisSummary.tsx';
 import { ChartPanel, Segmented } from './ChartPanel.tsx';
 import { CurveTable } from './CurveTable.tsx';
@@ -45,7 +47,18 @@ function KneeLegend({ marker }: { marker: KneeMarkerSpec | null }) {
 }
 
 /** The run page body: header and verdict, the three charts and the table, kept current while the run runs. */
-export function RunView({ initial, view }: { initial: RunDetail; view: RunViewState }) {
+export function RunView({
+  initial,
+  view,
+  level: initialLevel = null,
+  levelDetail,
+}: {
+  initial: RunDetail;
+  view: RunViewState;
+  /** The level whose panel is open (`?level=N`), and its detail when the server fetched it. */
+  level?: number | null;
+  levelDetail?: LevelDetail | null;
+}) {
   const { detail, mode, updatedAt } = useLiveRun(initial);
   const { analysis } = detail;
   // Labels and note just saved here win over the (possibly older) detail until the next snapshot carries them.
@@ -62,7 +75,13 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
   const [levelSel, setLevelSel] = useState<LevelSelection | null>(view.levels);
   const settings = { x: xChoice, y: yScale, metrics: visible, fit: fitChoice, levels: levelSel };
   const path = runViewPath({ id: run.id, ...settings });
-  useReplaceUrl(path);
+  const [openLevel, setOpenLevel] = useState<number | null>(initialLevel);
+  useReplaceUrl(withLevelParam(path, openLevel));
+  const selectLevel = useCallback((level: number) => {
+    setOpenLevel((cur) => (cur === level ? null : level));
+    // The panel sits under the table: bring it into view once it has rendered.
+    requestAnimationFrame(() => document.getElementById('level-panel')?.scrollIntoView({ block: 'start' }));
+  }, []);
   const curve = useMemo(() => fullCurve.filter((p) => levelVisible(p.level, levelSel)), [fullCurve, levelSel]);
   const levels = curve.map((p) => p.level);
   const xScale = xChoice ?? defaultXScale(levels);
@@ -270,7 +289,22 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
         efficiencyBasis={analysis && analysis.efficiency.length > 0 ? analysis.efficiency_basis : null}
         closedLoop={run.load_model === 'closed'}
         openLoop={openLoop}
+        selected={openLevel}
+        onSelect={selectLevel}
       />
+      {openLevel !== null ? (
+        <div id="level-panel">
+          <LevelPanel
+            key={openLevel}
+            runId={run.id}
+            level={openLevel}
+            parameter={run.parameter}
+            initial={openLevel === initialLevel ? levelDetail : undefined}
+            version={updatedAt ?? 0}
+            onClose={() => setOpenLevel(null)}
+          />
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -29,7 +29,7 @@ export function EmptyState({ filter }: { filter: RunsFilter }) {
       </pre>
       <p className="muted">
         <code>--levels</code> are the concurrencies to step through; each level runs for <code>--duration</code> after a{' '}
-        <code>--warmup</code> that is left out of the curve. <code>pnpm up</code> starts the API, this dashboard and a demo
+        <code>--warmup</code> that is left out of the curve. <code>./scripts/start.sh</code> starts the API, this dashboard and a demo
         target with a demo sweep.
       </p>
     </div>

@@ -4,7 +4,8 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { ApiErrorNotice } from '../../../components/common/ApiErrorNotice.tsx';
 import { RunView } from '../../../components/run/RunView.tsx';
-import { ApiUnavailableError, getRun } from '../../../lib/api.ts';
+import { ApiUnavailableError, getLevelDetail, getRun } from '../../../lib/api.ts';
+import { parseLevelParam } from '../../../lib/level-detail.ts';
 import { parseRunView, type SearchParams } from '../../../lib/view-state.ts';
 
 type Params = Promise<{ id: string }>;
@@ -30,7 +31,11 @@ export default async function RunPage({ params, searchParams }: { params: Params
   const result = await loadRun((await params).id);
   if (result === null) notFound();
   if (result instanceof ApiUnavailableError) return <ApiErrorNotice message={result.message} apiUrl={result.apiUrl} />;
+  const query = await searchParams;
+  // `?level=8` opens that level's panel, drawn with the first render like the rest of a shared link.
+  const level = parseLevelParam(query);
+  const levelDetail = level === null ? undefined : await getLevelDetail(result.run.id, level).catch(() => undefined); // the panel fetches again in the browser and shows why it failed
   // Keyed by run so navigating between runs starts a fresh live subscription.
   // The toggles come from the URL (`?metrics=p50,p90&x=log&y=log&fit=0&levels=4-64`), so a link shows this exact view.
-  return <RunView key={result.run.id} initial={result} view={parseRunView(result.run.id, await searchParams)} />;
+  return <RunView key={result.run.id} initial={result} view={parseRunView(result.run.id, query)} level={level} levelDetail={levelDetail} />;
 }

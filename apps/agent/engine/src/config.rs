@@ -1,0 +1,218 @@
+//! The engine's flags: one step of a sweep, as the `kneeboard` CLI asks for it. Bad flags are a
+//! message naming the flag and exit code 2; the CLI validates everything first, so these are for
+//! people running the binary by hand.
+
+use crate::server_timing::TimingNames;
+use std::net::{SocketAddr, ToSocketAddrs};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Closed,
+    Open,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrivals {
+    Uniform,
+    Poisson,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub addr: SocketAddr,
+    pub host: String,
+    pub path: String,
+    pub method: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+    pub mode: Mode,
+    /// Concurrency (closed) or requests/s (open).
+    pub load: f64,
+    pub threads: usize,
+    pub warmup_ms: f64,
+    pub duration_ms: f64,
+    pub timeout_ms: f64,
+    pub max_connections: usize,
+    pub arrivals: Arrivals,
+    pub think_time_ms: f64,
+    pub cpu_burn_ms: f64,
+    pub late_tolerance_ms: f64,
+    pub names: TimingNames,
+    /// A worker hands its events over at this many, or after `batch_ms`.
+    pub batch_events: usize,
+    pub batch_ms: f64,
+}
+
+pub const USAGE: &str = "usage: kneeboard-engine --url http://host:port/path --mode closed|open --load N [--threads N]
+  [--warmup-ms X] [--duration-ms X] [--timeout-ms X] [--method M] [--header 'Name: value']... [--body-file PATH]
+  [--max-connections N] [--arrivals uniform|poisson] [--think-time-ms X] [--compute-metric a,b] [--queue-metric a,b]
+  [--late-tolerance-ms X] [--batch-events N] [--batch-ms X] [--cpu-burn-ms X]
+Events and control frames go to stdout (see README.md); stdin takes `stop` and `cancel` lines.";
+
+pub fn parse(args: &[String]) -> Result<Config, String> {
+    let mut url: Option<String> = None;
+    let mut path: Option<String> = None;
+    let mut c = Config {
+        addr: SocketAddr::from(([127, 0, 0, 1], 80)),
+        host: String::new(),
+        path: String::new(),
+        method: "GET".into(),
+        headers: Vec::new(),
+        body: Vec::new(),
+        mode: Mode::Closed,
+        load: 0.0,
+        threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1),
+        warmup_ms: 0.0,
+        duration_ms: 10_000.0,
+        timeout_ms: 30_000.0,
+        max_connections: 10_000,
+        arrivals: Arrivals::Uniform,
+        think_time_ms: 0.0,
+        cpu_burn_ms: 0.0,
+        late_tolerance_ms: 5.0,
+        names: TimingNames::default(),
+        batch_events: 4096,
+        batch_ms: 50.0,
+    };
+    let mut load_set = false;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        let value = || args.get(i + 1).cloned().ok_or_else(|| format!("{flag}: needs a value"));
+        let num = |min: f64| -> Result<f64, String> {
+            let v = value()?;
+            match v.parse::<f64>() {
+                Ok(n) if n.is_finite() && n >= min => Ok(n),
+                _ => Err(format!("{flag}: must be a number ≥ {min}, got {v:?}")),
+            }
+        };
+        match flag {
+            "--url" => url = Some(value()?),
+            "--path" => path = Some(value()?),
+            "--mode" => {
+                c.mode = match value()?.as_str() {
+                    "closed" => Mode::Closed,
+                    "open" => Mode::Open,
+                    v => return Err(format!("--mode: closed or open, got {v:?}")),
+                }
+            }
+            "--load" => {
+                c.load = num(0.0)?;
+                load_set = c.load > 0.0;
+            }
+            "--threads" => c.threads = num(1.0)? as usize,
+            "--warmup-ms" => c.warmup_ms = num(0.0)?,
+            "--duration-ms" => c.duration_ms = num(0.0)?,
+            "--timeout-ms" => c.timeout_ms = num(1.0)?,
+            "--method" => c.method = value()?.to_ascii_uppercase(),
+            "--header" => {
+                let v = value()?;
+                let (name, val) = v.split_once(':').ok_or_else(|| format!("--header: 'Name: value', got {v:?}"))?;
+                c.headers.push((name.trim().to_string(), val.trim().to_string()));
+            }
+            "--body-file" => {
+                let p = value()?;
+                c.body = std::fs::read(&p).map_err(|e| format!("--body-file: cannot read {p}: {e}"))?;
+            }
+            "--max-connections" => c.max_connections = num(1.0)? as usize,
+            "--arrivals" => {
+                c.arrivals = match value()?.as_str() {
+                    "uniform" => Arrivals::Uniform,
+                    "poisson" => Arrivals::Poisson,
+                    v => return Err(format!("--arrivals: uniform or poisson, got {v:?}")),
+                }
+            }
+            "--think-time-ms" => c.think_time_ms = num(0.0)?,
+            "--cpu-burn-ms" => c.cpu_burn_ms = num(0.0)?,
+            "--late-tolerance-ms" => c.late_tolerance_ms = num(0.0)?,
+            "--compute-metric" => c.names.compute = value()?.split(',').map(str::to_string).collect(),
+            "--queue-metric" => c.names.queue = value()?.split(',').map(str::to_string).collect(),
+            "--batch-events" => c.batch_events = num(1.0)? as usize,
+            "--batch-ms" => c.batch_ms = num(1.0)?,
+            "--help" | "-h" => return Err(String::new()),
+            _ => return Err(format!("{flag}: unknown flag")),
+        }
+        i += 2;
+    }
+    let url = url.ok_or("--url: required")?;
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| format!("--url: only http:// targets (https needs the Node engine), got {url:?}"))?;
+    let (authority, url_path) = match rest.find(['/', '?']) {
+        Some(i) if rest.as_bytes()[i] == b'/' => (&rest[..i], rest[i..].to_string()),
+        Some(i) => (&rest[..i], format!("/{}", &rest[i..])),
+        None => (rest, "/".to_string()),
+    };
+    if authority.is_empty() || authority.contains('@') {
+        return Err(format!("--url: needs host[:port] and no credentials, got {url:?}"));
+    }
+    let with_port = if authority
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.bytes().all(|b| b.is_ascii_digit()))
+        && !authority.ends_with(']')
+    {
+        authority.to_string()
+    } else {
+        format!("{authority}:80")
+    };
+    let mut addrs: Vec<SocketAddr> = with_port
+        .to_socket_addrs()
+        .map_err(|e| format!("--url: cannot resolve {authority}: {e}"))?
+        .collect();
+    // IPv4 first, as most loopback targets listen there.
+    addrs.sort_by_key(|a| !a.is_ipv4());
+    c.addr = *addrs.first().ok_or_else(|| format!("--url: {authority} has no address"))?;
+    c.host = authority.to_string();
+    c.path = path.unwrap_or(url_path);
+    if !c.path.starts_with('/') {
+        return Err(format!("--path: must start with /, got {:?}", c.path));
+    }
+    if !load_set {
+        return Err("--load: required, more than 0 (concurrency, or requests/s with --mode open)".into());
+    }
+    if c.mode == Mode::Closed && c.load.fract() != 0.0 {
+        return Err("--load: a whole number of connections in a closed loop".into());
+    }
+    Ok(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn url_path_and_flags() {
+        let c = parse(&args(
+            "--url http://127.0.0.1:8080/a?b=1 --mode open --load 250 --threads 3 --header x-a:1 --arrivals poisson",
+        ))
+        .unwrap();
+        assert_eq!(c.addr, "127.0.0.1:8080".parse().unwrap());
+        assert_eq!(
+            (c.host.as_str(), c.path.as_str(), c.mode, c.load, c.threads),
+            ("127.0.0.1:8080", "/a?b=1", Mode::Open, 250.0, 3)
+        );
+        assert_eq!(c.arrivals, Arrivals::Poisson);
+        assert_eq!(c.headers, vec![("x-a".to_string(), "1".to_string())]);
+        let c = parse(&args("--url http://127.0.0.1:9 --load 2 --path /x")).unwrap();
+        assert_eq!((c.path.as_str(), c.mode), ("/x", Mode::Closed));
+    }
+
+    #[test]
+    fn bad_flags_name_the_flag() {
+        assert!(parse(&args("--url https://x/ --load 1")).unwrap_err().starts_with("--url"));
+        assert!(parse(&args("--url http://127.0.0.1:1/")).unwrap_err().starts_with("--load"));
+        assert!(parse(&args("--url http://127.0.0.1:1/ --load 1.5"))
+            .unwrap_err()
+            .starts_with("--load"));
+        assert!(parse(&args("--url http://127.0.0.1:1/ --load 1 --threads 0"))
+            .unwrap_err()
+            .starts_with("--threads"));
+        assert!(parse(&args("--url http://127.0.0.1:1/ --load 1 --nope 1"))
+            .unwrap_err()
+            .starts_with("--nope"));
+    }
+}

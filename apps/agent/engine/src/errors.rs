@@ -1,0 +1,66 @@
+//! Why a request failed below HTTP, as the short words the Node engine and the SDK use
+//! (`ECONNREFUSED`, `no response in time`…). The index + 1 is the event's `kind` byte.
+
+use std::io;
+
+pub const ERROR_KINDS: &[&str] = &[
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "EPIPE",
+    "EMFILE",
+    "ENFILE",
+    "EADDRNOTAVAIL",
+    "ETIMEDOUT",
+    "EHOSTUNREACH",
+    "ENETUNREACH",
+    "connect timeout",
+    "no response in time",
+    "response body stalled",
+    "connection closed by the other side",
+    "malformed response",
+    "socket error",
+];
+
+pub const CONNECT_TIMEOUT: u8 = 10;
+pub const NO_RESPONSE: u8 = 11;
+pub const BODY_STALLED: u8 = 12;
+pub const CLOSED_BY_PEER: u8 = 13;
+pub const MALFORMED: u8 = 14;
+const OTHER: u8 = 15;
+
+/// The kind byte of an I/O error.
+pub fn kind_of(e: &io::Error) -> u8 {
+    match e.raw_os_error() {
+        Some(libc::ECONNREFUSED) => 1,
+        Some(libc::ECONNRESET) => 2,
+        Some(libc::EPIPE) => 3,
+        Some(libc::EMFILE) => 4,
+        Some(libc::ENFILE) => 5,
+        Some(libc::EADDRNOTAVAIL) => 6,
+        Some(libc::ETIMEDOUT) => 7,
+        Some(libc::EHOSTUNREACH) => 8,
+        Some(libc::ENETUNREACH) => 9,
+        _ => match e.kind() {
+            io::ErrorKind::UnexpectedEof => CLOSED_BY_PEER,
+            _ => OTHER,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn os_errors_map_to_their_names() {
+        let name = |k: u8| ERROR_KINDS[k as usize - 1];
+        assert_eq!(name(kind_of(&io::Error::from_raw_os_error(libc::ECONNREFUSED))), "ECONNREFUSED");
+        assert_eq!(name(kind_of(&io::Error::from_raw_os_error(libc::EMFILE))), "EMFILE");
+        assert_eq!(
+            name(kind_of(&io::Error::from(io::ErrorKind::UnexpectedEof))),
+            "connection closed by the other side"
+        );
+        assert_eq!(name(NO_RESPONSE), "no response in time");
+        assert_eq!(name(MALFORMED), "malformed response");
+    }
+}

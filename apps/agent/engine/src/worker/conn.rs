@@ -1,0 +1,296 @@
+//! What happens on one connection: connect, write the request, read the response, reuse or
+//! close, and every failure as an error event. Methods of the worker, which owns the connections.
+
+use super::{ms, Worker};
+use crate::config::Mode;
+use crate::errors;
+use crate::http::{ParseError, Progress, Response, ResponseReader};
+use crate::wire::Event;
+use mio::net::TcpStream;
+use mio::{Interest, Token};
+use std::io::{self, Read, Write};
+
+pub(super) struct Req {
+    pub(super) intended_ns: u64,
+    pub(super) sent_ns: Option<u64>,
+}
+
+pub(super) enum State {
+    Connecting,
+    Idle,
+    Busy,
+}
+
+pub(super) struct Conn {
+    pub(super) stream: TcpStream,
+    pub(super) state: State,
+    pub(super) reader: ResponseReader,
+    pub(super) written: usize,
+    pub(super) writable_interest: bool,
+    pub(super) req: Option<Req>,
+    pub(super) last_io_ns: u64,
+}
+
+impl Worker {
+    /// Hands a request to an idle connection, or to a new one.
+    pub(super) fn assign(&mut self, intended: u64, now: u64) {
+        self.outstanding += 1;
+        if self.cfg.mode == Mode::Open && self.in_window(intended) {
+            self.open.sent += 1;
+            if now.saturating_sub(intended) > self.late_ns {
+                self.open.late += 1;
+            }
+        }
+        let req = Req {
+            intended_ns: intended,
+            sent_ns: None,
+        };
+        if let Some(i) = self.idle.pop() {
+            let c = self.conns[i].as_mut().expect("idle connection exists");
+            c.req = Some(req);
+            c.state = State::Busy;
+            c.last_io_ns = now;
+            self.write(i, now);
+            return;
+        }
+        match self.connect(now) {
+            Ok(i) => self.conns[i].as_mut().expect("new connection").req = Some(req),
+            Err(e) => self.fail_unsent(req, errors::kind_of(&e), now),
+        }
+    }
+
+    fn connect(&mut self, now: u64) -> io::Result<usize> {
+        let mut stream = TcpStream::connect(self.cfg.addr)?;
+        let i = self.free.pop().unwrap_or_else(|| {
+            self.conns.push(None);
+            self.conns.len() - 1
+        });
+        if let Err(e) = self
+            .poll
+            .registry()
+            .register(&mut stream, Token(i), Interest::READABLE | Interest::WRITABLE)
+        {
+            self.free.push(i);
+            return Err(e);
+        }
+        self.conns[i] = Some(Conn {
+            stream,
+            state: State::Connecting,
+            reader: ResponseReader::new(self.head_request),
+            written: 0,
+            writable_interest: true,
+            req: None,
+            last_io_ns: now,
+        });
+        self.conn_count += 1;
+        Ok(i)
+    }
+
+    pub(super) fn on_ready(&mut self, i: usize, readable: bool, writable: bool) {
+        let Some(c) = self.conns.get_mut(i).and_then(|c| c.as_mut()) else {
+            return;
+        };
+        if matches!(c.state, State::Connecting) {
+            if !(readable || writable) {
+                return;
+            }
+            match c.stream.take_error() {
+                Ok(Some(e)) | Err(e) => return self.drop_conn(i, Some(errors::kind_of(&e))),
+                Ok(None) => {}
+            }
+            match c.stream.peer_addr() {
+                Ok(_) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotConnected => return, // still connecting
+                Err(e) => return self.drop_conn(i, Some(errors::kind_of(&e))),
+            }
+            let _ = c.stream.set_nodelay(true);
+            c.state = State::Busy;
+            let now = self.now();
+            self.write(i, now);
+            return;
+        }
+        if writable {
+            let c = self.conns[i].as_mut().expect("checked above");
+            if c.req.as_ref().is_some_and(|r| r.sent_ns.is_some()) && c.written < self.request.len() {
+                let now = self.now();
+                self.write(i, now);
+            }
+        }
+        if readable {
+            self.read(i);
+        }
+    }
+
+    /// Writes (the rest of) the request. The send time is taken just before the first write.
+    fn write(&mut self, i: usize, now: u64) {
+        let c = self.conns[i].as_mut().expect("connection exists");
+        let Some(req) = c.req.as_mut() else { return };
+        if req.sent_ns.is_none() {
+            req.sent_ns = Some(now);
+            c.written = 0;
+            self.on_wire += 1;
+        }
+        loop {
+            match c.stream.write(&self.request[c.written..]) {
+                Ok(n) => {
+                    c.written += n;
+                    c.last_io_ns = now;
+                    if c.written == self.request.len() {
+                        if c.writable_interest {
+                            c.writable_interest = false;
+                            let _ = self.poll.registry().reregister(&mut c.stream, Token(i), Interest::READABLE);
+                        }
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if !c.writable_interest {
+                        c.writable_interest = true;
+                        let _ = self
+                            .poll
+                            .registry()
+                            .reregister(&mut c.stream, Token(i), Interest::READABLE | Interest::WRITABLE);
+                    }
+                    return;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return self.drop_conn(i, Some(errors::kind_of(&e))),
+            }
+        }
+    }
+
+    fn read(&mut self, i: usize) {
+        loop {
+            let c = self.conns[i].as_mut().expect("connection exists");
+            match c.stream.read(&mut self.buf) {
+                Ok(0) => {
+                    let now = self.shared.now_ns();
+                    let busy = c.req.is_some();
+                    match c.reader.eof() {
+                        Some(resp) if busy => return self.complete(i, resp, now, false),
+                        _ if busy => return self.drop_conn(i, Some(errors::CLOSED_BY_PEER)),
+                        _ => return self.drop_conn(i, None), // an idle keep-alive connection closed by the server
+                    }
+                }
+                Ok(n) => {
+                    let now = self.shared.now_ns();
+                    c.last_io_ns = now;
+                    if c.req.is_none() {
+                        // Bytes nobody asked for: the connection's framing is lost.
+                        return self.drop_conn(i, None);
+                    }
+                    match c.reader.feed(&self.buf[..n], &self.cfg.names) {
+                        Ok(Progress::Partial) => {}
+                        Ok(Progress::Done(resp, used)) => {
+                            let extra = used < n;
+                            return self.complete(i, resp, now, extra);
+                        }
+                        Err(ParseError::Malformed) => return self.drop_conn(i, Some(errors::MALFORMED)),
+                    }
+                    if n < self.buf.len() {
+                        return; // a short read drained the socket; the next bytes bring a new edge
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let busy = c.req.is_some();
+                    return self.drop_conn(i, busy.then(|| errors::kind_of(&e)));
+                }
+            }
+        }
+    }
+
+    /// A response ended: record it, then reuse the connection (keep-alive) or close it.
+    fn complete(&mut self, i: usize, resp: Response, now: u64, extra_bytes: bool) {
+        let c = self.conns[i].as_mut().expect("connection exists");
+        let req = c.req.take().expect("a response answers a request");
+        let reusable = !resp.close && !extra_bytes;
+        self.on_wire -= 1;
+        self.outstanding -= 1;
+        self.batch.push(Event {
+            intended_ms: ms(req.intended_ns),
+            sent_ms: req.sent_ns.map_or(f64::NAN, ms),
+            ended_ms: ms(now),
+            compute_ms: resp.timings.compute_ms.unwrap_or(f64::NAN),
+            queue_ms: resp.timings.queue_ms.unwrap_or(f64::NAN),
+            status: resp.status,
+            kind: 0,
+            unparseable: resp.timings.unparseable.min(255) as u8,
+        });
+        if reusable {
+            c.state = State::Idle;
+            c.written = 0;
+            self.idle.push(i);
+        } else {
+            self.close(i);
+        }
+        self.burn_cpu();
+        self.next_request(now, true);
+    }
+
+    /// A connection failed or closed: its request (if any) is an error event with `kind`.
+    fn drop_conn(&mut self, i: usize, kind: Option<u8>) {
+        let c = self.conns[i].as_mut().expect("connection exists");
+        let req = c.req.take();
+        self.close(i);
+        let Some(req) = req else { return };
+        let now = self.now();
+        let kind = kind.unwrap_or(errors::CLOSED_BY_PEER);
+        if req.sent_ns.is_none() {
+            return self.fail_unsent(req, kind, now);
+        }
+        self.on_wire -= 1;
+        self.outstanding -= 1;
+        self.record_error(&req, kind, now);
+        self.burn_cpu();
+        self.next_request(now, true);
+    }
+
+    /// A request that never left (the connect failed).
+    pub(super) fn fail_unsent(&mut self, req: Req, kind: u8, now: u64) {
+        self.outstanding -= 1;
+        self.record_error(&req, kind, now);
+        self.next_request(now, false);
+    }
+
+    pub(super) fn record_error(&mut self, req: &Req, kind: u8, now: u64) {
+        self.batch.push(Event {
+            intended_ms: ms(req.intended_ns),
+            sent_ms: req.sent_ns.map_or(f64::NAN, ms),
+            ended_ms: ms(now),
+            compute_ms: f64::NAN,
+            queue_ms: f64::NAN,
+            status: 0,
+            kind,
+            unparseable: 0,
+        });
+    }
+
+    pub(super) fn close(&mut self, i: usize) {
+        if let Some(mut c) = self.conns[i].take() {
+            let _ = self.poll.registry().deregister(&mut c.stream);
+            if matches!(c.state, State::Idle) {
+                self.idle.retain(|&x| x != i);
+            }
+            self.conn_count -= 1;
+            self.free.push(i);
+        }
+    }
+
+    /// Requests past the timeout since their last byte: errors, their connections closed.
+    pub(super) fn sweep_timeouts(&mut self, now: u64) {
+        for i in 0..self.conns.len() {
+            let Some(c) = self.conns[i].as_ref() else { continue };
+            if c.req.is_none() || now.saturating_sub(c.last_io_ns) < self.timeout_ns {
+                continue;
+            }
+            let kind = match c.state {
+                State::Connecting => errors::CONNECT_TIMEOUT,
+                _ if c.reader.started() => errors::BODY_STALLED,
+                _ => errors::NO_RESPONSE,
+            };
+            self.drop_conn(i, Some(kind));
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { runImport, type ImportResult } from '../import/run-import.ts';
+import { IMPORT_TOOLS, toolSpec, type ToolVariant } from '../import/tools.ts';
+import { SweepError } from '../sweep/sweep-error.ts';
+import { EXIT } from './exit-codes.ts';
+import { collectTag, parseDuration, parseNumbers, parsePositiveInt } from './parse-flags.ts';
+
+interface ImportFlags {
+  level?: number[];
+  warmup: number;
+  service?: string;
+  release?: string;
+  name?: string;
+  gitSha?: string;
+  tag?: Record<string, string>;
+  run?: string;
+  api: string;
+  web: string;
+  loadModel?: 'closed' | 'open';
+  param?: string;
+  latencyMetric: ToolVariant['latencyMetric'];
+  batchSize: number;
+  deliveryTimeout: number;
+  json?: boolean;
+}
+
+const opt = (flags: string, description: string) => new Option(flags, description);
+
+export function importCommand(): Command {
+  return new Command('import')
+    .description("import a load tool's own output as a Kneeboard run: k6, vegeta, oha, jmeter, gatling")
+    .argument('<tool>', `the tool that wrote the files: ${IMPORT_TOOLS.join(', ')}`, (v: string) => {
+      if (!(IMPORT_TOOLS as readonly string[]).includes(v)) throw new InvalidArgumentError(`"${v}" is not one of ${IMPORT_TOOLS.join(', ')}.`);
+      return v;
+    })
+    .argument('<files...>', 'its output files; several files with --level a,b,c are a sweep, one level per file')
+    .addOption(opt('--level <list>', 'the load of each file (one value for all, or one per file); default: from the tool’s own schedule').argParser(parseNumbers))
+    .addOption(opt('--warmup <time>', 'unmeasured time at the start of each step (still stored)').argParser(parseDuration).default(0, '0'))
+    .option('--service <name>', 'service under test (for a new run)')
+    .option('--release <label>', 'release or build measured (for a new run)')
+    .option('--name <name>', 'a name for the new run')
+    .option('--git-sha <sha>', 'commit measured')
+    .option('--tag <key=value>', 'a tag on the new run (repeatable)', collectTag)
+    .option('--run <id>', 'import into this existing run instead of a new one (it is not finished by the import)')
+    .addOption(opt('--load-model <model>', 'closed (users, VUs, threads) or open (a rate); default per tool').choices(['closed', 'open']))
+    .option('--param <name>', 'what the level is (default per tool: vus, rate, concurrency, threads, users)')
+    .addOption(opt('--latency-metric <metric>', 'k6: the metric read as latency').choices(['http_req_duration', 'http_req_waiting']).default('http_req_duration'))
+    .addOption(opt('--batch-size <n>', 'requests per batch sent to the API (≤ 100000)').argParser(parsePositiveInt).default(50_000))
+    .addOption(opt('--delivery-timeout <time>', 'at the end, how long to wait for the API').argParser(parseDuration).default(60_000, '60s'))
+    .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .option('--web <url>', 'Kneeboard web UI, for the run link', 'http://127.0.0.1:3000')
+    .option('--json', 'print the report as JSON on stdout (progress goes to stderr)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  k6 run --out json=k6.json script.js && kneeboard import k6 k6.json --service shop --release v2
+  vegeta attack -rate 200 -duration 30s < targets | vegeta encode > r200.json   # one file per rate
+  kneeboard import vegeta r100.json r200.json r400.json --level 100,200,400 --service shop --release v2
+  oha -c 16 -z 30s --db-url c16.db http://127.0.0.1:8080/ && kneeboard import oha c16.db --level 16 --service shop --release v2
+
+Importing the same files again with the same options stores them once: the run is found by a tag
+holding their SHA-256, and batch ids derive from it. Bad lines are counted and shown, never fatal.
+Exit codes: 0 done, 1 failed (API unreachable or refused), 2 bad flags or unreadable files.`,
+    )
+    .action(importAction);
+}
+
+async function importAction(toolName: string, files: string[], flags: ImportFlags): Promise<void> {
+  const out = flags.json ? process.stderr : process.stdout;
+  const say = (m: string) => out.write(`${m}\n`);
+  const tool = toolSpec(toolName, { latencyMetric: flags.latencyMetric });
+  const run =
+    flags.service !== undefined || flags.release !== undefined
+      ? { service: flags.service ?? '', release: flags.release ?? '', name: flags.name, git_sha: flags.gitSha, tags: flags.tag ?? {} }
+      : undefined;
+  try {
+    const result = await runImport(
+      tool,
+      {
+        files,
+        levels: flags.level,
+        warmupMs: flags.warmup,
+        api: flags.api,
+        web: flags.web,
+        runId: flags.run,
+        run,
+        loadModel: flags.loadModel,
+        parameter: flags.param,
+        maxBatchEvents: flags.batchSize,
+        deliveryTimeoutMs: flags.deliveryTimeout,
+      },
+      {
+        runChosen: ({ runUrl, how }) =>
+          say(
+            how === 'done'
+              ? `already imported: these files were stored in ${runUrl}; nothing sent`
+              : `${how === 'resume' ? 'resuming an unfinished import of the same files into' : how === 'given' ? 'importing into' : 'run'} ${runUrl}`,
+          ),
+        progress: (p) => {
+          const pct = p.bytes > 0 ? Math.floor((100 * p.bytesRead) / p.bytes) : 100;
+          process.stderr.write(`  ${p.file} (${p.fileIndex + 1}/${p.files}): ${pct}% · ${p.events.toLocaleString('en-US')} requests\n`);
+        },
+        warn: (m) => process.stderr.write(`warning: ${m}\n`),
+      },
+    );
+    printReport(result, say);
+    if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.exitCode = EXIT.ok;
+  } catch (err) {
+    if (!(err instanceof SweepError)) throw err;
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exitCode = err.kind === 'config' ? EXIT.usage : EXIT.failed;
+  }
+}
+
+function printReport(r: ImportResult, say: (m: string) => void): void {
+  for (const f of r.files) {
+    say(
+      `${f.path}: ${f.events.toLocaleString('en-US')} requests, ${f.skipped.toLocaleString('en-US')} other lines skipped` +
+        `${f.bad > 0 ? `, ${f.bad} BAD${f.truncated ? ' (the last line is cut off)' : ''}` : ''}`,
+    );
+    for (const b of f.badExamples) say(`  line ${b.line}: ${b.reason}: ${b.text}`);
+  }
+  if (r.levels.length > 0) {
+    say('\n|    level | requests | errors |  window |');
+    say('|---------:|---------:|-------:|--------:|');
+    for (const l of r.levels) {
+      say(`| ${String(l.level).padStart(8)} | ${String(l.requests).padStart(8)} | ${String(l.errors).padStart(6)} | ${((l.ended_at - l.measure_from) / 1000).toFixed(1).padStart(5)} s |`);
+    }
+  }
+  const u = r.upload;
+  say(
+    `\n${r.how === 'done' ? 'nothing to do' : 'done'}: ${u.uploaded.toLocaleString('en-US')} requests uploaded in ${u.batches} batches` +
+      `${u.duplicateBatches > 0 ? ` (${u.duplicateBatches} the API already had: stored once)` : ''} · ${r.runUrl}`,
+  );
+}

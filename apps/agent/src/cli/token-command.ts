@@ -1,0 +1,111 @@
+import { Command, Option } from 'commander';
+import { ApiError, CreatedToken, CreateTokenBody, ListTokensResponse, TokenInfo, TokenScope, type CreateTokenBody as CreateTokenInput } from '@kneeboard/contracts';
+import { EXIT } from './exit-codes.ts';
+import { parseDuration } from './parse-flags.ts';
+import { tokenOption } from './token-option.ts';
+
+interface ApiFlags {
+  api: string;
+  token?: string;
+  json?: boolean;
+}
+
+class TokenCommandError extends Error {}
+
+/** One call to the token routes, the admin token in its header; a refusal becomes one sentence. */
+async function callApi(flags: ApiFlags, method: string, path: string, body?: unknown): Promise<unknown> {
+  const headers: Record<string, string> = flags.token ? { authorization: `Bearer ${flags.token}` } : {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(`${flags.api.replace(/\/+$/, '')}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new TokenCommandError(`cannot reach the Kneeboard API at ${flags.api} (${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)})`);
+  }
+  const json: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const err = ApiError.safeParse(json);
+    const hint = res.status === 401 ? ' (give an admin token with --token or KNEEBOARD_TOKEN)' : '';
+    throw new TokenCommandError(`${method} ${path}: ${res.status} ${err.success ? err.data.message : ''}${hint}`);
+  }
+  return json;
+}
+
+const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+
+function table(tokens: TokenInfo[]): string {
+  const rows = [['id', 'scope', 'service', 'name', 'created', 'expires', 'revoked'], ...tokens.map((t) => [t.id, t.scope, t.service ?? '*', t.name, when(t.created_at), when(t.expires_at), when(t.revoked_at)])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return `${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n`;
+}
+
+/** Runs a subcommand; a refusal or an unreachable API is exit 1 with the reason on stderr. */
+const action =
+  <A extends unknown[]>(job: (...args: A) => Promise<void>) =>
+  async (...args: A) => {
+    try {
+      await job(...args);
+    } catch (err) {
+      if (!(err instanceof TokenCommandError)) throw err;
+      process.stderr.write(`error: ${err.message}\n`);
+      process.exitCode = EXIT.failed;
+    }
+  };
+
+const common = (c: Command) => c.option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000').addOption(tokenOption()).option('--json', 'print JSON');
+
+/** `kneeboard token create|list|revoke`: manage the API's tokens with an admin token. */
+export function tokenCommand(): Command {
+  const token = new Command('token').description('create, list and revoke Kneeboard API tokens (needs an admin token once tokens are required)');
+
+  token.addCommand(
+    common(
+      new Command('create')
+        .description('create a token; its secret is printed once')
+        .requiredOption('--name <name>', 'what the token is for, e.g. "ci load agents"')
+        .addOption(new Option('--scope <scope>', 'ingest (agents), write (people and scripts) or admin').choices(TokenScope.options).default('ingest'))
+        .option('--service <name>', 'limit its writes to runs of this service')
+        .addOption(new Option('--expires-in <time>', 'lifetime, e.g. 30d, 12h (default: until revoked)').argParser(parseLifetime)),
+    ).action(
+      action(async (flags: ApiFlags & { name: string; scope: CreateTokenInput['scope']; service?: string; expiresIn?: number }) => {
+        const body = CreateTokenBody.safeParse({ name: flags.name, scope: flags.scope, service: flags.service, expires_at: flags.expiresIn === undefined ? undefined : Date.now() + flags.expiresIn });
+        if (!body.success) {
+          process.stderr.write(`error: ${body.error.issues.map((i) => `--${String(i.path[0] ?? 'name').replace('_at', '-in')}: ${i.message}`).join('; ')}\n`);
+          process.exitCode = EXIT.usage;
+          return;
+        }
+        const created = CreatedToken.parse(await callApi(flags, 'POST', '/api/v1/tokens', body.data));
+        if (flags.json) process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
+        else {
+          process.stdout.write(`${created.token}\n`);
+          process.stderr.write(`token ${created.id} (${created.scope}${created.service ? `, service ${created.service}` : ''}) created; the secret above is not shown again\n`);
+        }
+      }),
+    ),
+  );
+
+  token.addCommand(
+    common(new Command('list').description('list tokens (ids, scopes, services; never secrets)')).action(
+      action(async (flags: ApiFlags) => {
+        const { tokens } = ListTokensResponse.parse(await callApi(flags, 'GET', '/api/v1/tokens'));
+        process.stdout.write(flags.json ? `${JSON.stringify(tokens, null, 2)}\n` : table(tokens));
+      }),
+    ),
+  );
+
+  token.addCommand(
+    common(new Command('revoke').description('revoke a token by its id (see list); it stops working at once').argument('<id>', 'the token id')).action(
+      action(async (id: string, flags: ApiFlags) => {
+        const revoked = TokenInfo.parse(await callApi(flags, 'DELETE', `/api/v1/tokens/${encodeURIComponent(id)}`));
+        process.stdout.write(flags.json ? `${JSON.stringify(revoked, null, 2)}\n` : `revoked ${revoked.id} (${revoked.name})\n`);
+      }),
+    ),
+  );
+  return token;
+}
+
+/** `30d`, `12h`, `90m`, or the sweep's durations (`10s`); days are what tokens are usually given. */
+function parseLifetime(value: string): number {
+  const days = /^(\d+(?:\.\d+)?)d$/.exec(value.trim());
+  return days ? Number(days[1]) * 86_400_000 : parseDuration(value);
+}

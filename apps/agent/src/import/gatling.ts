@@ -1,0 +1,63 @@
+import type { LineKind, LineParser, Parsed, ToolSpec } from './records.ts';
+
+/**
+ * Gatling's text `simulation.log` (tab-separated; Gatling 3.0–3.10 — 3.11 and later write a binary
+ * log, refused with a reason). A request is a `REQUEST` record: start and end in epoch ms, then
+ * OK or KO. The log carries no HTTP status: OK is stored as 200 and KO as 0 (an error). The level
+ * is the number of virtual users alive, counted from the `USER … START/END` records — the most in
+ * each second, as Gatling's active-users chart counts them (in a closed injection one user ends as
+ * the next starts, so the instantaneous count flickers) — and each change of it is a step, as
+ * Gatling's injection steps (`constantConcurrentUsers(n)` in turn) make them.
+ * Older versions put a user id before some fields: the records are read by shape, not by position.
+ */
+export function gatlingParser(): LineParser {
+  let users = 0;
+  return (line: string, out: Parsed): LineKind => {
+    const f = line.split('\t');
+    switch (f[0]) {
+      case 'REQUEST': {
+        const k = f.findIndex((v, i) => i >= 3 && (v === 'OK' || v === 'KO') && isMs(f[i - 1]) && isMs(f[i - 2]));
+        if (k === -1) return bad(out, 'REQUEST record without start, end and OK/KO');
+        const start = Number(f[k - 2]);
+        const end = Number(f[k - 1]);
+        if (end < start) return bad(out, 'ends before it starts');
+        out.tsMs = end;
+        out.latencyMs = end - start;
+        out.status = f[k] === 'OK' ? 200 : 0;
+        out.level = Number.NaN;
+        return 'event';
+      }
+      case 'USER': {
+        const k = f.findIndex((v) => v === 'START' || v === 'END');
+        if (k === -1 || !isMs(f[k + 1])) return bad(out, 'USER record without START/END and a time');
+        users += f[k] === 'START' ? 1 : -1;
+        out.tsMs = Number(f[k + 1]);
+        out.level = users;
+        return 'level';
+      }
+      case 'RUN':
+      case 'GROUP':
+      case 'ERROR':
+      case 'ASSERTION':
+        return 'skip';
+      default:
+        return bad(out, line.charCodeAt(0) < 32 && line.length > 0 ? 'binary simulation.log (Gatling 3.11 or later): not supported, use --level with a text log' : 'not a simulation.log record');
+    }
+  };
+}
+
+const isMs = (v: string | undefined): boolean => v !== undefined && /^\d{12,}$/.test(v);
+
+function bad(out: Parsed, reason: string): 'bad' {
+  out.reason = reason;
+  return 'bad';
+}
+
+export const gatlingTool: ToolSpec = {
+  name: 'gatling',
+  identity: 'gatling',
+  loadModel: 'closed',
+  parameter: 'users',
+  levelsFrom: 'the USER START/END records (the most users alive in each second)',
+  format: { kind: 'lines', open: gatlingParser, scheduleNeedle: 'USER\t', scheduleBucketMs: 1_000 },
+};

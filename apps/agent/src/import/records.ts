@@ -1,0 +1,64 @@
+/**
+ * What a tool's parser gives the importer: one request (completion time, latency, status, and the
+ * load level when the tool writes it on the request itself), or a sample of the tool's load
+ * schedule (k6's `vus`, Gatling's active users). Parsers fill a reused object instead of
+ * allocating one per line: imports run at hundreds of thousands of lines per second.
+ */
+export interface Parsed {
+  /** Completion time, epoch ms. For 'level': when the load was sampled. */
+  tsMs: number;
+  latencyMs: number;
+  /** HTTP status; 0 for a request that failed without one (transport error, Gatling KO). */
+  status: number;
+  /** The load when this request was made (JMeter's allThreads), or the sampled load; NaN when unknown. */
+  level: number;
+  /** Why a line was refused, for the report. */
+  reason: string;
+}
+
+/** `event`: a request; `level`: a load sample; `skip`: a known line that is not a request (other k6 metrics, a header); `bad`: garbage. */
+export type LineKind = 'event' | 'level' | 'skip' | 'bad';
+
+/** Parses one line, without its newline. Each file gets its own (CSV parsers learn the header). */
+export type LineParser = (line: string, out: Parsed) => LineKind;
+
+export const newParsed = (): Parsed => ({ tsMs: 0, latencyMs: 0, status: 0, level: Number.NaN, reason: '' });
+
+/** How a tool's file is read. */
+export type ToolFormat =
+  | {
+      kind: 'lines';
+      /** A fresh parser per file. */
+      open(): LineParser;
+      /**
+       * Lines holding the tool's load schedule contain this text: the first pass (which also hashes
+       * the file) finds them without splitting every line.
+       */
+      scheduleNeedle?: string;
+      /**
+       * Schedules that flicker (Gatling's closed model ends one user and starts the next, so the
+       * count dips for an instant) are read as the most load in each bucket of this many ms — what
+       * the tool's own active-users chart shows per second.
+       */
+      scheduleBucketMs?: number;
+    }
+  | {
+      kind: 'rows';
+      /**
+       * Calls `onRow` for each row (filled into `out`), and awaits `pause` with the fraction done
+       * every few thousand rows: the importer's chance to report progress and wait for the API.
+       */
+      read(path: string, out: Parsed, onRow: (kind: LineKind, rowNumber: number) => void, pause: (fractionDone: number) => Promise<void>): Promise<void>;
+    };
+
+export interface ToolSpec {
+  name: string;
+  /** The tool and every choice that changes what is read from its files (part of the import's identity). */
+  identity: string;
+  /** Closed (users, VUs, threads) or open (an arrival rate) loop, and the name of its knob. */
+  loadModel: 'closed' | 'open';
+  parameter: string;
+  format: ToolFormat;
+  /** Where a level comes from when `--level` is not given, or null: then `--level` is required. */
+  levelsFrom: string | null;
+}

@@ -1,0 +1,71 @@
+import { parseIsoMs } from './iso-time.ts';
+import type { LineKind, LineParser, Parsed, ToolSpec } from './records.ts';
+
+/**
+ * vegeta's results as `vegeta encode` writes them: JSON lines (the default) or CSV, detected per
+ * line. Each is one request: `timestamp` is when it was sent, `latency` is in nanoseconds, `code`
+ * 0 when it failed without a status. Kneeboard stores completion times: sent + latency. vegeta
+ * sends at a fixed rate, so the level (the rate) is not in the file: `--level`.
+ */
+export function vegetaParser(): LineParser {
+  return (line: string, out: Parsed): LineKind => {
+    if (line.length === 0) return bad(out, 'empty line');
+    return line.charCodeAt(0) === 123 /* { */ ? fromJson(line, out) : fromCsv(line, out);
+  };
+}
+
+const NS_PER_MS = 1e6;
+
+function fromJson(line: string, out: Parsed): LineKind {
+  let r: unknown;
+  try {
+    r = JSON.parse(line);
+  } catch {
+    // The reason is the report's; the parser's message adds nothing a person needs.
+    return bad(out, 'not valid JSON (cut off?)');
+  }
+  if (typeof r !== 'object' || r === null) return bad(out, 'not a vegeta result');
+  const { timestamp, latency, code } = r as Record<string, unknown>;
+  if (typeof timestamp !== 'string' || typeof latency !== 'number' || typeof code !== 'number') return bad(out, 'no timestamp, latency and code');
+  const sent = parseIsoMs(timestamp);
+  if (Number.isNaN(sent)) return bad(out, 'unreadable timestamp');
+  return fill(out, sent, latency / NS_PER_MS, code);
+}
+
+/** `timestamp(unix ns),code,latency(ns),bytes_out,bytes_in,error,body,attack,seq,method,url,headers`: only the first three are needed, and they are never quoted. */
+function fromCsv(line: string, out: Parsed): LineKind {
+  const c1 = line.indexOf(',');
+  const c2 = line.indexOf(',', c1 + 1);
+  const c3 = line.indexOf(',', c2 + 1);
+  if (c1 === -1 || c2 === -1 || c3 === -1) return bad(out, 'not a vegeta CSV line (fewer than 3 fields)');
+  const ns = line.slice(0, c1);
+  // Unix nanoseconds exceed 2^53: split off the sub-millisecond digits before converting.
+  if (!/^\d{13,}$/.test(ns)) return bad(out, 'timestamp is not unix nanoseconds');
+  const sent = Number(ns.slice(0, -6)) + Number(ns.slice(-6)) / NS_PER_MS;
+  const code = Number(line.slice(c1 + 1, c2));
+  const latencyNs = Number(line.slice(c2 + 1, c3));
+  if (!Number.isInteger(code) || !Number.isFinite(latencyNs) || c3 === c2 + 1) return bad(out, 'code or latency is not a number');
+  return fill(out, sent, latencyNs / NS_PER_MS, code);
+}
+
+function fill(out: Parsed, sentMs: number, latencyMs: number, status: number): LineKind {
+  out.tsMs = sentMs + latencyMs;
+  out.latencyMs = latencyMs;
+  out.status = status;
+  out.level = Number.NaN;
+  return 'event';
+}
+
+function bad(out: Parsed, reason: string): 'bad' {
+  out.reason = reason;
+  return 'bad';
+}
+
+export const vegetaTool: ToolSpec = {
+  name: 'vegeta',
+  identity: 'vegeta',
+  loadModel: 'open',
+  parameter: 'rate',
+  levelsFrom: null,
+  format: { kind: 'lines', open: vegetaParser },
+};

@@ -1,0 +1,111 @@
+import { endianness } from 'node:os';
+
+/** The engine's columns for a batch of requests: views over one copy of the frame, no copy per value. */
+export interface EventColumnsFrame {
+  kind: 'events';
+  length: number;
+  /** ms since the step's t0. `sent` is NaN for a request that never left. */
+  intended: Float64Array;
+  sent: Float64Array;
+  ended: Float64Array;
+  /** ms, NaN when the server did not say. */
+  compute: Float64Array;
+  queue: Float64Array;
+  status: Uint16Array;
+  /** 0: an HTTP response; k ≥ 1: the hello's error_kinds[k-1]; 255: cancelled (on the wire, not an event). */
+  errorKind: Uint8Array;
+  unparseable: Uint8Array;
+}
+
+export interface JsonFrame {
+  kind: 'json';
+  value: unknown;
+}
+
+export type Frame = EventColumnsFrame | JsonFrame;
+
+export const KIND_CANCELLED = 255;
+const TYPE_JSON = 0x4a; // 'J'
+const TYPE_EVENTS = 0x45; // 'E'
+/** A frame larger than this is a broken stream, not a batch (4,096 events are ~180 KiB). */
+const MAX_FRAME = 256 * 1024 * 1024;
+
+/**
+ * Splits the engine's stdout into frames (`u32` little-endian length, then a type byte; see
+ * apps/agent/engine/README.md). Chunks from the pipe are kept as they come and copied once, into
+ * an aligned buffer per frame, when the frame is complete.
+ */
+export class FrameReader {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+
+  constructor() {
+    // The engine writes its columns in its own byte order; typed arrays read the host's.
+    if (endianness() !== 'LE') throw new Error('the native engine protocol needs a little-endian host');
+  }
+
+  /** Every frame completed by this chunk, in order. Throws on a stream that is not frames. */
+  push(chunk: Buffer): Frame[] {
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    const frames: Frame[] = [];
+    for (;;) {
+      if (this.buffered < 4) break;
+      const length = this.peekLength();
+      if (length < 1 || length > MAX_FRAME) throw new Error(`the native engine sent a frame of ${length} bytes: not its protocol`);
+      if (this.buffered < 4 + length) break;
+      this.consume(4);
+      frames.push(decode(this.consume(length)));
+    }
+    return frames;
+  }
+
+  /** Bytes of an unfinished frame (a stream that ends with some is truncated). */
+  get pending(): number {
+    return this.buffered;
+  }
+
+  private peekLength(): number {
+    const first = this.chunks[0]!;
+    if (first.length >= 4) return first.readUInt32LE(0);
+    return Buffer.concat(this.chunks, 4).readUInt32LE(0);
+  }
+
+  /** The next n bytes, copied into a fresh (so 8-byte aligned) ArrayBuffer. */
+  private consume(n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    let filled = 0;
+    while (filled < n) {
+      const head = this.chunks[0]!;
+      const take = Math.min(head.length, n - filled);
+      out.set(head.subarray(0, take), filled);
+      filled += take;
+      if (take === head.length) this.chunks.shift();
+      else this.chunks[0] = head.subarray(take);
+    }
+    this.buffered -= n;
+    return out;
+  }
+}
+
+function decode(body: Uint8Array): Frame {
+  const type = body[0];
+  if (type === TYPE_JSON) return { kind: 'json', value: JSON.parse(Buffer.from(body.buffer, body.byteOffset + 1, body.length - 1).toString('utf8')) };
+  if (type !== TYPE_EVENTS || body.length < 8) throw new Error(`the native engine sent an unknown frame type ${type}`);
+  const ab = body.buffer as ArrayBuffer;
+  const n = new DataView(ab, body.byteOffset, body.length).getUint32(4, true);
+  if (body.length !== 8 + n * 44) throw new Error(`the native engine sent an event frame of ${body.length} bytes for ${n} events`);
+  const f64 = (col: number) => new Float64Array(ab, 8 + col * 8 * n, n);
+  return {
+    kind: 'events',
+    length: n,
+    intended: f64(0),
+    sent: f64(1),
+    ended: f64(2),
+    compute: f64(3),
+    queue: f64(4),
+    status: new Uint16Array(ab, 8 + 40 * n, n),
+    errorKind: new Uint8Array(ab, 8 + 42 * n, n),
+    unparseable: new Uint8Array(ab, 8 + 43 * n, n),
+  };
+}

@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TargetRequest } from '../load/target-client.ts';
+
+/** The request as engine flags, prepared once per sweep; `dispose` removes the body file. */
+export interface NativeRequest {
+  args: string[];
+  dispose(): void;
+}
+
+/**
+ * Flags for the request every step sends. The body travels as a file (any size, any bytes); a
+ * header value with a line break would split the request, so it is refused here, as undici
+ * refuses it on the Node engine.
+ */
+export function prepareNativeRequest(origin: string, req: TargetRequest, timing: { compute: readonly string[]; queue: readonly string[] }): NativeRequest {
+  const args = ['--url', origin, '--path', req.path, '--method', req.method, '--timeout-ms', String(req.timeoutMs)];
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (/[\r\n]/.test(value)) throw new Error(`header ${name}: a value must not contain a line break`);
+    args.push('--header', `${name}: ${value}`);
+  }
+  args.push('--compute-metric', timing.compute.join(','), '--queue-metric', timing.queue.join(','));
+  let dir: string | undefined;
+  if (req.body !== undefined) {
+    dir = mkdtempSync(join(tmpdir(), 'kb-engine-body-'));
+    const file = join(dir, 'body');
+    writeFileSync(file, req.body);
+    args.push('--body-file', file);
+  }
+  return {
+    args,
+    dispose: () => {
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

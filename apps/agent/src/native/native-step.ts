@@ -1,0 +1,207 @@
+import { spawn } from 'node:child_process';
+import { z } from 'zod';
+import { SweepError } from '../sweep/sweep-error.ts';
+import type { AgentMonitor, AgentUsage } from '../load/agent-monitor.ts';
+import type { BeginStep, DriverResult, StepDriver, StepEvent, StepPlan } from '../sweep/step-driver.ts';
+import { FrameReader, KIND_CANCELLED, type EventColumnsFrame } from './frames.ts';
+import type { NativeRequest } from './native-request.ts';
+
+/** The protocol version this CLI speaks; the engine says its own in `hello`. */
+export const ENGINE_PROTOCOL = 1;
+
+const Hello = z.object({ type: z.literal('hello'), protocol: z.number(), t0_epoch_ms: z.number(), threads: z.number(), error_kinds: z.array(z.string()) });
+const Progress = z.object({ type: z.literal('progress'), in_flight: z.number() });
+const End = z.object({
+  type: z.literal('end'),
+  stopped_at_ms: z.number().nullable(),
+  open: z.object({ intended: z.number(), sent: z.number(), late: z.number(), missed: z.number() }).nullable(),
+  usage: z.object({ cpu_cores: z.number().nullable(), loop_utilization: z.number().nullable(), loop_delay_p99_ms: z.number().nullable() }).nullable(),
+  connections: z.number().nullable(),
+});
+const Control = z.discriminatedUnion('type', [Hello, Progress, End]);
+
+export interface NativeStepOptions {
+  binary: string;
+  request: NativeRequest;
+  plan: StepPlan;
+  arrivals: 'uniform' | 'poisson';
+  thinkTimeMs: number;
+  maxConnections: number;
+  threads: number | undefined;
+  cpuBurnMs: number;
+  lateToleranceMs: number;
+  /** The CLI's own process: its CPU over the window is added to the engine's. */
+  monitor: AgentMonitor;
+  /** After stop(), requests in flight get this long before `cancel`. */
+  stopGraceMs: number;
+}
+
+/**
+ * One step on the native engine: spawns it with the step's flags, decodes its frames, hands each
+ * request to the step as a StepEvent, and at the end turns its counts into the same DriverResult
+ * the Node engine gives. The on-the-wire mean is integrated here, exactly, from each request's
+ * send and end times (cancelled requests included) over the window.
+ */
+export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise<StepDriver> {
+  const { plan } = o;
+  const args = [
+    ...o.request.args,
+    '--mode',
+    plan.loadModel,
+    '--load',
+    String(plan.load),
+    '--warmup-ms',
+    String(plan.warmupMs),
+    '--duration-ms',
+    String(plan.durationMs),
+    '--max-connections',
+    String(o.maxConnections),
+    '--arrivals',
+    o.arrivals,
+    '--think-time-ms',
+    String(o.thinkTimeMs),
+    '--late-tolerance-ms',
+    String(o.lateToleranceMs),
+  ];
+  if (o.threads !== undefined) args.push('--threads', String(o.threads));
+  if (o.cpuBurnMs > 0) args.push('--cpu-burn-ms', String(o.cpuBurnMs));
+
+  // Its own process group: a terminal's Ctrl-C reaches the CLI, which stops the engine in order.
+  const child = spawn(o.binary, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const reader = new FrameReader();
+  const windowFrom = plan.warmupMs;
+  let windowTo = plan.warmupMs + plan.durationMs;
+  let inFlight = 0;
+  let wireArea = 0;
+  let t0 = 0;
+  let kinds: string[] = [];
+  let sink: ((e: StepEvent) => void) | undefined;
+  let end: z.infer<typeof End> | undefined;
+  let stderr = '';
+  let failure: Error | undefined;
+  let graceTimer: NodeJS.Timeout | undefined;
+  let monitorTimers: NodeJS.Timeout[] = [];
+  let nodeUsage: AgentUsage | null = null;
+  let monitoring = false;
+  const closeMonitor = () => {
+    for (const t of monitorTimers) clearTimeout(t);
+    if (monitoring) nodeUsage = o.monitor.stop();
+    monitoring = false;
+  };
+
+  return new Promise<StepDriver>((resolveStarted, rejectStarted) => {
+    let resolveDone!: (r: DriverResult) => void;
+    let rejectDone!: (e: Error) => void;
+    const done = new Promise<DriverResult>((res, rej) => {
+      resolveDone = res;
+      rejectDone = rej;
+    });
+    const driver: StepDriver = {
+      inFlight: () => inFlight,
+      stop: () => {
+        closeMonitor();
+        send('stop');
+        graceTimer ??= setTimeout(() => send('cancel'), o.stopGraceMs);
+      },
+      done,
+    };
+    const send = (line: string) => {
+      if (child.stdin.writable) child.stdin.write(`${line}\n`);
+    };
+    const fail = (message: string) => {
+      failure ??= new SweepError('engine-failed', message);
+      child.kill('SIGKILL');
+    };
+
+    const onEvents = (f: EventColumnsFrame) => {
+      for (let i = 0; i < f.length; i++) {
+        const sent = f.sent[i]!;
+        const ended = f.ended[i]!;
+        // Time on the wire inside the window: the exact integral of the in-flight count.
+        if (sent === sent) {
+          const a = Math.max(sent, windowFrom);
+          const b = Math.min(ended, windowTo);
+          if (b > a) wireArea += b - a;
+        }
+        const kind = f.errorKind[i]!;
+        if (kind === KIND_CANCELLED) continue;
+        const status = f.status[i]!;
+        const compute = f.compute[i]!;
+        const queue = f.queue[i]!;
+        sink!({
+          tsMs: t0 + ended,
+          latencyMs: ended - f.intended[i]!,
+          computeMs: compute === compute ? compute : null,
+          queueMs: queue === queue ? queue : null,
+          status,
+          errorKind: kind > 0 ? (kinds[kind - 1] ?? 'socket error') : status >= 400 ? `HTTP ${status}` : null,
+          unparseable: f.unparseable[i]!,
+        });
+      }
+    };
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (failure) return;
+      try {
+        for (const frame of reader.push(chunk)) {
+          if (frame.kind === 'events') {
+            if (!sink) throw new Error('events before hello');
+            onEvents(frame);
+            continue;
+          }
+          const msg = Control.parse(frame.value);
+          if (msg.type === 'hello') {
+            if (msg.protocol !== ENGINE_PROTOCOL) throw new Error(`protocol ${msg.protocol}, this CLI speaks ${ENGINE_PROTOCOL}: rebuild it (cargo build --release)`);
+            t0 = msg.t0_epoch_ms;
+            kinds = msg.error_kinds;
+            sink = begin(t0);
+            // The CLI's CPU counts too: its window opens and closes with the engine's.
+            monitorTimers = [
+              setTimeout(() => {
+                o.monitor.start();
+                monitoring = true;
+              }, Math.max(0, t0 + windowFrom - Date.now())),
+              setTimeout(closeMonitor, Math.max(0, t0 + windowTo - Date.now())),
+            ];
+            resolveStarted(driver);
+          } else if (msg.type === 'progress') {
+            inFlight = msg.in_flight;
+          } else {
+            end = msg;
+            if (msg.stopped_at_ms !== null) windowTo = Math.min(windowTo, msg.stopped_at_ms);
+          }
+        }
+      } catch (err) {
+        fail(`the native engine's output could not be read: ${(err as Error).message}`);
+      }
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr = (stderr + d).slice(-4_000);
+    });
+    child.on('error', (err) => fail(`could not start the native engine ${o.binary}: ${err.message}`));
+    child.on('close', (code, signal) => {
+      clearTimeout(graceTimer);
+      closeMonitor();
+      if (!failure && (code !== 0 || end === undefined || reader.pending > 0)) {
+        failure = new SweepError('engine-failed', `the native engine ${signal ? `was killed by ${signal}` : `exited with ${code}`}${stderr ? `: ${stderr.trim()}` : ''}`);
+      }
+      if (failure) {
+        rejectStarted(failure);
+        rejectDone(failure);
+        return;
+      }
+      const e = end!;
+      const windowMs = windowTo - windowFrom;
+      let usage: AgentUsage | null = null;
+      if (e.usage !== null) {
+        usage = {
+          cpuCores: (e.usage.cpu_cores ?? 0) + (nodeUsage?.cpuCores ?? 0),
+          eventLoopUtilization: e.usage.loop_utilization ?? 0,
+          loopDelayP99Ms: e.usage.loop_delay_p99_ms ?? 0,
+          loopName: "the native engine's busiest thread",
+        };
+      }
+      resolveDone({ open: e.open, inFlightMean: windowMs > 0 ? wireArea / windowMs : null, usage, connections: e.connections });
+    });
+  });
+}

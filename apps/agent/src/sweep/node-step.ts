@@ -1,0 +1,110 @@
+import { performance } from 'node:perf_hooks';
+import type { ServerTimingParser } from '@kneeboard/agent-sdk';
+import type { AgentMonitor, AgentUsage } from '../load/agent-monitor.ts';
+import { startClosedLoop } from '../load/closed-loop.ts';
+import { InFlightGauge, type GaugeMark } from '../load/in-flight-gauge.ts';
+import type { LoopHandle } from '../load/loop.ts';
+import { startOpenLoop, type OpenLoopCounts } from '../load/open-loop.ts';
+import { createTargetPool, type Completion, type TargetRequest } from '../load/target-client.ts';
+import type { BeginStep, DriverResult, StepDriver, StepPlan } from './step-driver.ts';
+
+export interface NodeStepOptions {
+  origin: string;
+  request: TargetRequest;
+  parseTiming: ServerTimingParser;
+  plan: StepPlan;
+  arrivals: 'uniform' | 'poisson';
+  thinkTimeMs: number;
+  maxConnections: number;
+  cpuBurnMs: number;
+  lateToleranceMs: number;
+  monitor: AgentMonitor;
+  stopGraceMs: number;
+}
+
+/**
+ * One step on the Node engine: an undici pool sized for the step, the closed or open loop on this
+ * process's event loop, the on-the-wire gauge and the agent's own usage over the window.
+ */
+export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver {
+  const { plan } = o;
+  const closed = plan.loadModel === 'closed';
+  // Closed: exactly the connections the concurrency needs; open: as many as the rate turns out to need.
+  const pool = createTargetPool(o.origin, closed ? Math.min(plan.load, o.maxConnections) : o.maxConnections, o.request.timeoutMs);
+  const gauge = new InFlightGauge();
+  const t0 = performance.now() + 1; // the first send, a moment after the timers below are armed
+  const measureFromPerf = t0 + plan.warmupMs;
+  const endPerf = measureFromPerf + plan.durationMs;
+  const sink = begin(performance.timeOrigin + t0);
+
+  const onResult = (intendedAt: number, c: Completion) => {
+    sink({
+      tsMs: performance.timeOrigin + c.endedAt,
+      latencyMs: c.endedAt - intendedAt,
+      computeMs: c.computeMs,
+      queueMs: c.queueMs,
+      status: c.status,
+      errorKind: c.errorKind,
+      unparseable: c.unparseable,
+    });
+  };
+  const base = { dispatcher: pool, request: o.request, parseTiming: o.parseTiming, gauge, startAt: t0, stopSendingAt: endPerf, cpuBurnMs: o.cpuBurnMs, onResult };
+  const loop: LoopHandle<void | OpenLoopCounts> = closed
+    ? startClosedLoop({ ...base, concurrency: plan.load, thinkTimeMs: o.thinkTimeMs })
+    : startOpenLoop({
+        ...base,
+        rate: plan.load,
+        arrivals: o.arrivals,
+        maxConnections: o.maxConnections,
+        windowFrom: measureFromPerf,
+        windowTo: endPerf,
+        lateToleranceMs: o.lateToleranceMs,
+      });
+
+  // The window's marks: agent usage and the in-flight integral from measure_from to the end (or Ctrl-C).
+  let markFrom: GaugeMark | undefined;
+  let markTo: GaugeMark | undefined;
+  let usage: AgentUsage | null = null;
+  let connections: number | null = null;
+  const openWindow = () => {
+    markFrom = gauge.mark();
+    o.monitor.start();
+  };
+  const closeWindow = () => {
+    if (markTo !== undefined) return;
+    clearTimeout(openTimer);
+    markTo = gauge.mark();
+    usage = o.monitor.stop();
+    connections = pool.stats.connected;
+  };
+  const openTimer = setTimeout(openWindow, Math.max(0, measureFromPerf - performance.now()));
+  const closeTimer = setTimeout(closeWindow, Math.max(0, endPerf - performance.now()));
+  // Requests still out long after the end have had the request timeout; stop waiting for the backlog then.
+  const drainTimer = setTimeout(() => loop.stopSending(), endPerf + o.request.timeoutMs + o.stopGraceMs - performance.now());
+  let graceTimer: NodeJS.Timeout | undefined;
+
+  const done = (async (): Promise<DriverResult> => {
+    let counts: void | OpenLoopCounts;
+    try {
+      counts = await loop.done;
+    } finally {
+      for (const t of [openTimer, closeTimer, drainTimer, graceTimer]) clearTimeout(t);
+      await pool.close().catch(() => pool.destroy());
+    }
+    closeWindow();
+    return { open: counts ?? null, inFlightMean: markFrom && markTo ? InFlightGauge.mean(markFrom, markTo) : null, usage, connections };
+  })();
+
+  return {
+    inFlight: () => gauge.current,
+    stop: () => {
+      closeWindow();
+      loop.stopSending();
+      graceTimer ??= setTimeout(() => {
+        loop.cancel();
+        void pool.destroy();
+      }, o.stopGraceMs);
+    },
+    done,
+  };
+}

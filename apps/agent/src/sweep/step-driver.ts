@@ -1,0 +1,51 @@
+import type { AgentUsage } from '../load/agent-monitor.ts';
+import type { OpenLoopCounts } from '../load/open-loop.ts';
+
+/** One request as the step records it, whichever engine sent it. */
+export interface StepEvent {
+  /** Completion time, epoch ms. */
+  tsMs: number;
+  /** From the send (closed loop) or the intended send time (open loop), ms. */
+  latencyMs: number;
+  computeMs: number | null;
+  queueMs: number | null;
+  /** HTTP status; 0 when the request failed below HTTP. */
+  status: number;
+  /** Why it counts as an error (`ECONNRESET`, `HTTP 503`…), or null for a success (status 1–399). */
+  errorKind: string | null;
+  unparseable: number;
+}
+
+/** What a step needs from an engine at its end: what was sent, and how the engine itself fared. */
+export interface DriverResult {
+  open: OpenLoopCounts | null;
+  /** Time-weighted requests on the wire over the window. */
+  inFlightMean: number | null;
+  usage: AgentUsage | null;
+  /** Connections open to the target when the window closed. */
+  connections: number | null;
+}
+
+/** The plan of one step, in the terms both engines take. */
+export interface StepPlan {
+  loadModel: 'closed' | 'open';
+  /** Concurrency or requests/s. */
+  load: number;
+  warmupMs: number;
+  durationMs: number;
+}
+
+/**
+ * Called once, synchronously, when the engine fixes the step's first send time (epoch ms); returns
+ * the sink for its events. Events never arrive before it.
+ */
+export type BeginStep = (startedAtEpochMs: number) => (e: StepEvent) => void;
+
+/** A step under way in one of the engines. */
+export interface StepDriver {
+  /** Requests on the wire right now (for the progress line). */
+  inFlight(): number;
+  /** Ctrl-C: stop sending now and close the window now; requests in flight get a grace period, then are cut off. */
+  stop(): void;
+  done: Promise<DriverResult>;
+}

@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { csvFields } from '../src/import/csv-fields.ts';
+import { jmeterTool } from '../src/import/jmeter.ts';
+import { runImport } from '../src/import/run-import.ts';
+import { near, storedCounts, total } from './support/import-helpers.ts';
+import { fixture } from './support/load-tools.ts';
+import { freePort, startApi, type ApiProcess } from './support/real-api.ts';
+
+// A JTL written by JMeter 5.6.3 here (see test/fixtures/jmeter/README.md) and JMeter's own
+// HTML-report statistics of it: a JMeter run needs a JVM and Maven, too heavy for each test run.
+const dir = mkdtempSync(join(tmpdir(), 'kb-import-jmeter-'));
+const Stats = z.object({
+  Total: z.object({ sampleCount: z.number(), errorCount: z.number(), medianResTime: z.number(), pct1ResTime: z.number() }),
+});
+
+let api: ApiProcess;
+let jtl: string;
+let stats: z.infer<typeof Stats>['Total'];
+
+beforeAll(async () => {
+  api = await startApi(join(dir, 'data'), await freePort(), 90_000);
+  jtl = fixture('jmeter-ramp.jtl', join(dir, 'ramp.jtl'));
+  stats = Stats.parse(JSON.parse(readFileSync(fixture('jmeter-ramp.statistics.json', join(dir, 'stats.json')), 'utf8'))).Total;
+}, 120_000);
+
+afterAll(async () => {
+  await api?.stop();
+});
+
+describe('kneeboard import jmeter (a real JTL, real API)', () => {
+  it('takes each sample’s allThreads as its level: a 4-thread ramp-up is steps 1–4, and every sample JMeter counted is stored', async () => {
+    const r = await runImport(jmeterTool, { files: [jtl], api: api.url, run: { service: 'jmeter-import', release: 'ramp' } });
+    // The JTL's own column, counted here independently.
+    const rows = readFileSync(jtl, 'utf8').trim().split('\n').slice(1).map((l) => csvFields(l)!);
+    const byThreads: Record<number, number> = {};
+    for (const f of rows) byThreads[Number(f[12])] = (byThreads[Number(f[12])] ?? 0) + 1;
+    const stored = await storedCounts(api, r.runId);
+    expect(Object.keys(stored).map(Number)).toEqual([1, 2, 3, 4]);
+    expect(stored).toEqual(byThreads);
+    expect(total(stored)).toBe(stats.sampleCount);
+    expect(r.files[0]!.skipped).toBe(1); // the header
+    const detail = await api.run(r.runId);
+    expect(detail.run.parameter).toBe('threads');
+    expect(detail.curve.reduce((n, p) => n + p.errors, 0)).toBe(stats.errorCount);
+  });
+
+  it('stores the median and p90 of JMeter’s own report within 1 % (all samples as one level)', async () => {
+    const r = await runImport(jmeterTool, { files: [jtl], levels: [4], api: api.url, run: { service: 'jmeter-import', release: 'one-level' } });
+    const [p] = (await api.run(r.runId)).curve;
+    expect(p!.requests).toBe(stats.sampleCount);
+    expect(near(p!.p50_ms, stats.medianResTime, 0.01), `p50 ${p!.p50_ms} vs JMeter ${stats.medianResTime}`).toBe(true);
+    expect(near(p!.p90_ms, stats.pct1ResTime, 0.01), `p90 ${p!.p90_ms} vs JMeter ${stats.pct1ResTime}`).toBe(true);
+  });
+});

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { csvFields } from '../src/import/csv-fields.ts';
+import { gatlingParser } from '../src/import/gatling.ts';
+import { parseIsoMs } from '../src/import/iso-time.ts';
+import { jmeterParser } from '../src/import/jmeter.ts';
+import { k6Parser } from '../src/import/k6.ts';
+import { LoadSchedule } from '../src/import/load-schedule.ts';
+import { newParsed } from '../src/import/records.ts';
+import { vegetaParser } from '../src/import/vegeta.ts';
+
+describe('parseIsoMs', () => {
+  it('keeps sub-millisecond digits and applies zone offsets', () => {
+    expect(parseIsoMs('2026-11-23T18:00:00.123456789Z')).toBeCloseTo(Date.UTC(2026, 10, 23, 18) + 123.456789, 6);
+    expect(parseIsoMs('2026-11-23T20:00:00.5+02:00')).toBe(Date.UTC(2026, 10, 23, 18) + 500);
+    expect(parseIsoMs('2026-11-23T13:00:00-05:00')).toBe(Date.UTC(2026, 10, 23, 18));
+  });
+  it('refuses what is not a full date-time with a zone', () => {
+    for (const s of ['2026-13-01T00:00:00Z', '2026-11-23T18:00:00', 'yesterday', '2026-11-23T18:00:00.Z', '2026-11-23 18:00:00Z']) expect(parseIsoMs(s)).toBeNaN();
+  });
+});
+
+const k6Line = (metric: string, value: number, tags = '{"status":"200"}') => `{"metric":"${metric}","type":"Point","data":{"time":"2026-11-23T18:00:01.5Z","value":${value},"tags":${tags}}}`;
+
+describe('k6Parser', () => {
+  const parse = k6Parser();
+  const p = newParsed();
+  it('reads a request from http_req_duration, a level from vus, and skips the other metrics', () => {
+    expect(parse(k6Line('http_req_duration', 12.5, '{"method":"GET","status":"503"}'), p)).toBe('event');
+    expect([p.tsMs, p.latencyMs, p.status]).toEqual([Date.UTC(2026, 10, 23, 18, 0, 1) + 500, 12.5, 503]);
+    expect(parse(k6Line('vus', 8, '{}'), p)).toBe('level');
+    expect(p.level).toBe(8);
+    expect(parse(k6Line('http_req_waiting', 3), p)).toBe('skip');
+    expect(parse('{"type":"Metric","data":{"name":"vus"},"metric":"vus"}', p)).toBe('skip');
+  });
+  it('reads http_req_waiting instead when asked', () => {
+    expect(k6Parser('http_req_waiting')(k6Line('http_req_waiting', 3), p)).toBe('event');
+    expect(p.latencyMs).toBe(3);
+  });
+  it('refuses garbage, a cut-off line and a request without a status, with a reason', () => {
+    expect(parse('garbage', p)).toBe('bad');
+    expect(parse(k6Line('http_req_duration', 1).slice(0, 60), p)).toBe('bad');
+    expect(p.reason).toMatch(/cut off/);
+    expect(parse(k6Line('http_req_duration', 1, '{"method":"GET"}'), p)).toBe('bad');
+    expect(p.reason).toMatch(/status/);
+    expect(parse(k6Line('http_req_duration', 1).replace('12', 'xx').replace('"value":1', '"value":x'), p)).toBe('bad');
+  });
+});
+
+describe('vegetaParser', () => {
+  const parse = vegetaParser();
+  const p = newParsed();
+  it('reads JSON: sent + latency is the completion time', () => {
+    expect(parse('{"attack":"","seq":0,"code":200,"timestamp":"2026-11-23T18:00:00Z","latency":2500000,"bytes_out":0}', p)).toBe('event');
+    expect([p.tsMs, p.latencyMs, p.status]).toEqual([Date.UTC(2026, 10, 23, 18) + 2.5, 2.5, 200]);
+  });
+  it('reads CSV without losing the milliseconds of a unix-nanosecond time', () => {
+    expect(parse('1795456861914224818,0,775354,0,0,"Get ""x"": refused",,,0,GET,http://x/,', p)).toBe('event');
+    expect(p.tsMs).toBeCloseTo(1795456861914 + 0.224818 + 0.775354, 4);
+    expect(p.status).toBe(0);
+  });
+  it('refuses what is neither', () => {
+    expect(parse('{"seq":1}', p)).toBe('bad');
+    expect(parse('hello,world', p)).toBe('bad');
+  });
+});
+
+describe('csvFields', () => {
+  it('unquotes RFC 4180 fields and refuses an unbalanced quote', () => {
+    expect(csvFields('a,"b, ""c""",,d')).toEqual(['a', 'b, "c"', '', 'd']);
+    expect(csvFields('a,"b')).toBeNull();
+  });
+});
+
+describe('jmeterParser', () => {
+  const header = 'timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect';
+  it('learns the header, reads allThreads as the level and start + elapsed as the completion time', () => {
+    const parse = jmeterParser();
+    const p = newParsed();
+    expect(parse(header, p)).toBe('skip');
+    expect(parse('1795459222154,745,"get, with comma",200,OK,t 1-2,text,true,,263,117,2,3,http://x/,617,0,478', p)).toBe('event');
+    expect([p.tsMs, p.latencyMs, p.status, p.level]).toEqual([1795459222899, 745, 200, 3]);
+  });
+  it('gives status 0 to a sample without an HTTP code, and to a failed assertion on a 200', () => {
+    const parse = jmeterParser();
+    const p = newParsed();
+    parse(header, p);
+    expect(parse('1795459222154,3,get,Non HTTP response code: java.net.ConnectException,refused,t 1-1,text,false,,0,0,1,1,http://x/,0,0,3', p)).toBe('event');
+    expect(p.status).toBe(0);
+    expect(parse('1795459222154,3,get,200,OK,t 1-1,text,false,Assertion failed,10,10,1,1,http://x/,1,0,1', p)).toBe('event');
+    expect(p.status).toBe(0);
+  });
+  it('reads a JTL without a header in JMeter’s default column order, and refuses a formatted date', () => {
+    const parse = jmeterParser();
+    const p = newParsed();
+    expect(parse('1795459222154,5,get,404,Not Found,t 1-1,text,false,,1,1,1,2,http://x/,5,0,1', p)).toBe('event');
+    expect([p.status, p.level]).toEqual([404, 2]);
+    expect(parse('2026/11/23 18:00:00,5,get,200,OK,t,text,true,,1,1,1,2,http://x/,5,0,1', p)).toBe('bad');
+  });
+});
+
+describe('gatlingParser', () => {
+  it('counts users alive from USER records and reads REQUEST records of both layouts', () => {
+    const parse = gatlingParser();
+    const p = newParsed();
+    expect(parse('RUN\tkb.StepsSimulation\tstepssimulation\t1795459222000\t \t3.10.5', p)).toBe('skip');
+    expect(parse('USER\tsteps\tSTART\t1795459222100', p)).toBe('level');
+    expect(p.level).toBe(1);
+    expect(parse('USER\tsteps\t7\tSTART\t1795459222200\t1795459222200', p)).toBe('level');
+    expect(p.level).toBe(2);
+    expect(parse('REQUEST\t\tget\t1795459222300\t1795459222320\tOK\t ', p)).toBe('event');
+    expect([p.tsMs, p.latencyMs, p.status]).toEqual([1795459222320, 20, 200]);
+    expect(parse('REQUEST\t7\t\tget\t1795459222300\t1795459222350\tKO\tstatus.find.is(200), but actually found 500', p)).toBe('event');
+    expect([p.latencyMs, p.status]).toEqual([50, 0]);
+    expect(parse('USER\tsteps\tEND\t1795459222400', p)).toBe('level');
+    expect(p.level).toBe(1);
+  });
+  it('refuses a binary log (Gatling 3.11+) with a reason', () => {
+    const p = newParsed();
+    expect(gatlingParser()('\u0000\u0003\u0001abc', p)).toBe('bad');
+    expect(p.reason).toMatch(/binary/);
+  });
+});
+
+describe('LoadSchedule', () => {
+  it('places a change halfway between the samples around it, ignores zero load, and looks up any time', () => {
+    const s = new LoadSchedule();
+    s.add(1000, 0);
+    s.add(2000, 1);
+    s.add(3000, 1);
+    s.add(4000, 2);
+    s.add(5000, 2);
+    s.add(6000, 0);
+    expect(s.levels()).toEqual([1, 2]);
+    expect(s.firstAt(2)).toBe(3500);
+    expect([s.at(0), s.at(3400), s.at(3600), s.at(9000)]).toEqual([1, 1, 2, 2]);
+  });
+});

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { getRun, type Db, type TokenRow } from '@kneeboard/clickhouse';
+import type { TokenScope } from '@kneeboard/contracts';
+import { HttpError } from '../errors.ts';
+import type { AccessConfig } from './config.ts';
+import type { TokenStore } from './token-store.ts';
+
+/** What a route needs: nothing, a read, what an agent does, a change by a person, token management. */
+type Need = 'none' | 'read' | 'ingest' | 'write' | 'admin';
+
+const PREFIX = '/api/v1';
+/** An agent's whole conversation: create, steps, events, finish, and its run's status before replaying a spool. */
+const INGEST = new Set(['POST /runs', 'POST /runs/:id/steps', 'POST /runs/:id/events', 'POST /runs/:id/finish', 'GET /runs/:id']);
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function needOf(method: string, url: string | undefined): Need {
+  // Health, the OpenAPI document and unknown routes (a 404 follows; nothing is read or written).
+  if (url === undefined || !url.startsWith(`${PREFIX}/`) || method === 'OPTIONS') return 'none';
+  const route = url.slice(PREFIX.length);
+  if (route === '/tokens' || route.startsWith('/tokens/')) return 'admin';
+  if (INGEST.has(`${method} ${route}`)) return SAFE.has(method) ? 'read' : 'ingest';
+  return SAFE.has(method) ? 'read' : 'write';
+}
+
+function allows(scope: TokenScope, need: Need, method: string, url: string): boolean {
+  if (scope === 'admin') return true;
+  if (scope === 'write') return need !== 'admin';
+  // ingest: the agent's routes only (its run's status included), nothing else, no other read.
+  return INGEST.has(`${method} ${url.slice(PREFIX.length)}`);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The token this request was authenticated with, when it carried one. */
+    token?: TokenRow;
+  }
+}
+
+function bearerOf(req: FastifyRequest): string | undefined {
+  const match = /^bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return match?.[1];
+}
+
+const unauthorized = (message: string) => new HttpError(401, message, 'authorization');
+
+/** Runs are few and their service never changes: remember it rather than ask storage per batch. */
+class RunServices {
+  private readonly known = new Map<string, string>();
+  constructor(private readonly db: Db) {}
+  async of(runId: string): Promise<string | null> {
+    const hit = this.known.get(runId);
+    if (hit !== undefined) return hit;
+    const run = await getRun(this.db, runId);
+    if (!run) return null;
+    if (this.known.size >= 10_000) this.known.clear();
+    this.known.set(runId, run.service);
+    return run.service;
+  }
+}
+
+/**
+ * Bearer tokens, checked before the body is read (401 without one, 403 for a scope that does not
+ * cover the route) and, for a token limited to a service, before the handler runs (403 for another
+ * service's run). A refused request writes nothing. In open mode nothing is checked.
+ */
+export function registerAuth(app: FastifyInstance, access: AccessConfig, tokens: TokenStore, db: Db): void {
+  if (access.mode === 'open') return;
+  const services = new RunServices(db);
+
+  app.addHook('onRequest', async (req, reply) => {
+    const url = req.routeOptions.url;
+    const need = needOf(req.method, url);
+    // Public reads stay public whatever token comes along (an agent's ingest token, say).
+    if (need === 'none' || (need === 'read' && access.read === 'public')) return;
+    const secret = bearerOf(req);
+    void reply.header('www-authenticate', 'Bearer realm="kneeboard"');
+    if (secret === undefined) throw unauthorized(need === 'read' ? 'reads need a token here (KNEEBOARD_READ=token): send Authorization: Bearer <token>' : 'this needs a token: send Authorization: Bearer <token>');
+    const token = await tokens.verify(secret);
+    if (!token) throw unauthorized('unknown, revoked or expired token');
+    if (!allows(token.scope, need, req.method, url as string)) throw new HttpError(403, `a ${token.scope} token cannot ${req.method} ${url}`, 'authorization');
+    req.token = token;
+  });
+
+  app.addHook('preHandler', async (req) => {
+    const token = req.token;
+    if (!token || token.service === '' || SAFE.has(req.method)) return;
+    const url = req.routeOptions.url ?? '';
+    let service: string | null = null;
+    if (url === `${PREFIX}/runs`) service = (req.body as { service?: string } | undefined)?.service ?? null;
+    else if (url.startsWith(`${PREFIX}/runs/:id`)) service = await services.of((req.params as { id: string }).id);
+    else return;
+    // An unknown run is the route's own 400/404 to give.
+    if (service !== null && service !== token.service) throw new HttpError(403, `this token is limited to service ${token.service}`, 'authorization');
+  });
+}

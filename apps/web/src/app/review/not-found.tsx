@@ -1,0 +1,1 @@
+export { ComparisonNotFound as default } from '../../components/compare/ComparisonNotFound.tsx';

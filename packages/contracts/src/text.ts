@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+
+/**
+ * What a user string may contain. Names (services, releases, runs, labels, tags, agents) are one
+ * line of visible text; a note may also break lines and tab. Refused: lone UTF-16 surrogates
+ * (not text; storage and every encoder choke on them), control characters (NUL, escape sequences
+ * that rewrite a terminal, line breaks in a name) and the bidirectional overrides and isolates
+ * that make text read differently from what it is ("Trojan Source").
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_LINE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// eslint-disable-next-line no-control-regex -- as above, with tab, line feed and carriage return allowed
+const CONTROL_MULTILINE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029]/;
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+const hex = (c: string) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** Why `value` is not acceptable user text, or null when it is. */
+export function textProblem(value: string, multiline = false): string | null {
+  const surrogate = LONE_SURROGATE.exec(value);
+  if (surrogate) return `contains a lone UTF-16 surrogate (${hex(surrogate[0])}) at ${surrogate.index}; send valid Unicode`;
+  const control = (multiline ? CONTROL_MULTILINE : CONTROL_LINE).exec(value);
+  if (control) return `contains the control character ${hex(control[0])} at ${control.index}`;
+  const bidi = BIDI_CONTROL.exec(value);
+  if (bidi) return `contains the bidirectional override ${hex(bidi[0])} at ${bidi.index}`;
+  return null;
+}
+
+/** For `.superRefine`: one line of visible text. */
+export function plainLine(value: string, ctx: z.RefinementCtx): void {
+  const problem = textProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+}
+
+/** For `.superRefine`: text that may break lines (a note). */
+export function plainText(value: string, ctx: z.RefinementCtx): void {
+  const problem = textProblem(value, true);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+}
