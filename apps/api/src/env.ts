@@ -34,6 +34,8 @@ const Env = z.object({
   CLICKHOUSE_USER: z.string().default('default'),
   CLICKHOUSE_PASSWORD: z.string().default(''),
   CLICKHOUSE_DATABASE: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).default('default'),
+  /** A cluster in the server's remote_servers: shard-local tables on every node, Distributed tables for reads. */
+  CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
   /** How long a finished run still takes a spooling agent's late batches, steps and finish. */
   KNEEBOARD_LATE_DATA_GRACE_S: z.coerce.number().int().min(0).max(7 * 86_400).default(DEFAULT_LATE_DATA_GRACE_MS / 1000),
   /** Browser origins (comma-separated) allowed CORS and cross-origin writes; none by default. */
@@ -67,8 +69,9 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     throw new Error(`invalid environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.CLICKHOUSE_CLUSTER && !e.CLICKHOUSE_URL) throw new Error('invalid environment:\n  CLICKHOUSE_CLUSTER: needs CLICKHOUSE_URL (a node of that cluster)');
   const storage: StorageConfig = e.CLICKHOUSE_URL
-    ? { mode: 'server', url: e.CLICKHOUSE_URL, username: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE }
+    ? { mode: 'server', url: e.CLICKHOUSE_URL, username: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE, cluster: e.CLICKHOUSE_CLUSTER }
     : { mode: 'embedded', path: resolve(e.KNEEBOARD_DATA_DIR) };
   return { port: e.PORT, host: e.HOST, logLevel: e.LOG_LEVEL, storage, lateDataGraceMs: e.KNEEBOARD_LATE_DATA_GRACE_S * 1000, corsOrigins: e.KNEEBOARD_CORS_ORIGINS,
     access: resolveAccess({ auth: e.KNEEBOARD_AUTH, host: e.HOST, adminToken: e.KNEEBOARD_ADMIN_TOKEN, read: e.KNEEBOARD_READ }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRequests } from '@kneeboard/clickhouse';
+import { countRequests, countRollupRequests } from '@kneeboard/clickhouse';
 import { batchOf, postJson, STORAGE_MODES, startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
 
 describe.each(STORAGE_MODES)('DELETE /api/v1/runs/{id} (%s)', (mode) => {
@@ -18,6 +18,7 @@ describe.each(STORAGE_MODES)('DELETE /api/v1/runs/{id} (%s)', (mode) => {
     const res = await fetch(`${api.url}/api/v1/runs/${doomed}`, { method: 'DELETE' });
     expect(res.status).toBe(204);
     expect(await countRequests(api.db, doomed)).toBe(0);
+    expect(await countRollupRequests(api.db, doomed)).toBe(0);
     expect((await fetch(`${api.url}/api/v1/runs/${doomed}`)).status).toBe(404);
     const list = (await (await fetch(`${api.url}/api/v1/runs?service=del-svc`)).json()) as { runs: Array<{ id: string }> };
     expect(list.runs.map((r) => r.id)).toEqual([kept]);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@clickhouse/client';
 import { migrate, openDb, type Db, type StorageConfig } from '@kneeboard/clickhouse';
-import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
+import { startClickHouseServer, type ClickHouseCluster, type ClickHouseServer } from '@kneeboard/clickhouse-server';
 import { TokenAdmin } from '../src/access/token-admin.ts';
 import { TokenStore } from '../src/access/token-store.ts';
 import { buildApp, type AppOptions, type KneeboardApp } from '../src/app.ts';
@@ -28,6 +28,8 @@ export interface TestApiOptions {
   mode?: StorageMode;
   /** A running server to use (server mode): each API gets its own database on it. */
   server?: ClickHouseServer;
+  /** A running cluster (CLICKHOUSE_CLUSTER): the API talks to its first node; each API gets its own database. */
+  cluster?: ClickHouseCluster;
   ingest?: AppOptions['ingest'];
   corsOrigins?: AppOptions['corsOrigins'];
   /** Tokens required or not (open by default, as on loopback); its adminToken is stored as at start-up. */
@@ -55,9 +57,9 @@ async function freshDatabase(server: ClickHouseServer): Promise<string> {
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kb-api-test-'));
   const ownServer = options.mode === 'server' && !options.server ? await startClickHouseServer() : undefined;
-  const server = options.server ?? ownServer;
+  const server = options.cluster?.nodes[0] ?? options.server ?? ownServer;
   const storage: StorageConfig = server
-    ? { mode: 'server', url: server.url, username: 'default', password: '', database: await freshDatabase(server) }
+    ? { mode: 'server', url: server.url, username: 'default', password: '', database: await freshDatabase(server), cluster: options.cluster?.name }
     : { mode: 'embedded', path: dataDir };
   const db = openDb(storage);
   await migrate(db);

@@ -4,6 +4,9 @@ import { unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import type { ClickHouseClient } from '@clickhouse/client';
+import { localName } from '../cluster/render.ts';
+import { shardOf } from '../cluster/topology.ts';
 import type { Db } from '../db.ts';
 
 /** The canonical Arrow batch's columns (see @kneeboard/event-wire), as ClickHouse reads them. */
@@ -17,8 +20,8 @@ const ARROW_STRUCTURE =
  * rollup view's block carries a token derived from the batch's, so a replay is dropped there too
  * (set explicitly rather than trusting a server version's default).
  */
-function insertSql(source: string): string {
-  return `INSERT INTO kb_requests_v1 (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status)
+function insertSql(source: string, table = 'kb_requests_v1'): string {
+  return `INSERT INTO ${table} (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status)
     SETTINGS insert_deduplicate = 1, insert_deduplication_token = {token:String}, async_insert = 0,
              deduplicate_blocks_in_dependent_materialized_views = 1
     SELECT {run_id:UUID}, {agent_id:String}, level, ts_ms, latency_ms, compute_ms, queue_ms, status
@@ -36,6 +39,22 @@ export interface EventInsert {
   arrow: Uint8Array;
 }
 
+/**
+ * Where a batch's rows go. One server: its table. A cluster: the local table of one shard chosen
+ * by the batch's token — a run's batches spread over every shard, and a replayed batch lands on
+ * the shard that has its first copy, whose own deduplication drops it (an insert through the
+ * Distributed table would split the batch across shards, and a retry after a partial failure
+ * would store part of it twice). With replicas, the shard's first replica takes it and Keeper
+ * replicates it, deduplicated by the same token.
+ */
+async function shardTarget(db: Db, token: string): Promise<{ client: ClickHouseClient; table: string }> {
+  const topo = await db.topology();
+  if (!topo) return { client: db.client, table: 'kb_requests_v1' };
+  const shard = shardOf(token, topo.shards);
+  const node = topo.nodes.find((n) => n.shard === shard) as (typeof topo.nodes)[number];
+  return { client: db.nodeClient(node), table: localName('kb_requests_v1') };
+}
+
 /** The deduplication token of a batch: ClickHouse drops a second insert with the same token. */
 export const batchToken = (runId: string, batchId: string) => `${runId}:${batchId}`;
 
@@ -47,10 +66,12 @@ export const batchToken = (runId: string, batchId: string) => `${runId}:${batchI
  * at a time with their own settings.
  */
 export async function insertEventBatch(db: Db, e: EventInsert): Promise<void> {
-  const query_params = { token: batchToken(e.runId, e.batchId), run_id: e.runId, agent_id: e.agentId };
+  const token = batchToken(e.runId, e.batchId);
+  const query_params = { token, run_id: e.runId, agent_id: e.agentId };
   if (db.config.mode === 'server') {
-    const result = await db.client.exec({
-      query: `${insertSql(`input('${ARROW_STRUCTURE}')`)} FORMAT ArrowStream`,
+    const target = await shardTarget(db, token);
+    const result = await target.client.exec({
+      query: `${insertSql(`input('${ARROW_STRUCTURE}')`, target.table)} FORMAT ArrowStream`,
       query_params,
       values: Readable.from([Buffer.from(e.arrow.buffer, e.arrow.byteOffset, e.arrow.byteLength)]),
     });
