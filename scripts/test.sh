@@ -10,6 +10,8 @@ if [ ! -x /usr/bin/chromium ]; then
   (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || { echo "could not install chromium: run 'apt-get install -y chromium' as root"; exit 1; }
 fi
 pnpm install --frozen-lockfile
+# Opt-in: the real k6/vegeta/oha for the import tests (slow to build; without them the tests read committed samples).
+if [ "${KNEEBOARD_LOAD_TOOLS:-0}" = "1" ]; then scripts/lib/load-tools.sh "${KNEEBOARD_LOAD_TOOLS_TIMEOUT:-900}"; fi
 log=$(mktemp)
 status=0
 pnpm test 2>&1 | tee "$log" || status=$?
