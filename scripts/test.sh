@@ -11,6 +11,8 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 pnpm install --frozen-lockfile
 source scripts/lib/build-engine.sh
+# Opt-in: the real k6/vegeta/oha for the import tests (slow to build; without them the tests read committed samples).
+if [ "${KNEEBOARD_LOAD_TOOLS:-0}" = "1" ]; then scripts/lib/load-tools.sh "${KNEEBOARD_LOAD_TOOLS_TIMEOUT:-900}"; fi
 log=$(mktemp)
 status=0
 pnpm test 2>&1 | tee "$log" || status=$?

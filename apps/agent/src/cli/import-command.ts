@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { RunDetail } from '@kneeboard/contracts';
 import { runImport, type ImportResult } from '../import/run-import.ts';
 import { IMPORT_TOOLS, toolSpec, type ToolVariant } from '../import/tools.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
@@ -104,7 +105,7 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
         warn: (m) => process.stderr.write(`warning: ${m}\n`),
       },
     );
-    printReport(result, say);
+    printReport(result, say, await storedCurve(flags.api, result.runId));
     if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     process.exitCode = EXIT.ok;
   } catch (err) {
@@ -114,7 +115,20 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
   }
 }
 
-function printReport(r: ImportResult, say: (m: string) => void): void {
+/** The curve as the API stores it, to show the stored counts beside the file's; null if the API cannot say. */
+async function storedCurve(api: string, runId: string): Promise<RunDetail['curve'] | null> {
+  try {
+    const res = await fetch(`${api.replace(/\/+$/, '')}/api/v1/runs/${runId}`, { signal: AbortSignal.timeout(10_000) });
+    return res.ok ? RunDetail.parse(await res.json()).curve : null;
+  } catch (err) {
+    process.stderr.write(`warning: could not read the stored curve back (${(err as Error).message})\n`);
+    return null;
+  }
+}
+
+const ms = (v: number | null) => (v === null ? '–' : `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} ms`);
+
+function printReport(r: ImportResult, say: (m: string) => void, curve: RunDetail['curve'] | null): void {
   for (const f of r.files) {
     say(
       `${f.path}: ${f.events.toLocaleString('en-US')} requests, ${f.skipped.toLocaleString('en-US')} other lines skipped` +
@@ -123,10 +137,15 @@ function printReport(r: ImportResult, say: (m: string) => void): void {
     for (const b of f.badExamples) say(`  line ${b.line}: ${b.reason}: ${b.text}`);
   }
   if (r.levels.length > 0) {
-    say('\n|    level | requests | errors |  window |');
-    say('|---------:|---------:|-------:|--------:|');
+    // Read from the file, then as stored (measured window only: --warmup trims the stored count).
+    say('\n|    level | requests | errors |  window |   stored |      QPS |       p50 |       p99 |');
+    say('|---------:|---------:|-------:|--------:|---------:|---------:|----------:|----------:|');
     for (const l of r.levels) {
-      say(`| ${String(l.level).padStart(8)} | ${String(l.requests).padStart(8)} | ${String(l.errors).padStart(6)} | ${((l.ended_at - l.measure_from) / 1000).toFixed(1).padStart(5)} s |`);
+      const p = curve?.find((c) => c.level === l.level);
+      say(
+        `| ${String(l.level).padStart(8)} | ${String(l.requests).padStart(8)} | ${String(l.errors).padStart(6)} | ${((l.ended_at - l.measure_from) / 1000).toFixed(1).padStart(5)} s |` +
+          ` ${String(p?.requests ?? '–').padStart(8)} | ${(p ? p.qps.toFixed(1) : '–').padStart(8)} | ${ms(p?.p50_ms ?? null).padStart(9)} | ${ms(p?.p99_ms ?? null).padStart(9)} |`,
+      );
     }
   }
   const u = r.upload;
