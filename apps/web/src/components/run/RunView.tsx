@@ -6,7 +6,7 @@ import { inProgressLevel, latencyData, normalizeCurve, qpsData, splitData } from
 import { curveTableRows } from '../../lib/curve-table.ts';
 import { formatLevel, formatSignificant } from '../../lib/format.ts';
 import { kneeMarker, type KneeMarkerSpec } from '../../lib/knee.ts';
-import { defaultXScale, levelDomain, type ScaleKind } from '../../lib/scales.ts';
+import { levelDomain, sweepXScale, type ScaleKind } from '../../lib/scales.ts';
 import { KNEE_STYLE, LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
 import { uslLine, uslShownByDefault } from '../../lib/usl.ts';
 import { levelVisible, runViewPath, type LevelSelection, type RunViewState } from '../../lib/view-state.ts';
@@ -53,8 +53,8 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
   const run = edits ? { ...detail.run, ...edits } : detail.run;
   const fullCurve = useMemo(() => normalizeCurve(detail.curve), [detail.curve]);
 
-  // Every toggle starts from the URL and is written back to it. null = follow the default, which
-  // changes as a live run's levels widen (and its fit firms up).
+  // Every toggle starts from the URL and is written back to it. null = follow the default: the fit's
+  // changes as a live run's fit firms up; the level axis is decided once from the sweep's first levels.
   const [xChoice, setXChoice] = useState<ScaleKind | null>(view.x);
   const [yScale, setYScale] = useState<ScaleKind>(view.y);
   const [visible, setVisible] = useState<LatencyKey[]>(view.metrics);
@@ -65,7 +65,7 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
   useReplaceUrl(path);
   const curve = useMemo(() => fullCurve.filter((p) => levelVisible(p.level, levelSel)), [fullCurve, levelSel]);
   const levels = curve.map((p) => p.level);
-  const xScale = xChoice ?? defaultXScale(levels);
+  const xScale = xChoice ?? sweepXScale(fullCurve.map((p) => p.level));
   const xDomain = levelDomain(levels, xScale);
 
   // With a level range, the fitted line and the y axis keep to it too.
