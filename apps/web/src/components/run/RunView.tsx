@@ -21,7 +21,7 @@ import { LiveIndicator } from './LiveIndicator.tsx';
 import { QpsChart } from './QpsChart.tsx';
 import { OFFERED_COLOUR, OfferedLine } from './OfferedLine.tsx';
 import { isOpenLoop, levelAxisLabel, offeredLine } from '../../lib/open-loop.ts';
-import { RunHeader } from './RunHeader.tsx';
+import { RunHeader, RunMeta } from './RunHeader.tsx';
 import { RunNotes } from './RunNotes.tsx';
 import { RunToolbar } from './RunToolbar.tsx';
 import { SplitChart } from './SplitChart.tsx';
@@ -122,7 +122,6 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
         live={<LiveIndicator mode={mode} updatedAt={updatedAt} />}
         summary={<AnalysisSummary analysis={analysis} parameter={run.parameter} loadModel={run.load_model} />}
       />
-      <RunNotes runId={run.id} labels={run.labels ?? []} note={run.note ?? ''} onSaved={setEdits} />
       <RunToolbar run={run} path={path} settings={settings} levels={fullCurve.map((p) => p.level)} selection={levelSel} onLevels={setLevelSel} />
 
       <div className="charts">
@@ -260,6 +259,10 @@ export function RunView({ initial, view }: { initial: RunDetail; view: RunViewSt
           <SplitChart data={split} parameter={run.parameter} />
         </ChartPanel>
       </div>
+
+      {/* The charts come first (above the fold on a 1280×800 screen, live or not); then who/what/when, labels and note. */}
+      <RunMeta detail={{ ...detail, run, curve: fullCurve }} />
+      <RunNotes runId={run.id} labels={run.labels ?? []} note={run.note ?? ''} onSaved={setEdits} />
 
       <h2 className="section-title">
         Curve <span className="muted">· one row per {run.parameter} level</span>
