@@ -18,6 +18,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
   return (
     <html lang="en">
       <body>
+        <a className="skip-link" href="#content">
+          Skip to content
+        </a>
         <header className="topbar">
           <Link href="/" className="brand">
             <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden>
@@ -30,7 +33,9 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
             <Link href="/services">Services</Link>
           </nav>
         </header>
-        <main className="page">{children}</main>
+        <main className="page" id="content" tabIndex={-1}>
+          {children}
+        </main>
       </body>
     </html>
   );

@@ -28,7 +28,7 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
           <div className="page-title">
             <h1>Runs</h1>
           </div>
-          <ApiErrorNotice message={err.message} apiUrl={err.apiUrl} />
+          <ApiErrorNotice message={err.message} apiUrl={err.apiUrl} level={2} />
         </>
       );
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultXScale, isPowersOfTwo, levelDomain, levelTicks, linearAxis, logAxis, logSafe, niceCeil } from './scales.ts';
+import { defaultXScale, isPowersOfTwo, sweepXScale, levelDomain, levelTicks, linearAxis, logAxis, logSafe, niceCeil } from './scales.ts';
 
 describe('x scale', () => {
   it('is log when levels span more than 8×, linear otherwise', () => {
@@ -8,6 +8,22 @@ describe('x scale', () => {
     expect(defaultXScale([100, 200, 300])).toBe('linear');
     expect(defaultXScale([1])).toBe('linear');
     expect(defaultXScale([])).toBe('linear');
+  });
+
+  it('decides a sweep\'s axis from its first two levels, so a live run never changes axis', () => {
+    const live = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
+    // The span rule flips from linear to log at the seventh level; the sweep rule is log from the second on.
+    expect(defaultXScale(live.slice(0, 6))).toBe('linear');
+    expect(defaultXScale(live.slice(0, 7))).toBe('log');
+    const scales = live.map((_, i) => sweepXScale(live.slice(0, i + 1)));
+    expect(scales[0]).toBe('linear'); // one level: no axis to speak of
+    expect(new Set(scales.slice(1))).toEqual(new Set(['log']));
+    expect(sweepXScale([100, 150, 200, 250, 300, 1000])).toBe('linear');
+    expect(sweepXScale([10, 20, 30, 40])).toBe('log'); // ratio 2 between the first two, as the brief's rule
+    expect(sweepXScale([50, 100, 200, 400, 800])).toBe('log');
+    expect(sweepXScale([8, 4, 2, 1])).toBe('log'); // order of arrival does not matter, the lowest two do
+    expect(sweepXScale([0, 1, 2])).toBe('linear'); // a zero level cannot sit on a log axis
+    expect(sweepXScale([])).toBe('linear');
   });
 
   it('recognises power-of-two sweeps', () => {

@@ -23,6 +23,23 @@ export function defaultXScale(levels: ReadonlyArray<number>): ScaleKind {
   return Math.max(...pos) / Math.min(...pos) > LOG_X_SPAN ? 'log' : 'linear';
 }
 
+/** Consecutive swept levels at least this far apart (×) mark a geometric sweep: a log level axis. */
+export const LOG_X_STEP = 2;
+
+/**
+ * The level axis of one run, decided once for the whole sweep: log when its first two levels are
+ * at least 2× apart (1, 2, 4 … or 10, 20, 40 …), linear otherwise. A live run's levels arrive one
+ * at a time, lowest first, and the first two never change afterwards, so the axis never jumps from
+ * linear to log in the middle of a run (as a rule on the span so far would, the moment it passed
+ * 8×), and the finished run reads on the same axis it was watched on. The API does not send the
+ * planned levels, so the first two are the earliest the sweep's shape can be known.
+ */
+export function sweepXScale(levels: ReadonlyArray<number>): ScaleKind {
+  const pos = [...new Set(positives(levels))].sort((a, b) => a - b);
+  if (pos.length < 2 || pos.length !== new Set(levels).size) return 'linear';
+  return pos[1]! / pos[0]! >= LOG_X_STEP ? 'log' : 'linear';
+}
+
 /** True when every level is a power of two (1, 2, 4, …): the usual concurrency sweep. */
 export function isPowersOfTwo(levels: ReadonlyArray<number>): boolean {
   return levels.length > 0 && levels.every((l) => l > 0 && Number.isInteger(Math.log2(l)));

@@ -9,14 +9,14 @@ export function CompareProblem({ problem }: { problem: { kind: 'invalid'; error:
     <div className="panel notice" data-testid="compare-problem">
       {problem.kind === 'missing' ? (
         <>
-          <h2>{problem.ids.length === 1 ? 'A compared run does not exist' : 'Some compared runs do not exist'}</h2>
+          <h1>{problem.ids.length === 1 ? 'A compared run does not exist' : 'Some compared runs do not exist'}</h1>
           <p>
             The API knows no run {problem.ids.map((id) => <code key={id}>{id}</code>)}. The link may have been made against another Kneeboard API.
           </p>
         </>
       ) : (
         <>
-          <h2>{problem.empty ? 'Compare runs' : 'This comparison cannot be read'}</h2>
+          <h1>{problem.empty ? 'Compare runs' : 'This comparison cannot be read'}</h1>
           <p>{problem.error}</p>
         </>
       )}

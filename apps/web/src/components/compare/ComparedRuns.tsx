@@ -11,7 +11,9 @@ export function ComparedRuns({ series, parameter, compact = false }: { series: R
       <table className="data compared-runs" data-testid="compared-runs">
         <thead>
           <tr>
-            <th aria-label="line" />
+            <th>
+              <span className="sr-only">line</span>
+            </th>
             <th>Release</th>
             <th>Run</th>
             <th className="num">knee ({parameter})</th>

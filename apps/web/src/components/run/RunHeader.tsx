@@ -15,15 +15,9 @@ function Item({ label, children, wide = false }: { label: string; children: Reac
   );
 }
 
-/** Who, what and when: everything needed to tell two runs of the same service apart. */
+/** Where the run sits, its name and status, and the verdict: the top of the page, kept short so the charts are on the first screen. */
 export function RunHeader({ detail, live, summary }: { detail: RunDetail; live: ReactNode; summary?: ReactNode }) {
-  const { run, curve } = detail;
-  const tags = Object.entries(run.tags);
-  const peak = peakQps(curve);
-  const requests = curve.reduce((n, p) => n + p.requests, 0);
-  const errors = curve.reduce((n, p) => n + p.errors, 0);
-  const first = curve[0];
-  const last = curve[curve.length - 1];
+  const { run } = detail;
   return (
     <header className="run-header">
       <div className="crumbs">
@@ -38,7 +32,24 @@ export function RunHeader({ detail, live, summary }: { detail: RunDetail; live: 
         {live}
       </div>
       {summary}
-      <dl className="meta panel">
+    </header>
+  );
+}
+
+/**
+ * Who, what and when: everything needed to tell two runs of the same service apart. Drawn under
+ * the charts (a live run's curve is what people open the page for), above the table.
+ */
+export function RunMeta({ detail }: { detail: RunDetail }) {
+  const { run, curve } = detail;
+  const tags = Object.entries(run.tags);
+  const peak = peakQps(curve);
+  const requests = curve.reduce((n, p) => n + p.requests, 0);
+  const errors = curve.reduce((n, p) => n + p.errors, 0);
+  const first = curve[0];
+  const last = curve[curve.length - 1];
+  return (
+      <dl className="meta panel" data-testid="run-meta">
         <Item label="Service">
           <Link href={`/services/${encodeURIComponent(run.service)}`} title="this service’s runs by release">
             {run.service}
@@ -99,6 +110,5 @@ export function RunHeader({ detail, live, summary }: { detail: RunDetail; live: 
           )}
         </Item>
       </dl>
-    </header>
   );
 }

@@ -7,7 +7,7 @@ import { curveTableRows } from '../../lib/curve-table.ts';
 import { formatLevel, formatSignificant } from '../../lib/format.ts';
 import { kneeMarker, type KneeMarkerSpec } from '../../lib/knee.ts';
 import { withLevelParam } from '../../lib/level-detail.ts';
-import { defaultXScale, levelDomain, type ScaleKind } from '../../lib/scales.ts';
+import { levelDomain, sweepXScale, type ScaleKind } from '../../lib/scales.ts';
 import { KNEE_STYLE, LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
 import { uslLine, uslShownByDefault } from '../../lib/usl.ts';
 import { levelVisible, runViewPath, type LevelSelection, type RunViewState } from '../../lib/view-state.ts';
@@ -23,7 +23,7 @@ import { LiveIndicator } from './LiveIndicator.tsx';
 import { QpsChart } from './QpsChart.tsx';
 import { OFFERED_COLOUR, OfferedLine } from './OfferedLine.tsx';
 import { isOpenLoop, levelAxisLabel, offeredLine } from '../../lib/open-loop.ts';
-import { RunHeader } from './RunHeader.tsx';
+import { RunHeader, RunMeta } from './RunHeader.tsx';
 import { RunNotes } from './RunNotes.tsx';
 import { RunToolbar } from './RunToolbar.tsx';
 import { SplitChart } from './SplitChart.tsx';
@@ -66,8 +66,8 @@ export function RunView({
   const run = edits ? { ...detail.run, ...edits } : detail.run;
   const fullCurve = useMemo(() => normalizeCurve(detail.curve), [detail.curve]);
 
-  // Every toggle starts from the URL and is written back to it. null = follow the default, which
-  // changes as a live run's levels widen (and its fit firms up).
+  // Every toggle starts from the URL and is written back to it. null = follow the default: the fit's
+  // changes as a live run's fit firms up; the level axis is decided once from the sweep's first levels.
   const [xChoice, setXChoice] = useState<ScaleKind | null>(view.x);
   const [yScale, setYScale] = useState<ScaleKind>(view.y);
   const [visible, setVisible] = useState<LatencyKey[]>(view.metrics);
@@ -84,7 +84,7 @@ export function RunView({
   }, []);
   const curve = useMemo(() => fullCurve.filter((p) => levelVisible(p.level, levelSel)), [fullCurve, levelSel]);
   const levels = curve.map((p) => p.level);
-  const xScale = xChoice ?? defaultXScale(levels);
+  const xScale = xChoice ?? sweepXScale(fullCurve.map((p) => p.level));
   const xDomain = levelDomain(levels, xScale);
 
   // With a level range, the fitted line and the y axis keep to it too.
@@ -141,7 +141,6 @@ export function RunView({
         live={<LiveIndicator mode={mode} updatedAt={updatedAt} />}
         summary={<AnalysisSummary analysis={analysis} parameter={run.parameter} loadModel={run.load_model} />}
       />
-      <RunNotes runId={run.id} labels={run.labels ?? []} note={run.note ?? ''} onSaved={setEdits} />
       <RunToolbar run={run} path={path} settings={settings} levels={fullCurve.map((p) => p.level)} selection={levelSel} onLevels={setLevelSel} />
 
       <div className="charts">
@@ -279,6 +278,10 @@ export function RunView({
           <SplitChart data={split} parameter={run.parameter} />
         </ChartPanel>
       </div>
+
+      {/* The charts come first (above the fold on a 1280×800 screen, live or not); then who/what/when, labels and note. */}
+      <RunMeta detail={{ ...detail, run, curve: fullCurve }} />
+      <RunNotes runId={run.id} labels={run.labels ?? []} note={run.note ?? ''} onSaved={setEdits} />
 
       <h2 className="section-title">
         Curve <span className="muted">· one row per {run.parameter} level</span>
