@@ -25,7 +25,13 @@ async function readOha(path: string, out: Parsed, onRow: (kind: LineKind, row: n
     throw new SweepError('config', `${path} is not an SQLite database oha wrote: ${(err as Error).message}`, { cause: err });
   }
   try {
-    const columns = new Set(db.all("SELECT name FROM pragma_table_info('oha')").map((c) => c.name));
+    let columns: Set<unknown>;
+    try {
+      columns = new Set(db.all("SELECT name FROM pragma_table_info('oha')").map((c) => c.name));
+    } catch (err) {
+      // SQLite opens any file lazily: a file that is not a database fails at the first read.
+      throw new SweepError('config', `${path} is not an SQLite database oha wrote: ${(err as Error).message}`, { cause: err });
+    }
     if (columns.size === 0) throw new SweepError('config', `${path} has no table "oha": is it oha's --db-url output?`);
     for (const c of ['run', 'end', 'duration', 'status']) {
       if (!columns.has(c)) throw new SweepError('config', `${path}: table "oha" has no column "${c}" (written by an oha older than 1.5, which stored no wall-clock time)`);
