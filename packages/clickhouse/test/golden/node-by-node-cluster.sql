@@ -253,3 +253,9 @@ ORDER BY id;
 -- runs on: every-node
 CREATE TABLE IF NOT EXISTS kb_tokens_v1 AS kb_tokens_v1_local
 ENGINE = Distributed(kneeboard, currentDatabase(), kb_tokens_v1_local, cityHash64(id));
+
+-- 021_add_token_runs.sql
+-- runs on: every-node
+ALTER TABLE kb_tokens_v1_local ADD COLUMN IF NOT EXISTS runs Array(String) DEFAULT [];
+-- runs on: every-node
+ALTER TABLE kb_tokens_v1 ADD COLUMN IF NOT EXISTS runs Array(String) DEFAULT [];
