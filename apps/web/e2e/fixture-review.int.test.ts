@@ -19,10 +19,15 @@ describe('fixture API: comparisons, services, labels and short links', () => {
     const report = await get();
     expect(report.heads.map((h) => h.run.release)).toEqual(['v1.6.2', 'k6-v0.52.0']);
     const after = report.heads[0]!;
-    expect(after.overall.max_qps.verdict).toBe('improvement');
-    expect(after.levels.find((l) => l.level === 500)?.qps.verdict).toBe('improvement');
+    // Seed 004's v1.6.1 held ~17 requests in flight whatever the workers: its agent was the limit,
+    // so the +32% is shown but every level (and the peak) is not comparable, with the reason.
+    expect(after.overall.max_qps.verdict).toBe('not comparable');
+    const at500 = after.levels.find((l) => l.level === 500)!;
+    expect(at500.qps.verdict).toBe('not comparable');
+    expect(at500.qps.change).toBeGreaterThan(0.3);
+    expect(at500.flags.map((f) => f.side)).toContain('base');
     expect(after.overall.summary).toMatch(/^v1\.6\.2 vs v1\.6\.1: max throughput \+/);
-    expect(report.heads[1]!.levels.find((l) => l.level === 2000)?.qps.verdict).toBe('regression'); // k6 falls to 78.6k
+    expect(report.heads[1]!.levels.find((l) => l.level === 2000)?.qps.verdict).toBe('not comparable'); // k6 falls to 78.6k, but the base is limited
     expect(await get()).toEqual(report);
 
     const crowkis = CompareResponse.parse(await (await fetch(`${api.url}/api/v1/compare?base=${RELEASE_IDS.crowkisBefore}&head=${RELEASE_IDS.crowkisFix}`)).json());
