@@ -45,6 +45,8 @@ describe('review page', () => {
     await page.goto(`${stack.web.url}${REVIEW}`);
     // Everything is server-rendered: the charts too (fixed size for paper).
     expect(await page.getByTestId('review-title').textContent()).toBe('crowkis: v0.2.3 vs v0.2.2');
+    // A cold server (the first page after a clean build) may finish drawing after the load event: wait for the first line.
+    await page.locator('[data-testid="review"] path.recharts-line-curve').first().waitFor();
     expect(await page.locator('[data-testid="review"] path.recharts-line-curve').count()).toBe(3 * 2); // throughput, p50, p99 × two runs
     expect(await page.getByTestId('verdict-banner').getAttribute('data-verdict')).toBe('improvement');
     const notes = await page.getByTestId('review-note').allTextContents();
