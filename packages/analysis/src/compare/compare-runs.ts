@@ -19,7 +19,7 @@ export interface LevelSamples {
 /** One run: its curve, knee, raw samples, and the levels whose numbers are the agent's, not the service's. */
 export interface RunSamples {
   label: string;
-  run_id?: string;
+  run_id: string;
   curve: CurvePoint[];
   knee: number | null;
   knee_bracket?: KneeBracket | null;
@@ -73,7 +73,7 @@ function groupValue(group: RunGroup, level: number, metric: Metric): number | nu
 function groupFlags(group: RunGroup, side: 'base' | 'head', level: number): LevelFlag[] {
   return group.runs.flatMap((r) => {
     const reason = r.flags?.get(level);
-    return reason ? [{ side, run_id: r.run_id ?? '00000000-0000-4000-8000-000000000000', reason }] : [];
+    return reason ? [{ side, run_id: r.run_id, reason }] : [];
   });
 }
 
