@@ -90,9 +90,19 @@ describe('compare view state', () => {
     expect(s).toEqual({ ...DEFAULT_SETTINGS, base: BASE, heads: [H1], minEffect: 0.05 });
     expect(parseCompareView(params('/compare'))).toMatchObject({ ok: false, empty: true });
     expect(parseCompareView(params(`/compare?base=${BASE}`))).toMatchObject({ ok: false, empty: false, error: expect.stringContaining('at least one head') });
-    expect(parseCompareView(params(`/compare?base=nope&head=${H1}`))).toMatchObject({ ok: false, error: expect.stringContaining('base run id') });
+    expect(parseCompareView(params(`/compare?base=nope&head=${H1}`))).toMatchObject({ ok: false, error: expect.stringContaining('the base is not readable') });
+    expect(parseCompareView(params(`/compare?base=release:svc&head=${H1}`))).toMatchObject({ ok: false, empty: false, error: expect.stringContaining('release:SERVICE@RELEASE') });
     const eight = Array.from({ length: 8 }, (_, i) => `head=00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`).join('&');
     expect(parseCompareView(params(`/compare?base=${BASE}&${eight}`))).toMatchObject({ ok: false, error: expect.stringContaining('at most 7') });
+  });
+
+  it('reads groups of repeats and releases, and writes them back readably', () => {
+    const s = compare(`/compare?base=${BASE},${H1}&head=release:check out@v1.2&levels=2-8`);
+    expect(s.base).toBe(`${BASE},${H1}`);
+    expect(s.heads).toEqual(['release:check out@v1.2']);
+    expect(compareViewPath(s)).toBe(`/compare?base=${BASE},${H1}&head=release:check%20out@v1.2&levels=2-8`);
+    expect(parseCompareView(params(compareViewPath(s)))).toEqual({ ok: true, state: s });
+    expect(parseCompareView(params(`/compare?base=${BASE},${BASE}&head=${H1}`))).toMatchObject({ ok: false, error: expect.stringContaining('twice') });
   });
 
   it('drops heads that repeat the base or each other', () => {

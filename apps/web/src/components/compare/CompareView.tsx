@@ -27,7 +27,7 @@ export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; 
  * changes. Its settings live in the URL (kept current with replaceState), so Share, a reload or a
  * copied address all show this exact view.
  */
-export function CompareView({ details, stats: initialStats, initial }: { details: RunDetail[]; stats: CompareStats; initial: CompareViewState }) {
+export function CompareView({ details, sizes, stats: initialStats, initial }: { details: RunDetail[]; sizes: number[]; stats: CompareStats; initial: CompareViewState }) {
   const [state, setState] = useState(initial);
   // The statistics and the min_effect they were computed with; a new min_effect fetches them again.
   const [loaded, setLoaded] = useState({ minEffect: initial.minEffect, stats: initialStats });
@@ -51,10 +51,11 @@ export function CompareView({ details, stats: initialStats, initial }: { details
   }, [updating, statsQuery, state.minEffect]);
   const path = compareViewPath(state);
   useReplaceUrl(path);
-  const charts = useMemo(() => compareCharts(details, state), [details, state]);
+  const charts = useMemo(() => compareCharts(details, state, sizes), [details, state, sizes]);
   const base = charts.series[0];
   const parameter = details[0]?.run.parameter ?? 'level';
-  const title = comparisonTitle(details, charts.series.map((s) => s.label));
+  const groups = charts.series.filter((s) => s.member === 0);
+  const title = comparisonTitle(details, groups.map((s) => s.label));
   const update = (next: Partial<ChartSettings>) => setState((s) => ({ ...s, ...next }));
   const hasFits = details.some((d) => (d.analysis?.usl_curve.length ?? 0) >= 2);
   const service = base?.run.service ?? '';
@@ -77,7 +78,7 @@ export function CompareView({ details, stats: initialStats, initial }: { details
               { label: `CSV · ${s.label}`, href: `/api/v1/runs/${s.runId}/curve.csv` },
               { label: `JSON · ${s.label} (run detail)`, href: `/api/v1/runs/${s.runId}`, fileName: `kneeboard-${s.runId}.json` },
             ])}
-            json={{ label: 'JSON · this comparison (runs, statistics, view)', fileParts: [service, charts.series.map((s) => s.label).join(' vs '), 'comparison'], data: () => ({ view: path, settings: state, comparison: stats.ok ? stats.report : null, runs: details }) }}
+            json={{ label: 'JSON · this comparison (runs, statistics, view)', fileParts: [service, groups.map((s) => s.label).join(' vs '), 'comparison'], data: () => ({ view: path, settings: state, comparison: stats.ok ? stats.report : null, runs: details }) }}
             embed={{ imagePath: `/api/v1/compare.svg${queryString([...comparePairs(state), ...svgViewPairs(state)])}`, viewPath: path, alt: title }}
           />
         </div>
@@ -87,8 +88,8 @@ export function CompareView({ details, stats: initialStats, initial }: { details
 
       <div className={updating ? "verdicts updating" : "verdicts"} data-testid="verdicts" data-min-effect={loaded.minEffect} aria-busy={updating}>
         {stats.ok && base ? (
-          stats.report.heads.map((h) => {
-            const s = charts.series.find((x) => x.runId === h.run.id && x.role === 'head');
+          stats.report.heads.map((h, i) => {
+            const s = groups[i + 1];
             return <VerdictBanner key={h.run.id} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} summary={verdictSummary(h, parameter)} />;
           })
         ) : (
@@ -120,8 +121,8 @@ export function CompareView({ details, stats: initialStats, initial }: { details
             Level by level <span className="muted">· change of the head against the base, with its 95% interval</span>
           </h2>
           <div className="delta-tables">
-            {stats.report.heads.map((h) => {
-              const s = charts.series.find((x) => x.runId === h.run.id && x.role === 'head');
+            {stats.report.heads.map((h, i) => {
+              const s = groups[i + 1];
               const rows = deltaRows(h, state.levels);
               return (
                 <DeltaTable key={h.run.id} rows={rows} parameter={parameter} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} hidden={h.levels.length - rows.length} />
