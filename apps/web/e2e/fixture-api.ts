@@ -54,6 +54,8 @@ export interface FixtureApi {
   runs: RunDetail[];
   /** Start the live run over from its first level (and as running). */
   restartLive(): void;
+  /** Serve one more run from now on (a run started while a page is open). */
+  addRun(run: RunDetail): void;
   /** Hold the live run at its current tick (true) or let it progress again (false). */
   setLivePaused(paused: boolean): void;
   /** false: `/live` answers 503 JSON, so the browser must fall back to polling. */
@@ -206,6 +208,10 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
     port,
     liveRunId: FIXTURE_IDS.live,
     runs,
+    addRun(d) {
+      runs.unshift(d.analysis ? d : withAnalysis(d));
+      runs.sort((a, b) => b.run.created_at - a.run.created_at);
+    },
     restartLive() {
       liveStart = Date.now();
       createdAt = liveStart;

@@ -7,6 +7,7 @@ import {
   parseCompareView,
   parseLevels,
   parseRunView,
+  rangeSelection,
   runViewPath,
   type CompareViewState,
   type SearchParams,
@@ -113,6 +114,15 @@ describe('compare view state', () => {
     const s = compare(`/compare?base=${BASE}&head=${H1}&y=log&min_effect=0.1`);
     expect(compareApiQuery(s)).toBe(`?base=${BASE}&head=${H1}&min_effect=0.1`);
     expect(compareApiQuery({ ...s, minEffect: 0.05 })).toBe(`?base=${BASE}&head=${H1}`);
+  });
+});
+
+describe('rangeSelection (zoom)', () => {
+  it('keeps open ends at the extremes and clears a range that covers every level', () => {
+    const levels = [1, 2, 4, 8, 16];
+    expect(rangeSelection(levels, 8, 2)).toEqual({ kind: 'range', min: 2, max: 8 });
+    expect(rangeSelection(levels, 1, 4)).toEqual({ kind: 'range', min: null, max: 4 });
+    expect(rangeSelection(levels, 16, 1)).toBeNull();
   });
 });
 

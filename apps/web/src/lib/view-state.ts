@@ -103,6 +103,18 @@ export function levelVisible(level: number, sel: LevelSelection | null): boolean
   return (sel.min === null || level >= sel.min) && (sel.max === null || level <= sel.max);
 }
 
+/**
+ * The levels from `a` to `b` (either order) over the swept `levels`, as the URL keeps them: null
+ * (every level) when the range covers them all, an open end where it reaches the first or last.
+ */
+export function rangeSelection(levels: ReadonlyArray<number>, a: number, b: number): LevelSelection | null {
+  const lo = levels[0];
+  const hi = levels[levels.length - 1];
+  if (lo === undefined || hi === undefined) return null;
+  const [min, max] = a <= b ? [a, b] : [b, a];
+  return min <= lo && max >= hi ? null : { kind: 'range', min: min <= lo ? null : min, max: max >= hi ? null : max };
+}
+
 const Scale = z.enum(['linear', 'log']);
 
 /** The raw query, one field at a time: anything unreadable becomes its default. */

@@ -2,12 +2,12 @@
 
 import type { CompareResponse, RunDetail } from '@kneeboard/contracts';
 import Link from 'next/link';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { fetchCompare } from '../../lib/client-api.ts';
 import { compareCharts } from '../../lib/compare-series.ts';
 import { deltaRows, verdictSummary } from '../../lib/compare-table.ts';
 import { comparisonTitle } from '../../lib/comparison-title.ts';
-import { compareApiQuery, compareViewPath, comparePairs, queryString, svgViewPairs, type ChartSettings, type CompareViewState } from '../../lib/view-state.ts';
+import { compareApiQuery, compareViewPath, comparePairs, queryString, rangeSelection, svgViewPairs, type ChartSettings, type CompareViewState } from '../../lib/view-state.ts';
 import { useReplaceUrl } from '../common/useReplaceUrl.ts';
 import { CopyMarkdownButton } from '../share/CopyMarkdownButton.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';
@@ -19,6 +19,7 @@ import { StatsFootnote } from './StatsFootnote.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
 import { ViewToolbar } from './ViewToolbar.tsx';
 import { CompareLevelPanel } from '../level/CompareLevelPanel.tsx';
+import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
 
 export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; error: string };
 
@@ -57,6 +58,8 @@ export function CompareView({ details, sizes, stats: initialStats, initial }: { 
   const groups = charts.series.filter((s) => s.member === 0);
   const title = comparisonTitle(details, groups.map((s) => s.label));
   const update = (next: Partial<ChartSettings>) => setState((s) => ({ ...s, ...next }));
+  const allLevels = charts.allLevels;
+  const zoomTo = useCallback((lo: number, hi: number) => setState((s) => ({ ...s, levels: rangeSelection(allLevels, lo, hi) })), [allLevels]);
   const hasFits = details.some((d) => (d.analysis?.usl_curve.length ?? 0) >= 2);
   const service = base?.run.service ?? '';
 
@@ -112,7 +115,9 @@ export function CompareView({ details, sizes, stats: initialStats, initial }: { 
         onMinEffect={(minEffect) => setState((s) => ({ ...s, minEffect }))}
         updating={updating}
       />
-      <OverlayPanels charts={charts} parameter={parameter} heading={title} />
+      <LevelZoomContext.Provider value={zoomTo}>
+        <OverlayPanels charts={charts} parameter={parameter} heading={title} />
+      </LevelZoomContext.Provider>
       <CompareLevelPanel series={charts.series} levels={charts.allLevels} parameter={parameter} />
 
       {stats.ok && base ? (
