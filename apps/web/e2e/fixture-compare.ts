@@ -6,7 +6,7 @@
  */
 import { compareGroups, compareMarkdown, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup } from '@kneeboard/analysis/compare';
 import { prng } from '@kneeboard/api/testing';
-import { formatRunGroupRef, type CompareQuery, type CompareResponse, type CurvePoint, type Run, type RunDetail } from '@kneeboard/contracts';
+import { formatRunGroupRef, type CompareQuery, type CompareResponse, type CurvePoint, type RunDetail } from '@kneeboard/contracts';
 
 function normal(rand: () => number): number {
   const u = Math.max(1e-12, rand());
