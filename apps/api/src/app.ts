@@ -27,6 +27,7 @@ import { eventRoutes } from './routes/v1/events.ts';
 import { liveRoutes } from './routes/v1/live.ts';
 import { runRoutes } from './routes/v1/runs.ts';
 import { stepRoutes } from './routes/v1/steps.ts';
+import { pngEmbedRoutes } from './routes/v1/png-embeds.ts';
 import { tokenRoutes } from './routes/v1/tokens.ts';
 import { createFleetCoordinator } from './services/fleet-storage.ts';
 import { loadRunDetail } from './services/run-detail.ts';
@@ -82,6 +83,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
       await v1.register(analysisRoutes, deps);
       await v1.register(levelRoutes, deps);
       await v1.register(runExportRoutes, deps);
+      await v1.register(pngEmbedRoutes, deps);
       await v1.register(compareRoutes, deps);
       await v1.register(serviceRoutes, deps);
       await v1.register(linkRoutes, deps);
