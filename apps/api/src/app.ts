@@ -72,7 +72,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   registerCrossSiteGuard(app, origins);
   const tokenStore = new TokenStore(db);
   registerAuth(app, access, tokenStore, db);
-  await registerRateLimit(app, limits);
+  await registerRateLimit(app, limits, access);
   const tokens = new TokenAdmin(db, tokenStore);
 
   const hub = new LiveHub(
