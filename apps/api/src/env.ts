@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { StorageConfig } from '@kneeboard/clickhouse';
 import { DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
 import { resolveAccess, type AccessConfig } from './access/config.ts';
+import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 
 /**
  * The API's whole configuration, parsed once at start-up. With no variables set it runs on the
@@ -50,6 +51,19 @@ const Env = z.object({
     .pipe(z.string().min(24, 'must be at least 24 characters (e.g. openssl rand -hex 32)').optional()),
   /** `public`: anyone who can reach the API reads; `token`: reads need a token too. */
   KNEEBOARD_READ: z.enum(['public', 'token']).default('public'),
+  // Limits (see plugins/limits.ts and the README's "Limits and retention").
+  KNEEBOARD_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_LIMITS.bodyBytes),
+  KNEEBOARD_EVENTS_BODY_LIMIT_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(DEFAULT_LIMITS.eventsBodyBytes),
+  KNEEBOARD_REQUEST_TIMEOUT_S: z.coerce.number().min(1).max(3600).default(DEFAULT_LIMITS.requestTimeoutMs / 1000),
+  /** 0 turns the rate limit off. */
+  KNEEBOARD_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.rateMax),
+  KNEEBOARD_COMPARE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(DEFAULT_LIMITS.compareConcurrency),
+  KNEEBOARD_COMPARE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(DEFAULT_LIMITS.compareQueue),
+  KNEEBOARD_COMPARE_MAX_RUNS: z.coerce.number().int().min(2).max(80).default(DEFAULT_LIMITS.compareMaxRuns),
+  KNEEBOARD_COMPARE_CACHE: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_LIMITS.compareCacheEntries),
+  KNEEBOARD_LIVE_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_LIMITS.livePerClient),
+  KNEEBOARD_LIVE_TOTAL: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_LIMITS.liveTotal),
+  KNEEBOARD_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.minFreeBytes),
 });
 
 export interface ApiConfig {
@@ -60,6 +74,7 @@ export interface ApiConfig {
   lateDataGraceMs: number;
   corsOrigins: string[];
   access: AccessConfig;
+  limits: Limits;
 }
 
 export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
@@ -75,5 +90,19 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     : { mode: 'embedded', path: resolve(e.KNEEBOARD_DATA_DIR) };
   return { port: e.PORT, host: e.HOST, logLevel: e.LOG_LEVEL, storage, lateDataGraceMs: e.KNEEBOARD_LATE_DATA_GRACE_S * 1000, corsOrigins: e.KNEEBOARD_CORS_ORIGINS,
     access: resolveAccess({ auth: e.KNEEBOARD_AUTH, host: e.HOST, adminToken: e.KNEEBOARD_ADMIN_TOKEN, read: e.KNEEBOARD_READ }),
+    limits: {
+      bodyBytes: e.KNEEBOARD_BODY_LIMIT_BYTES,
+      eventsBodyBytes: e.KNEEBOARD_EVENTS_BODY_LIMIT_BYTES,
+      requestTimeoutMs: e.KNEEBOARD_REQUEST_TIMEOUT_S * 1000,
+      rateMax: e.KNEEBOARD_RATE_LIMIT_PER_MIN,
+      rateWindowMs: 60_000,
+      compareConcurrency: e.KNEEBOARD_COMPARE_CONCURRENCY,
+      compareQueue: e.KNEEBOARD_COMPARE_QUEUE,
+      compareMaxRuns: e.KNEEBOARD_COMPARE_MAX_RUNS,
+      compareCacheEntries: e.KNEEBOARD_COMPARE_CACHE,
+      livePerClient: e.KNEEBOARD_LIVE_PER_CLIENT,
+      liveTotal: e.KNEEBOARD_LIVE_TOTAL,
+      minFreeBytes: e.KNEEBOARD_MIN_FREE_BYTES,
+    },
   };
 }
