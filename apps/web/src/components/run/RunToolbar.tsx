@@ -6,6 +6,7 @@ import { queryString, svgViewPairs, type ChartSettings, type LevelSelection } fr
 import { LevelRangePicker } from '../common/LevelRangePicker.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
+import { ShareLinkButton } from '../share/ShareLinkButton.tsx';
 
 /** The run page's view-wide controls: the visible level range, Share, exports, and the way to comparisons. */
 export function RunToolbar({
@@ -40,6 +41,7 @@ export function RunToolbar({
           embed={{ imagePath: `/api/v1/runs/${run.id}/curve.svg${queryString(svgViewPairs(settings))}`, viewPath: path, alt: title }}
         />
         <ShareButton path={path} />
+        <ShareLinkButton runs={[run.id]} path={path} label={title} />
       </div>
     </div>
   );
