@@ -4,7 +4,7 @@
  * token of the person (an admin signed in on /tokens) or of the share link opened. Hostile run names
  * throughout. Real API (embedded ClickHouse), the built web app and Chromium.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -15,6 +15,7 @@ import { formatViolations, runAxe } from './axe.ts';
 import { launchChromium } from './browser.ts';
 import { startNextApp, type NextApp } from './next-app.ts';
 import { saveScreenshot } from './screenshot.ts';
+import { SCREENSHOT_DIR } from './stack.ts';
 
 const ADMIN = 'e2e-share-admin-token-0123456789abcdef';
 const SCRIPT = '<script>alert(1)</script>';
@@ -188,7 +189,11 @@ describe('token page and share links on a team server', () => {
     expect((await page.goto(`${web.url}/compare?base=${base}&head=${head}`))?.status()).toBe(200);
     const png = await page.request.get(`${web.url}/api/v1/compare.png?base=${base}&head=${head}`);
     expect(png.status()).toBe(200);
-    const size = pngSize(Buffer.from(await png.body()));
+    const body = Buffer.from(await png.body());
+    // Kept to look at: the embed as a chat tool or a wiki shows it.
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    writeFileSync(path.join(SCREENSHOT_DIR, 'embed-compare.png'), body);
+    const size = pngSize(body);
     expect(size.width).toBeGreaterThan(600);
     expect(size.height).toBeGreaterThan(300);
     expect((await page.goto(`${web.url}/compare?base=${base}&head=${other}`))?.status()).toBe(403);
