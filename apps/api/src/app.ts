@@ -16,6 +16,7 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
+import { agentRoutes } from './routes/v1/agents.ts';
 import { analysisRoutes } from './routes/v1/analysis.ts';
 import { compareRoutes } from './routes/v1/compare.ts';
 import { levelRoutes } from './routes/v1/levels.ts';
@@ -28,6 +29,7 @@ import { runRoutes } from './routes/v1/runs.ts';
 import { stepRoutes } from './routes/v1/steps.ts';
 import { pngEmbedRoutes } from './routes/v1/png-embeds.ts';
 import { tokenRoutes } from './routes/v1/tokens.ts';
+import { createFleetCoordinator } from './services/fleet-storage.ts';
 import { loadRunDetail } from './services/run-detail.ts';
 
 export interface AppOptions {
@@ -69,6 +71,8 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   app.addHook('onClose', async () => ingest.settled());
 
   const deps: RouteDeps = { db, hub, ingest, tokens };
+  const fleet = createFleetCoordinator(db, hub, ingest, (err) => app.log.error({ err }, 'fleet write failed'));
+  app.addHook('onClose', async () => fleet.close());
   await app.register(healthRoutes, deps);
   await app.register(
     async (v1) => {
@@ -84,6 +88,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
       await v1.register(serviceRoutes, deps);
       await v1.register(linkRoutes, deps);
       await v1.register(tokenRoutes, deps);
+      await v1.register(agentRoutes, { ...deps, fleet });
     },
     { prefix: '/api/v1' },
   );

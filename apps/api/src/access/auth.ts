@@ -3,13 +3,14 @@ import { getRun, type Db, type TokenRow } from '@kneeboard/clickhouse';
 import { HttpError } from '../errors.ts';
 import type { AccessConfig } from './config.ts';
 import type { TokenStore } from './token-store.ts';
+import { FLEET_ROUTES } from '../routes/v1/agent-routes.ts';
 
 /** What a route needs: nothing, a read, what an agent does, a change by a person, token management. */
 type Need = 'none' | 'read' | 'ingest' | 'write' | 'admin' | 'share-create';
 
 const PREFIX = '/api/v1';
 /** An agent's whole conversation: create, steps, events, finish, and its run's status before replaying a spool. */
-const INGEST = new Set(['POST /runs', 'POST /runs/:id/steps', 'POST /runs/:id/events', 'POST /runs/:id/finish', 'GET /runs/:id']);
+const INGEST = new Set(['POST /runs', 'POST /runs/:id/steps', 'POST /runs/:id/events', 'POST /runs/:id/finish', 'GET /runs/:id', ...FLEET_ROUTES]);
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function needOf(method: string, url: string | undefined): Need {
