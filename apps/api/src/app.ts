@@ -21,6 +21,7 @@ import { DEFAULT_RETENTION, registerRetention, type RetentionPolicy } from './pl
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
+import { agentRoutes } from './routes/v1/agents.ts';
 import { analysisRoutes } from './routes/v1/analysis.ts';
 import { compareRoutes } from './routes/v1/compare.ts';
 import { levelRoutes } from './routes/v1/levels.ts';
@@ -31,8 +32,10 @@ import { eventRoutes } from './routes/v1/events.ts';
 import { liveRoutes } from './routes/v1/live.ts';
 import { runRoutes } from './routes/v1/runs.ts';
 import { stepRoutes } from './routes/v1/steps.ts';
+import { pngEmbedRoutes } from './routes/v1/png-embeds.ts';
 import { tokenRoutes } from './routes/v1/tokens.ts';
 import { CompareGuard } from './services/compare-guard.ts';
+import { createFleetCoordinator } from './services/fleet-storage.ts';
 import { loadRunDetail } from './services/run-detail.ts';
 
 export interface AppOptions {
@@ -99,6 +102,8 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   }
 
   const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots };
+  const fleet = createFleetCoordinator(db, hub, ingest, (err) => app.log.error({ err }, 'fleet write failed'));
+  app.addHook('onClose', async () => fleet.close());
   await app.register(healthRoutes, deps);
   await app.register(
     async (v1) => {
@@ -109,10 +114,12 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
       await v1.register(analysisRoutes, deps);
       await v1.register(levelRoutes, deps);
       await v1.register(runExportRoutes, deps);
+      await v1.register(pngEmbedRoutes, deps);
       await v1.register(compareRoutes, deps);
       await v1.register(serviceRoutes, deps);
       await v1.register(linkRoutes, deps);
       await v1.register(tokenRoutes, deps);
+      await v1.register(agentRoutes, { ...deps, fleet });
     },
     { prefix: '/api/v1' },
   );

@@ -6,7 +6,7 @@
  */
 import { compareGroups, compareMarkdown, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup } from '@kneeboard/analysis/compare';
 import { prng } from '@kneeboard/api/testing';
-import type { CompareQuery, CompareResponse, CurvePoint, Run, RunDetail } from '@kneeboard/contracts';
+import { formatRunGroupRef, type CompareQuery, type CompareResponse, type CurvePoint, type Run, type RunDetail } from '@kneeboard/contracts';
 
 function normal(rand: () => number): number {
   const u = Math.max(1e-12, rand());
@@ -72,7 +72,7 @@ export function buildComparison(base: RunDetail[], heads: RunDetail[][], query: 
 
 /** `GET /api/v1/compare.md`: the links point at the web origin, as the API's do. */
 export function comparisonMarkdown(report: CompareResponse, query: CompareQuery, web: string | null): string {
-  const qs = new URLSearchParams([['base', query.base.join(',')], ...query.head.map((h): [string, string] => ['head', h.join(',')])]).toString();
+  const qs = new URLSearchParams([['base', formatRunGroupRef(query.base)], ...query.head.map((h): [string, string] => ['head', formatRunGroupRef(h)])]).toString();
   const links = web ? { view: `${web}/compare?${qs}`, svg: `${web}/api/v1/compare.svg?${qs}` } : {};
   return compareMarkdown(report, report.base.parameter, links);
 }

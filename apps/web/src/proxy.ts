@@ -38,6 +38,8 @@ export function proxy(request: NextRequest): NextResponse {
   const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === 'development');
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
+  // A not-found page gets no search params from Next; this lets the comparison's say what the link named.
+  headers.set('x-kb-search', request.nextUrl.search);
   // Next.js reads the nonce from the request's CSP and puts it on the scripts it renders.
   headers.set('content-security-policy', csp);
   const res = NextResponse.next({ request: { headers } });

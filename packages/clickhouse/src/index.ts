@@ -21,3 +21,4 @@ export { queryLevelSamples, type LevelSampleRows } from './queries/samples.ts';
 export { listTokens, writeToken, revokeToken, TokenRow } from './queries/tokens.ts';
 export { queryLevelDetail } from './queries/level-detail.ts';
 export { timelineBucketMs, sliceRange, logEdges, HISTOGRAM_BUCKETS } from './queries/level-buckets.ts';
+export { writeFleetAgent, writeFleetSteps, readRunAgents, type FleetAgentRow, type FleetStepRow } from './queries/fleet.ts';

@@ -17,6 +17,7 @@ import {
   parsePositiveInt,
   parseRequestFile,
 } from './parse-flags.ts';
+import { coordinate } from './coordinate-command.ts';
 import { tokenOption } from './token-option.ts';
 import { describeFlagIssues, toSweepInput, type SweepFlags } from './sweep-flags.ts';
 import { createTerminalReporter } from './terminal-reporter.ts';
@@ -63,6 +64,7 @@ export function sweepCommand(): Command {
     .addOption(opt('--engine <engine>', 'load engine: native (Rust, apps/agent/engine), node, or auto (native when built and the target is http)').choices(['auto', 'node', 'native']).default('auto'))
     .addOption(opt('--threads <n>', 'native engine: worker threads (default: the cores this process may use)').argParser(parsePositiveInt))
     .option('--json', 'print the final per-level table as JSON on stdout (the live view goes to stderr)')
+    .addOption(opt('--agents <n>', 'coordinate n agents (`kneeboard agent --join RUN` on each load host) that share every step; this process sends no load').argParser(parsePositiveInt))
     // Starves the agent on purpose, so tests can see the generator-limited flag.
     .addOption(opt('--cpu-burn-ms <ms>', 'main-thread time burnt per response').argParser(parseMs).hideHelp())
     .addHelpText(
@@ -96,6 +98,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
     return;
   }
   const cfg = checked.data;
+  if (flags.agents !== undefined) return coordinate(cfg, flags.agents, flags.json === true);
   const reporter = createTerminalReporter({ out: flags.json ? process.stderr : process.stdout, err: process.stderr, loadModel: cfg.loadModel, parameter: cfg.parameter });
   const load =
     cfg.hold === undefined

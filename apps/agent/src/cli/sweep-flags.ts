@@ -42,6 +42,7 @@ export interface SweepFlags {
   flushInterval: number;
   deliveryTimeout: number;
   json?: boolean;
+  agents?: number;
 }
 
 const DEFAULT_CONCURRENCY = [1, 2, 4, 8, 16];

@@ -3,13 +3,14 @@ import { getRun, type Db, type TokenRow } from '@kneeboard/clickhouse';
 import { HttpError } from '../errors.ts';
 import type { AccessConfig } from './config.ts';
 import type { TokenStore } from './token-store.ts';
+import { FLEET_ROUTES } from '../routes/v1/agent-routes.ts';
 
 /** What a route needs: nothing, a read, what an agent does, a change by a person, token management. */
 type Need = 'none' | 'read' | 'ingest' | 'write' | 'admin';
 
 const PREFIX = '/api/v1';
 /** An agent's whole conversation: create, steps, events, finish, and its run's status before replaying a spool. */
-const INGEST = new Set(['POST /runs', 'POST /runs/:id/steps', 'POST /runs/:id/events', 'POST /runs/:id/finish', 'GET /runs/:id']);
+const INGEST = new Set(['POST /runs', 'POST /runs/:id/steps', 'POST /runs/:id/events', 'POST /runs/:id/finish', 'GET /runs/:id', ...FLEET_ROUTES]);
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function needOf(method: string, url: string | undefined): Need {
@@ -22,8 +23,8 @@ function needOf(method: string, url: string | undefined): Need {
 }
 
 /** What a share link shows: one run's views, or a comparison of runs it names. */
-const SHARE_RUN_VIEWS = new Set(['/runs/:id', '/runs/:id/analysis', '/runs/:id/curve.svg', '/runs/:id/curve.csv', '/runs/:id/live']);
-const SHARE_COMPARE_VIEWS = new Set(['/compare', '/compare.svg', '/compare.md']);
+const SHARE_RUN_VIEWS = new Set(['/runs/:id', '/runs/:id/analysis', '/runs/:id/curve.svg', '/runs/:id/curve.csv', '/runs/:id/live', '/runs/:id/levels/:level', '/runs/:id.png']);
+const SHARE_COMPARE_VIEWS = new Set(['/compare', '/compare.svg', '/compare.md', '/compare.png']);
 
 /** Every run id a comparison's query names (`base` and `head`, each a comma-separated group). */
 function comparedRuns(query: unknown): string[] {

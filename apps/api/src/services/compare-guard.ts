@@ -1,8 +1,9 @@
 import { listRuns, type Db } from '@kneeboard/clickhouse';
-import type { CompareQuery, CompareResponse, RunDetail } from '@kneeboard/contracts';
+import type { CompareResponse, RunDetail } from '@kneeboard/contracts';
 import { HttpError } from '../errors.ts';
 import { LIMIT_VARS, type Limits } from '../plugins/limits.ts';
 import { buildComparison } from './compare.ts';
+import type { ResolvedCompare } from './compare-refs.ts';
 import { RUNS_SEARCHED } from './run-to-run-history.ts';
 import { QueueFull, WorkQueue } from './work-queue.ts';
 
@@ -20,7 +21,7 @@ interface Entry {
 const RETRY_AFTER_S = 5;
 
 /** The same comparison however the query spelled it (case of ids, spaces, `min_effect=0.050`). */
-export function compareKey(q: CompareQuery): string {
+export function compareKey(q: ResolvedCompare): string {
   const group = (ids: string[]) => ids.map((id) => id.toLowerCase()).join(',');
   return [`b=${group(q.base)}`, ...q.head.map((h) => `h=${group(h)}`), `e=${q.min_effect}`].join('&');
 }
@@ -45,12 +46,12 @@ export class CompareGuard {
     private readonly db: Db,
     private readonly limits: Limits,
     private readonly lateDataGraceMs: number,
-    private readonly compute: (db: Db, q: CompareQuery) => Promise<Comparison> = buildComparison,
+    private readonly compute: (db: Db, q: ResolvedCompare) => Promise<Comparison> = buildComparison,
   ) {
     this.queue = new WorkQueue(limits.compareConcurrency, limits.compareQueue);
   }
 
-  async compare(q: CompareQuery, now = Date.now()): Promise<{ result: Comparison; source: CompareSource }> {
+  async compare(q: ResolvedCompare, now = Date.now()): Promise<{ result: Comparison; source: CompareSource }> {
     const runs = q.base.length + q.head.reduce((n, h) => n + h.length, 0);
     if (runs > this.limits.compareMaxRuns) {
       throw new HttpError(400, `${runs} runs in one comparison; at most ${this.limits.compareMaxRuns} (${LIMIT_VARS.compareMaxRuns})`, 'querystring.head');
@@ -88,7 +89,7 @@ export class CompareGuard {
     return this.#cache.size;
   }
 
-  async #computeAndKeep(key: string, q: CompareQuery, now: number): Promise<Comparison> {
+  async #computeAndKeep(key: string, q: ResolvedCompare, now: number): Promise<Comparison> {
     let result: Comparison;
     try {
       result = await this.queue.run(() => this.compute(this.db, q));

@@ -8,6 +8,7 @@ import {
   Link,
   ListRunsResponse,
   ListServicesResponse,
+  MAX_RUNS_PER_GROUP,
   RunDetail,
   ServiceReleasesResponse,
   type RunSummary,
@@ -68,6 +69,16 @@ export async function listRuns(filter: RunsFilter, limit = 200): Promise<RunSumm
   const q = runsFilterQuery(filter);
   const res = await getParsed(`/api/v1/runs${q}${q ? '&' : '?'}limit=${limit}`, ListRunsResponse, false);
   return res?.runs ?? [];
+}
+
+/**
+ * `release:SERVICE@RELEASE` as the API's compare endpoint reads it: the release's finished runs,
+ * newest first, at most MAX_RUNS_PER_GROUP (empty when it has none).
+ */
+export async function listReleaseRunIds(service: string, release: string): Promise<string[]> {
+  const q = new URLSearchParams({ service, release, status: 'finished', limit: String(MAX_RUNS_PER_GROUP) });
+  const res = await getParsed(`/api/v1/runs?${q}`, ListRunsResponse, false);
+  return (res?.runs ?? []).map((r) => r.id);
 }
 
 /** The run's detail, or null when the API says 404. */

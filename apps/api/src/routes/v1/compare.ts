@@ -3,8 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
-import { ApiError, CompareQuery, CompareResponse, SvgViewQuery, ViewPath } from '@kneeboard/contracts';
+import { ApiError, CompareQuery, CompareResponse, formatRunGroupRef, SvgViewQuery, ViewPath } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
+import { resolveCompareQuery } from '../../services/compare-refs.ts';
 import { compareCurveSvg } from '../../services/curve-svg.ts';
 
 const MarkdownQuery = CompareQuery.extend({
@@ -14,17 +15,17 @@ const MarkdownQuery = CompareQuery.extend({
   view: ViewPath.optional(),
 });
 
-export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { comparisons }) => {
+export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, comparisons }) => {
   /** Every comparison goes through the guard (caps, queue, cache); the header says how it was had. */
   const compared = async (query: CompareQuery, reply: FastifyReply) => {
-    const { result, source } = await comparisons.compare(query);
+    const { result, source } = await comparisons.compare(await resolveCompareQuery(db, query));
     void reply.header('x-kneeboard-compare', source);
     return result;
   };
 
   app.get('/compare', {
     schema: {
-      summary: 'Compare head runs with a base run: per-level deltas with bootstrap intervals and verdicts',
+      summary: 'Compare head runs with a base run: per-level deltas with bootstrap intervals and verdicts. A side is a run id, ids of repeated runs (ID,ID,ID) or release:SERVICE@RELEASE (its newest finished runs)',
       tags: ['compare'],
       querystring: CompareQuery,
       response: { 200: CompareResponse, 400: ApiError, 404: ApiError, 429: ApiError },
@@ -36,7 +37,8 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { com
     schema: { summary: 'A comparison as Markdown for a pull request', tags: ['compare'], querystring: MarkdownQuery },
     handler: async (req, reply) => {
       const { report } = await compared(req.query, reply);
-      const pairs: Array<[string, string]> = [['base', req.query.base.join(',')], ...req.query.head.map((h): [string, string] => ['head', h.join(',')])];
+      // The links keep the sides as written: a release link follows the release's newest runs.
+      const pairs: Array<[string, string]> = [['base', formatRunGroupRef(req.query.base)], ...req.query.head.map((h): [string, string] => ['head', formatRunGroupRef(h)])];
       const qs = new URLSearchParams(pairs).toString();
       const web = req.query.web?.replace(/\/+$/, '');
       const links = web ? { view: markdownLinkTarget(`${web}${req.query.view ?? `/compare?${qs}`}`) ?? undefined, svg: markdownLinkTarget(`${web}/api/v1/compare.svg?${qs}`) ?? undefined } : {};

@@ -4,6 +4,7 @@ import type { Run } from '@kneeboard/contracts';
 import Link from 'next/link';
 import { queryString, svgViewPairs, type ChartSettings, type LevelSelection } from '../../lib/view-state.ts';
 import { LevelRangePicker } from '../common/LevelRangePicker.tsx';
+import { ZoomReset } from '../zoom/LevelZoom.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
 
@@ -28,6 +29,7 @@ export function RunToolbar({
   return (
     <div className="panel view-toolbar run-toolbar no-print" data-testid="view-toolbar">
       <LevelRangePicker parameter={`${run.parameter} shown`} levels={levels} selection={selection} onChange={onLevels} />
+      <ZoomReset zoomed={selection !== null} onReset={() => onLevels(null)} />
       <div className="run-actions">
         <Link className="button" href={`/services/${encodeURIComponent(run.service)}`} title="this service’s releases, to compare this run with another">
           Compare releases
