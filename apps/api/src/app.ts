@@ -17,6 +17,7 @@ import { StreamSlots } from './live/stream-slots.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { DEFAULT_RETENTION, registerRetention, type RetentionPolicy } from './plugins/retention.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -48,13 +49,15 @@ export interface AppOptions {
   access?: AccessConfig;
   /** Body sizes, timeouts, rates, comparison and stream caps; the defaults of DEFAULT_LIMITS otherwise. */
   limits?: Partial<Limits>;
+  /** Which runs are deleted when; runs labelled `pinned` never. Null: no sweep (tests sweep by hand). */
+  retention?: RetentionPolicy | null;
 }
 
 /**
  * Builds the API as a Fastify instance without listening, so tests use app.inject() or listen on
  * port 0. Third-party plugins first, then the app's own, then the versioned routes.
  */
-export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {} }: AppOptions) {
+export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {}, retention = DEFAULT_RETENTION }: AppOptions) {
   const limits: Limits = { ...DEFAULT_LIMITS, ...limitOptions };
   const app = Fastify({
     logger,
@@ -91,6 +94,12 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs);
   hub.onChange((runId) => comparisons.forget(runId));
   const liveSlots = new StreamSlots(limits.livePerClient, limits.liveTotal);
+  if (retention) {
+    registerRetention(app, db, retention, (runId) => {
+      ingest.runs.forget(runId);
+      hub.notify(runId);
+    });
+  }
 
   const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots };
   const fleet = createFleetCoordinator(db, hub, ingest, (err) => app.log.error({ err }, 'fleet write failed'));

@@ -57,6 +57,19 @@ describe('body limits', () => {
   });
 });
 
+describe('field limits', () => {
+  it('more than 50 tags, or a tag value past 500 characters, is a 400 naming the field and the limit', async () => {
+    const tags = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, 'v']));
+    const many = await send(`${api.url}/api/v1/runs`, JSON.stringify({ service: 's', release: 'r', tags }));
+    expect(many.status).toBe(400);
+    expect(many.body.field).toBe('tags');
+    expect(many.body.message).toContain('at most 50 tags');
+    const long = await send(`${api.url}/api/v1/runs`, JSON.stringify({ service: 's', release: 'r', tags: { k: 'v'.repeat(501) } }));
+    expect(long.status).toBe(400);
+    expect(long.body.field).toBe('tags.k');
+  });
+});
+
 describe('request timeout', () => {
   it('a body that stops arriving is cut with a 408 and the connection closed (KNEEBOARD_REQUEST_TIMEOUT_S)', async () => {
     const answer = await slowBody(api.url, 1000, '{"service":');
