@@ -8,7 +8,7 @@ export interface AgentJson {
   clock_rtt_ms: number;
   recorded: number;
   uploaded: number;
-  steps: Array<{ index: number; level: number; load: number; late_ms: number; requests: number; qps: number; p50_ms: number | null }>;
+  steps: Array<{ index: number; level: number; load: number; late_ms: number; ahead_ms: number; requests: number; qps: number; p50_ms: number | null }>;
 }
 
 export interface Fleet {
