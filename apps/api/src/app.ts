@@ -14,6 +14,7 @@ import type { RouteDeps } from './deps.ts';
 import { IngestService, type IngestOptions } from './ingest/ingest-service.ts';
 import { LiveHub } from './live/live-hub.ts';
 import { StreamSlots } from './live/stream-slots.ts';
+import { registerBodyBudget } from './plugins/body-budget.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
@@ -79,6 +80,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const tokenStore = new TokenStore(db);
   registerAuth(app, access, tokenStore, db);
   await registerRateLimit(app, limits, access);
+  const bodies = registerBodyBudget(app, limits);
   const tokens = new TokenAdmin(db, tokenStore);
 
   const hub = new LiveHub(
@@ -101,7 +103,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
     });
   }
 
-  const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots };
+  const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots, bodies };
   const fleet = createFleetCoordinator(db, hub, ingest, (err) => app.log.error({ err }, 'fleet write failed'));
   app.addHook('onClose', async () => fleet.close());
   await app.register(healthRoutes, deps);
