@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CompareQuery, PercentilesQuery, percentilesWanted, SvgViewQuery } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { buildComparison } from '../../services/compare.ts';
+import { resolveCompareQuery } from '../../services/compare-refs.ts';
 import { compareCurveSvg, runCurveSvg } from '../../services/curve-svg.ts';
 import { svgToPng } from '../../services/png.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
@@ -37,7 +38,7 @@ export const pngEmbedRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db
       produces: ['image/png'],
     },
     handler: async (req, reply) => {
-      const { report, details } = await buildComparison(db, req.query);
+      const { report, details } = await buildComparison(db, await resolveCompareQuery(db, req.query));
       const summary = report.heads.map((h) => h.overall.summary).join(' ');
       return reply.type('image/png').header('cache-control', 'no-cache').send(svgToPng(compareCurveSvg(details, summary, req.query), req.query.scale ?? 2));
     },
