@@ -1,6 +1,7 @@
 import { compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup, type RunSamples } from '@kneeboard/analysis/compare';
 import { queryLevelSamples, type Db } from '@kneeboard/clickhouse';
-import type { CompareQuery, CompareResponse, Run, RunAnalysis, RunDetail } from '@kneeboard/contracts';
+import type { CompareResponse, Run, RunAnalysis, RunDetail } from '@kneeboard/contracts';
+import type { ResolvedCompare } from './compare-refs.ts';
 import { requireRunDetail } from './run-detail.ts';
 import { serviceRunToRunNoise } from './run-to-run-history.ts';
 
@@ -53,7 +54,7 @@ async function groupOf(db: Db, details: Detail[], label: string): Promise<RunGro
  * from earlier repeats (if any) widens its intervals; levels where an agent was the limit are
  * flagged and get no verdict.
  */
-export async function buildComparison(db: Db, query: CompareQuery): Promise<{ report: CompareResponse; details: RunDetail[] }> {
+export async function buildComparison(db: Db, query: ResolvedCompare): Promise<{ report: CompareResponse; details: RunDetail[] }> {
   const baseDetails = await Promise.all(query.base.map((id) => requireRunDetail(db, id, 'base')));
   const headDetails = await Promise.all(query.head.map((group) => Promise.all(group.map((id) => requireRunDetail(db, id, 'head')))));
   const allGroups = [baseDetails, ...headDetails].map((g) => g.map((d) => d.run));
