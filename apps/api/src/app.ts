@@ -35,7 +35,9 @@ import { runRoutes } from './routes/v1/runs.ts';
 import { stepRoutes } from './routes/v1/steps.ts';
 import { pngEmbedRoutes } from './routes/v1/png-embeds.ts';
 import { tokenRoutes } from './routes/v1/tokens.ts';
+import { buildComparison } from './services/compare.ts';
 import { CompareGuard } from './services/compare-guard.ts';
+import { ComparePool } from './services/compare-pool.ts';
 import { createFleetCoordinator } from './services/fleet-storage.ts';
 import { loadRunDetail } from './services/run-detail.ts';
 
@@ -93,7 +95,10 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const ingest = new IngestService(db, { lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS, ...ingestOptions });
   app.addHook('onClose', async () => ingest.settled());
 
-  const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs);
+  // The bootstrap runs in worker threads, as many as comparisons may run at once.
+  const comparePool = new ComparePool(limits.compareConcurrency);
+  app.addHook('onClose', async () => comparePool.close());
+  const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs, (d, q) => buildComparison(d, q, comparePool.compare));
   hub.onChange((runId) => comparisons.forget(runId));
   const liveSlots = new StreamSlots(limits.livePerClient, limits.liveTotal);
   if (retention) {

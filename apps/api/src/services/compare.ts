@@ -1,6 +1,7 @@
 import { compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup, type RunSamples } from '@kneeboard/analysis/compare';
 import { queryLevelSamples, type Db } from '@kneeboard/clickhouse';
 import type { CompareResponse, Run, RunAnalysis, RunDetail } from '@kneeboard/contracts';
+import type { CompareFn } from './compare-pool.ts';
 import type { ResolvedCompare } from './compare-refs.ts';
 import { requireRunDetail } from './run-detail.ts';
 import { serviceRunToRunNoise } from './run-to-run-history.ts';
@@ -54,7 +55,12 @@ async function groupOf(db: Db, details: Detail[], label: string): Promise<RunGro
  * from earlier repeats (if any) widens its intervals; levels where an agent was the limit are
  * flagged and get no verdict.
  */
-export async function buildComparison(db: Db, query: ResolvedCompare): Promise<{ report: CompareResponse; details: RunDetail[] }> {
+export async function buildComparison(
+  db: Db,
+  query: ResolvedCompare,
+  // The bootstrap; the API runs it in worker threads (compare-pool.ts) so it cannot stall other requests.
+  compare: CompareFn = async (base, head, options) => compareGroups(base, head, options),
+): Promise<{ report: CompareResponse; details: RunDetail[] }> {
   const baseDetails = await Promise.all(query.base.map((id) => requireRunDetail(db, id, 'base')));
   const headDetails = await Promise.all(query.head.map((group) => Promise.all(group.map((id) => requireRunDetail(db, id, 'head')))));
   const allGroups = [baseDetails, ...headDetails].map((g) => g.map((d) => d.run));
@@ -66,7 +72,7 @@ export async function buildComparison(db: Db, query: ResolvedCompare): Promise<{
   for (const [i, details] of headDetails.entries()) {
     const head = await groupOf(db, details, labelFor(allGroups[i + 1] as Run[], allGroups));
     const seed = seedOf(...[...base.runs, ...head.runs].map((r) => r.samples));
-    const result = compareGroups(base, head, { minEffect: query.min_effect, seed, parameter: baseDetails[0]!.run.parameter, runToRun });
+    const result = await compare(base, head, { minEffect: query.min_effect, seed, parameter: baseDetails[0]!.run.parameter, runToRun });
     heads.push({ run: details[0]!.run, runs: details.map((d) => d.run), ...result });
   }
   return {
