@@ -66,13 +66,13 @@ describe('several agents, one run (kneeboard sweep --agents, kneeboard agent --j
       expect(inFlight / p.level, JSON.stringify(detail.curve)).toBeGreaterThan(0.8);
       expect(inFlight / p.level, JSON.stringify(detail.curve)).toBeLessThan(1.1);
     }
-  }, 120_000);
+  }, 300_000);
 
   it('an agent killed mid-step (SIGKILL): the step is partial and flagged, the others’ events are kept, the rest of the plan runs on them', async () => {
     const fleet = await startCoordinator(api.url, `${target.url}/`, 3, '6,9', ['--agent-timeout', '2s', '-d', '3s']);
     const agents = ['k1', 'k2', 'k3'].map((id) => startAgent(api.url, fleet.runId, id));
     // Kill k3 half a second after the first barrier.
-    expect(await until(async () => (await status(fleet.runId)).started, 30_000)).toBe(true);
+    expect(await until(async () => (await status(fleet.runId)).started, 120_000)).toBe(true);
     const barrier = (await status(fleet.runId)).steps[0]!.barrier_at;
     await new Promise((r) => setTimeout(r, Math.max(0, barrier - Date.now()) + 500));
     agents[2]!.child.kill('SIGKILL');
@@ -104,14 +104,14 @@ describe('several agents, one run (kneeboard sweep --agents, kneeboard agent --j
     expect(second.map((s) => s.outcome)).not.toContain('lost');
     expect(p9.health?.reason ?? '').not.toContain('k3');
     expect(p6.requests).toBeGreaterThan(0);
-  }, 120_000);
+  }, 300_000);
 
   it('an agent joining late takes the next step, not the one under way', async () => {
     const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '4,6,8', ['-d', '5s', '--warmup', '0']);
     // Long steps: on a busy box the CLI alone takes seconds to load, and the late agent must still
     // find a step after the one under way when it joins.
     const early = ['e1', 'e2'].map((id) => startAgent(api.url, fleet.runId, id));
-    expect(await until(async () => (await status(fleet.runId)).started, 30_000)).toBe(true);
+    expect(await until(async () => (await status(fleet.runId)).started, 120_000)).toBe(true);
     const late = startAgent(api.url, fleet.runId, 'late');
     const outs = await Promise.all([...early, late].map((a) => a.done));
     const coord = await fleet.coordinator.done;
@@ -130,7 +130,7 @@ describe('several agents, one run (kneeboard sweep --agents, kneeboard agent --j
       expect(parts.reduce((n, s) => n + s.load, 0)).toBe(parts[0]!.level);
     }
     for (const spread of barrierSpreads(stored).values()) expect(spread).toBeLessThan(BARRIER_MS);
-  }, 120_000);
+  }, 300_000);
 
   it("applies each agent's clock offset: a host whose clock is 3 s behind still starts on the barrier, its offset recorded, its events in the window", async () => {
     const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '4');
@@ -149,5 +149,5 @@ describe('several agents, one run (kneeboard sweep --agents, kneeboard agent --j
     const point = (await runDetail(api.url, fleet.runId)).curve[0]!;
     expect(point.requests / measured).toBeGreaterThan(0.95);
     expect(point.requests / measured).toBeLessThan(1.05);
-  }, 120_000);
+  }, 300_000);
 });
