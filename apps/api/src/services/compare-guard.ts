@@ -1,9 +1,9 @@
 import { listRuns, type Db } from '@kneeboard/clickhouse';
-import type { CompareResponse, RunDetail } from '@kneeboard/contracts';
+import type { CompareQuery, CompareResponse, RunDetail } from '@kneeboard/contracts';
 import { HttpError } from '../errors.ts';
 import { LIMIT_VARS, type Limits } from '../plugins/limits.ts';
 import { buildComparison } from './compare.ts';
-import type { ResolvedCompare } from './compare-refs.ts';
+import { resolveCompareQuery, type ResolvedCompare } from './compare-refs.ts';
 import { RUNS_SEARCHED } from './run-to-run-history.ts';
 import { QueueFull, WorkQueue } from './work-queue.ts';
 
@@ -49,6 +49,11 @@ export class CompareGuard {
     private readonly compute: (db: Db, q: ResolvedCompare) => Promise<Comparison> = buildComparison,
   ) {
     this.queue = new WorkQueue(limits.compareConcurrency, limits.compareQueue);
+  }
+
+  /** A comparison as the URL wrote it: release sides become their runs first, so the cache keys on the runs compared. */
+  async compareQuery(q: CompareQuery): Promise<{ result: Comparison; source: CompareSource }> {
+    return this.compare(await resolveCompareQuery(this.db, q));
   }
 
   async compare(q: ResolvedCompare, now = Date.now()): Promise<{ result: Comparison; source: CompareSource }> {

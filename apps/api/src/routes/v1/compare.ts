@@ -5,7 +5,6 @@ import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
 import { ApiError, CompareQuery, CompareResponse, formatRunGroupRef, SvgViewQuery, ViewPath } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { resolveCompareQuery } from '../../services/compare-refs.ts';
 import { compareCurveSvg } from '../../services/curve-svg.ts';
 
 const MarkdownQuery = CompareQuery.extend({
@@ -15,10 +14,10 @@ const MarkdownQuery = CompareQuery.extend({
   view: ViewPath.optional(),
 });
 
-export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, comparisons }) => {
+export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { comparisons }) => {
   /** Every comparison goes through the guard (caps, queue, cache); the header says how it was had. */
   const compared = async (query: CompareQuery, reply: FastifyReply) => {
-    const { result, source } = await comparisons.compare(await resolveCompareQuery(db, query));
+    const { result, source } = await comparisons.compareQuery(query);
     void reply.header('x-kneeboard-compare', source);
     return result;
   };

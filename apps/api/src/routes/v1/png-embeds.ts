@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CompareQuery, PercentilesQuery, percentilesWanted, SvgViewQuery } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { resolveCompareQuery } from '../../services/compare-refs.ts';
 import { compareCurveSvg, runCurveSvg } from '../../services/curve-svg.ts';
 import { svgToPng } from '../../services/png.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
@@ -37,8 +36,8 @@ export const pngEmbedRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db
       produces: ['image/png'],
     },
     handler: async (req, reply) => {
-      // Through the guard like compare.svg: the same caps, queue and cache.
-      const { report, details } = (await comparisons.compare(await resolveCompareQuery(db, req.query))).result;
+      // Through the comparison guard like compare.svg: the same caps, queue and cache.
+      const { report, details } = (await comparisons.compareQuery(req.query)).result;
       const summary = report.heads.map((h) => h.overall.summary).join(' ');
       return reply.type('image/png').header('cache-control', 'no-cache').send(svgToPng(compareCurveSvg(details, summary, req.query), req.query.scale ?? 2));
     },
