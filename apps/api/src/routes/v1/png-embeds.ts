@@ -2,8 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CompareQuery, PercentilesQuery, percentilesWanted, SvgViewQuery } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { buildComparison } from '../../services/compare.ts';
-import { resolveCompareQuery } from '../../services/compare-refs.ts';
 import { compareCurveSvg, runCurveSvg } from '../../services/curve-svg.ts';
 import { svgToPng } from '../../services/png.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
@@ -15,7 +13,7 @@ const PngScale = z.object({
 });
 
 /** The same charts as curve.svg and compare.svg, as PNG for places that will not show SVG. */
-export const pngEmbedRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
+export const pngEmbedRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, comparisons }) => {
   app.get('/runs/:id.png', {
     schema: {
       summary: "The run's curve as a PNG (the curve.svg drawing, rasterised); metrics, levels and y as in the web app's URLs",
@@ -38,7 +36,8 @@ export const pngEmbedRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db
       produces: ['image/png'],
     },
     handler: async (req, reply) => {
-      const { report, details } = await buildComparison(db, await resolveCompareQuery(db, req.query));
+      // Through the comparison guard like compare.svg: the same caps, queue and cache.
+      const { report, details } = (await comparisons.compareQuery(req.query)).result;
       const summary = report.heads.map((h) => h.overall.summary).join(' ');
       return reply.type('image/png').header('cache-control', 'no-cache').send(svgToPng(compareCurveSvg(details, summary, req.query), req.query.scale ?? 2));
     },
