@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { agentCommand } from './cli/agent-command.ts';
 import { EXIT } from './cli/exit-codes.ts';
 import { compareCommand } from './cli/compare-command.ts';
 import { flushCommand } from './cli/flush-command.ts';
@@ -12,7 +13,7 @@ const program = new Command('kneeboard')
   // Throw instead of exiting, so every usage error leaves with code 2 (commander would use 1).
   .exitOverride();
 
-for (const command of [sweepCommand(), flushCommand(), compareCommand(), importCommand(), tokenCommand()]) {
+for (const command of [sweepCommand(), agentCommand(), flushCommand(), compareCommand(), importCommand(), tokenCommand()]) {
   program.addCommand(command.showHelpAfterError('(run with --help for usage)').exitOverride());
 }
 

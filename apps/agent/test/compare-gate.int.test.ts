@@ -69,6 +69,20 @@ describe('kneeboard compare: the CI gate', () => {
     expect(body.heads[0]!.noise.base_runs).toBe(2);
   });
 
+  it('compares every run of a release given as release:SERVICE@RELEASE, and names an unknown one', async () => {
+    const r = await compare('--base', 'release:gate-svc@v1.6.1', '--head', 'release:gate-svc@v1.7.0', '--json');
+    expect(r.code).toBe(1);
+    const body = JSON.parse(r.stdout) as Parameters<typeof gate>[0];
+    expect(body.base_runs.map((run) => run.id)).toEqual([base]);
+    expect(body.heads[0]!.runs.map((run) => run.id)).toEqual([slower]);
+    const unknown = await compare('--base', 'release:gate-svc@v9', '--head', same);
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('no finished run of release "v9" of service "gate-svc"');
+    const bad = await compare('--base', 'release:gate-svc', '--head', same);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toContain('release:SERVICE@RELEASE');
+  });
+
   it('gives JSON with the gate result', async () => {
     const r = await compare('--base', base, '--head', slower, '--head', same, '--json');
     const body = JSON.parse(r.stdout) as Parameters<typeof gate>[0] & { gate: { failed: boolean; reasons: string[] } };

@@ -1,6 +1,7 @@
+import { createServer } from 'node:http';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Db } from '@kneeboard/clickhouse';
+import { queryRunChangeMarks, type Db } from '@kneeboard/clickhouse';
 import { DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
 import { registerAuth } from './access/auth.ts';
 import { OPEN_ACCESS, type AccessConfig } from './access/config.ts';
@@ -12,10 +13,16 @@ import { TokenStore } from './access/token-store.ts';
 import type { RouteDeps } from './deps.ts';
 import { IngestService, type IngestOptions } from './ingest/ingest-service.ts';
 import { LiveHub } from './live/live-hub.ts';
+import { StreamSlots } from './live/stream-slots.ts';
+import { registerBodyBudget } from './plugins/body-budget.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
+import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import { DEFAULT_RETENTION, registerRetention, type RetentionPolicy } from './plugins/retention.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
+import { agentRoutes } from './routes/v1/agents.ts';
 import { analysisRoutes } from './routes/v1/analysis.ts';
 import { compareRoutes } from './routes/v1/compare.ts';
 import { levelRoutes } from './routes/v1/levels.ts';
@@ -26,7 +33,12 @@ import { eventRoutes } from './routes/v1/events.ts';
 import { liveRoutes } from './routes/v1/live.ts';
 import { runRoutes } from './routes/v1/runs.ts';
 import { stepRoutes } from './routes/v1/steps.ts';
+import { pngEmbedRoutes } from './routes/v1/png-embeds.ts';
 import { tokenRoutes } from './routes/v1/tokens.ts';
+import { buildComparison } from './services/compare.ts';
+import { CompareGuard } from './services/compare-guard.ts';
+import { ComparePool } from './services/compare-pool.ts';
+import { createFleetCoordinator } from './services/fleet-storage.ts';
 import { loadRunDetail } from './services/run-detail.ts';
 
 export interface AppOptions {
@@ -38,14 +50,26 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** Tokens required or not, public or token reads; open (as on loopback with no token set) by default. */
   access?: AccessConfig;
+  /** Body sizes, timeouts, rates, comparison and stream caps; the defaults of DEFAULT_LIMITS otherwise. */
+  limits?: Partial<Limits>;
+  /** Which runs are deleted when; runs labelled `pinned` never. Null: no sweep (tests sweep by hand). */
+  retention?: RetentionPolicy | null;
 }
 
 /**
  * Builds the API as a Fastify instance without listening, so tests use app.inject() or listen on
  * port 0. Third-party plugins first, then the app's own, then the versioned routes.
  */
-export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS }: AppOptions) {
-  const app = Fastify({ logger }).withTypeProvider<ZodTypeProvider>();
+export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {}, retention = DEFAULT_RETENTION }: AppOptions) {
+  const limits: Limits = { ...DEFAULT_LIMITS, ...limitOptions };
+  const app = Fastify({
+    logger,
+    bodyLimit: limits.bodyBytes,
+    // Node's own timeouts, checked every second rather than every 30 s (its default), so a slow
+    // body is cut (408, connection closed) within a second of the limit.
+    serverFactory: (handler) =>
+      createServer({ requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(limits.requestTimeoutMs, 60_000), connectionsCheckingInterval: 1000 }, handler),
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -53,21 +77,40 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   registerSecurityHeaders(app);
   await registerCors(app, origins);
   await registerOpenApi(app);
-  registerErrorHandler(app);
+  registerErrorHandler(app, limits);
   registerCrossSiteGuard(app, origins);
   const tokenStore = new TokenStore(db);
   registerAuth(app, access, tokenStore, db);
+  await registerRateLimit(app, limits, access);
+  const bodies = registerBodyBudget(app, limits);
   const tokens = new TokenAdmin(db, tokenStore);
 
   const hub = new LiveHub(
     (runId) => loadRunDetail(db, runId),
     (err) => app.log.error({ err }, 'live update failed'),
+    // Embedded: this process owns the data and sees every write; a server may have other writers.
+    db.config.mode === 'server' ? { marks: (ids) => queryRunChangeMarks(db, ids) } : {},
   );
   app.addHook('onClose', async () => hub.close());
   const ingest = new IngestService(db, { lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS, ...ingestOptions });
   app.addHook('onClose', async () => ingest.settled());
 
-  const deps: RouteDeps = { db, hub, ingest, tokens };
+  // The bootstrap runs in worker threads, as many as comparisons may run at once.
+  const comparePool = new ComparePool(limits.compareConcurrency);
+  app.addHook('onClose', async () => comparePool.close());
+  const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs, (d, q) => buildComparison(d, q, comparePool.compare));
+  hub.onChange((runId) => comparisons.forget(runId));
+  const liveSlots = new StreamSlots(limits.livePerClient, limits.liveTotal);
+  if (retention) {
+    registerRetention(app, db, retention, (runId) => {
+      ingest.runs.forget(runId);
+      hub.notify(runId);
+    });
+  }
+
+  const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots, bodies };
+  const fleet = createFleetCoordinator(db, hub, ingest, (err) => app.log.error({ err }, 'fleet write failed'));
+  app.addHook('onClose', async () => fleet.close());
   await app.register(healthRoutes, deps);
   await app.register(
     async (v1) => {
@@ -78,10 +121,12 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
       await v1.register(analysisRoutes, deps);
       await v1.register(levelRoutes, deps);
       await v1.register(runExportRoutes, deps);
+      await v1.register(pngEmbedRoutes, deps);
       await v1.register(compareRoutes, deps);
       await v1.register(serviceRoutes, deps);
       await v1.register(linkRoutes, deps);
       await v1.register(tokenRoutes, deps);
+      await v1.register(agentRoutes, { ...deps, fleet });
     },
     { prefix: '/api/v1' },
   );

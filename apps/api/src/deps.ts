@@ -2,6 +2,9 @@ import type { Db } from '@kneeboard/clickhouse';
 import type { TokenAdmin } from './access/token-admin.ts';
 import type { IngestService } from './ingest/ingest-service.ts';
 import type { LiveHub } from './live/live-hub.ts';
+import type { StreamSlots } from './live/stream-slots.ts';
+import type { Limits } from './plugins/limits.ts';
+import type { CompareGuard } from './services/compare-guard.ts';
 
 /** What route plugins need, passed in explicitly rather than reached through globals. */
 export interface RouteDeps {
@@ -11,4 +14,11 @@ export interface RouteDeps {
   ingest: IngestService;
   /** Creating, listing and revoking API tokens. */
   tokens: TokenAdmin;
+  limits: Limits;
+  /** Every comparison: caps, queue, cache. */
+  comparisons: CompareGuard;
+  /** Open live streams, per client and in all. */
+  liveSlots: StreamSlots;
+  /** Bytes of request bodies being read right now (the body budget's use). */
+  bodies: { readonly inFlight: number };
 }

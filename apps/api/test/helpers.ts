@@ -34,6 +34,10 @@ export interface TestApiOptions {
   corsOrigins?: AppOptions['corsOrigins'];
   /** Tokens required or not (open by default, as on loopback); its adminToken is stored as at start-up. */
   access?: AppOptions['access'];
+  /** Caps and timeouts, small in tests so a handful of requests reach them. */
+  limits?: AppOptions['limits'];
+  /** An embedded data directory to use (e.g. on a small tmpfs); a fresh temporary one otherwise. */
+  dataDir?: string;
 }
 
 let databases = 0;
@@ -55,7 +59,7 @@ async function freshDatabase(server: ClickHouseServer): Promise<string> {
  * directory (default), or a server — the one given, or one started for this API and stopped with it.
  */
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kb-api-test-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kb-api-test-'));
   const ownServer = options.mode === 'server' && !options.server ? await startClickHouseServer() : undefined;
   const server = options.cluster?.nodes[0] ?? options.server ?? ownServer;
   const storage: StorageConfig = server
@@ -63,7 +67,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     : { mode: 'embedded', path: dataDir };
   const db = openDb(storage);
   await migrate(db);
-  const app = await buildApp({ db, ingest: options.ingest, corsOrigins: options.corsOrigins, access: options.access });
+  const app = await buildApp({ db, ingest: options.ingest, corsOrigins: options.corsOrigins, access: options.access, limits: options.limits });
   if (options.access?.mode === 'required') await new TokenAdmin(db, new TokenStore(db)).bootstrap(options.access.adminToken);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -76,7 +80,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
       await app.close();
       await db.close();
       await ownServer?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

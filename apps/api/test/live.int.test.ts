@@ -1,37 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIVE_EVENT, RunDetail } from '@kneeboard/contracts';
 import { batchOf, createRun, postJson, startTestApi, type TestApi } from './helpers.ts';
+import { readEvents, type SseEvent } from './sse.ts';
 
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi();
 });
 afterAll(async () => api.close());
-
-interface SseEvent {
-  event: string;
-  data: string;
-}
-
-/** Reads Server-Sent Events from a real HTTP response, one parsed event at a time. */
-async function* readEvents(res: Response): AsyncGenerator<SseEvent> {
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const event = /^event: (.*)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event && data) yield { event, data };
-    }
-  }
-}
 
 describe('GET /api/v1/runs/{id}/live', () => {
   it('pushes the growing curve while the run goes on, then ends', async () => {

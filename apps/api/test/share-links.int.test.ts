@@ -4,6 +4,7 @@ import { TokenAdmin } from '../src/access/token-admin.ts';
 import { TokenStore } from '../src/access/token-store.ts';
 import { buildApp } from '../src/app.ts';
 import { startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
+import { pngSize } from '../src/testing/png-size.ts';
 
 const ADMIN = 'share-test-admin-token-0123456789abcdef';
 
@@ -65,6 +66,17 @@ describe('read-only share links (KNEEBOARD_READ=token)', () => {
     }
     expect((await get(`/api/v1/compare?base=${runA}&head=${runC}`, token)).status).toBe(403);
     expect((await get(`/api/v1/compare?base=${runA},${runC}&head=${runB}`, token)).status).toBe(403);
+  });
+
+  it('serves the PNG embeds of its run and its comparison through ?share=, and no other run\'s', async () => {
+    const { token } = await share([runA, runB]);
+    for (const p of [`/api/v1/runs/${runA}.png?scale=1`, `/api/v1/compare.png?base=${runA}&head=${runB}&scale=1`]) {
+      const res = await fetch(`${api.url}${withShare(p, token)}`);
+      expect(res.status).toBe(200);
+      expect(pngSize(Buffer.from(await res.arrayBuffer())).width).toBeGreaterThan(100);
+    }
+    expect((await fetch(`${api.url}${withShare(`/api/v1/runs/${runC}.png`, token)}`)).status).toBe(403);
+    expect((await fetch(`${api.url}/api/v1/runs/${runA}.png`)).status).toBe(401);
   });
 
   it('stops working when revoked or expired', async () => {

@@ -16,6 +16,7 @@ import { LIVE_EVENT, type ApiError, type RunDetail, type RunSummary, type Update
 import { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, staticRuns, withAnalysis } from './fixture-data.ts';
 import { levelDetailFor } from './fixture-level-detail.ts';
 import { releaseRuns } from './fixture-releases.ts';
+import { repeatRuns } from './fixture-repeats.ts';
 import { createReviewRoutes, type ReviewRoutesStats } from './fixture-review-routes.ts';
 
 export interface FixtureApiOptions {
@@ -33,6 +34,8 @@ export interface FixtureApiOptions {
   port?: number;
   /** Also serve the release runs of seeds 004 and 000 (fusillade, crowkis) for comparisons (default false). */
   releases?: boolean;
+  /** Also serve `relay`'s repeated sweeps (3 runs of v2.0.0, 2 of v2.1.0) for group comparisons (default false). */
+  repeats?: boolean;
 }
 
 export interface FixtureStats {
@@ -51,6 +54,8 @@ export interface FixtureApi {
   runs: RunDetail[];
   /** Start the live run over from its first level (and as running). */
   restartLive(): void;
+  /** Serve one more run from now on (a run started while a page is open). */
+  addRun(run: RunDetail): void;
   /** Hold the live run at its current tick (true) or let it progress again (false). */
   setLivePaused(paused: boolean): void;
   /** false: `/live` answers 503 JSON, so the browser must fall back to polling. */
@@ -82,7 +87,7 @@ function notFound(res: http.ServerResponse, message: string): void {
 
 export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<FixtureApi> {
   const now = Date.now();
-  const given = options.runs ?? [...staticRuns(now), ...(options.releases ? releaseRuns(now) : [])].sort((a, b) => b.run.created_at - a.run.created_at);
+  const given = options.runs ?? [...staticRuns(now), ...(options.releases ? releaseRuns(now) : []), ...(options.repeats ? repeatRuns(now) : [])].sort((a, b) => b.run.created_at - a.run.created_at);
   const runs = given.map((d) => (d.analysis ? d : withAnalysis(d)));
   const withLive = options.live ?? true;
   const stepMs = options.liveStepMs ?? 300;
@@ -163,9 +168,10 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
       stats.listGets++;
       const service = url.searchParams.get('service');
       const release = url.searchParams.get('release');
+      const status = url.searchParams.get('status');
       const limit = Number(url.searchParams.get('limit') ?? 100);
       const list = all()
-        .filter((d) => (!service || d.run.service === service) && (!release || d.run.release === release))
+        .filter((d) => (!service || d.run.service === service) && (!release || d.run.release === release) && (!status || d.run.status === status))
         .sort((a, b) => b.run.created_at - a.run.created_at)
         .slice(0, limit)
         .map(summary);
@@ -202,6 +208,10 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
     port,
     liveRunId: FIXTURE_IDS.live,
     runs,
+    addRun(d) {
+      runs.unshift(d.analysis ? d : withAnalysis(d));
+      runs.sort((a, b) => b.run.created_at - a.run.created_at);
+    },
     restartLive() {
       liveStart = Date.now();
       createdAt = liveStart;

@@ -9,7 +9,7 @@
  *   POST  /api/v1/links {path} → 201 Link;  GET /api/v1/links/{code} → Link | 404
  */
 import type http from 'node:http';
-import { CompareQuery, CreateLinkBody, UpdateRunBody, type ApiError, type ReleaseGroup, type RunDetail, type RunSummary, type ServiceSummary } from '@kneeboard/contracts';
+import { CompareQuery, formatRunGroupRef, CreateLinkBody, MAX_RUNS_PER_GROUP, UpdateRunBody, type ApiError, type RunGroupRef, type ReleaseGroup, type RunDetail, type RunSummary, type ServiceSummary } from '@kneeboard/contracts';
 import { buildComparison, comparisonMarkdown, curveCsv, placeholderSvg } from './fixture-compare.ts';
 
 export interface FixtureStore {
@@ -73,10 +73,26 @@ export function createReviewRoutes(store: FixtureStore) {
       return null;
     }
     const q = parsed.data;
+    // As the API: a release side is its finished runs, newest first (at most MAX_RUNS_PER_GROUP);
+    // a release with none answers 404 naming the field and the release.
+    const resolve = (ref: RunGroupRef, field: string): string[] | string => {
+      if (ref.kind === 'runs') return ref.ids;
+      const ids = store
+        .all()
+        .filter((d) => d.run.service === ref.service && d.run.release === ref.release && d.run.status === 'finished')
+        .sort((a, b) => b.run.created_at - a.run.created_at)
+        .slice(0, MAX_RUNS_PER_GROUP)
+        .map((d) => d.run.id);
+      return ids.length > 0 ? ids : `${field}: no finished run of release "${ref.release}" of service "${ref.service}"`;
+    };
+    const sides = [resolve(q.base, 'base'), ...q.head.map((h, i) => resolve(h, q.head.length > 1 ? `head[${i}]` : 'head'))];
+    const unknown = sides.find((s) => typeof s === 'string');
+    if (typeof unknown === 'string') return error(res, 404, unknown), null;
+    const [baseIds, ...headIds] = sides as string[][];
     const find = (ids: string[]) => ids.map((id) => store.find(id));
-    const base = find(q.base);
-    const heads = q.head.map(find);
-    const missing = [...q.base, ...q.head.flat()].find((id) => store.find(id) === undefined);
+    const base = find(baseIds!);
+    const heads = headIds.map(find);
+    const missing = [...baseIds!, ...headIds.flat()].find((id) => store.find(id) === undefined);
     if (missing) return error(res, 404, `no run ${missing}`), null;
     const key = JSON.stringify([q, [...base, ...heads.flat()].map((d) => d?.run)]);
     const report = cache.get(key) ?? buildComparison(base as RunDetail[], heads as RunDetail[][], q);
@@ -126,7 +142,7 @@ export function createReviewRoutes(store: FixtureStore) {
     }
     if (method === 'GET' && parts.length === 1 && head === 'compare.svg') {
       const c = compare(url, res);
-      if (c) send(res, 200, 'image/svg+xml; charset=utf-8', placeholderSvg(`compare ${c.query.base}`));
+      if (c) send(res, 200, 'image/svg+xml; charset=utf-8', placeholderSvg(`compare ${formatRunGroupRef(c.query.base)}`));
       return true;
     }
     if (head === 'runs' && id !== undefined && (sub === 'curve.csv' || sub === 'curve.svg') && method === 'GET') {

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS, LIVE_LEVELS } from './fixture-data.ts';
 import { RELEASE_IDS as R } from './fixture-releases.ts';
+import { overflow } from './overflow.ts';
 import { SCREENSHOT_DIR, startStack, type Stack } from './stack.ts';
 
 const STEP_MS = 700;
@@ -18,31 +18,6 @@ afterAll(async () => {
 
 const COMPARE = `/compare?base=${R.fusilladeBefore}&head=${R.fusilladeAfter}&head=${R.fusilladeK6}`;
 const PHONE = { width: 390, height: 844 };
-
-/** How far the page is wider than its viewport, and which elements stick out past the right edge. */
-async function overflow(page: Page) {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const culprits: string[] = [];
-    for (const el of Array.from(document.querySelectorAll('body *'))) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.right <= width + 0.5) continue;
-      // Inside a scrolling wrapper (a wide table) is fine: only the wrapper counts.
-      let p = el.parentElement;
-      let clipped = false;
-      while (p && p !== document.body) {
-        const ox = getComputedStyle(p).overflowX;
-        if (ox === 'auto' || ox === 'scroll' || ox === 'hidden') {
-          clipped = true;
-          break;
-        }
-        p = p.parentElement;
-      }
-      if (!clipped) culprits.push(`${el.tagName.toLowerCase()}.${(el.getAttribute('class') ?? '').split(' ').join('.')} right=${Math.round(r.right)}`);
-    }
-    return { scrollWidth: document.documentElement.scrollWidth, culprits: culprits.slice(0, 12) };
-  });
-}
 
 describe('small screens (390 px)', () => {
   const pages = [

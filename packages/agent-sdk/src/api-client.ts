@@ -30,7 +30,7 @@ export interface KneeboardApiOptions {
 
 /**
  * The Kneeboard ingest API, as a load generator sees it. Every call except health() retries
- * 429/502/503/504 and network errors with backoff, resending the identical body.
+ * 408/429/502/503/504/507 and network errors with backoff, resending the identical body.
  */
 export class KneeboardApi {
   readonly baseUrl: string;

@@ -1,7 +1,7 @@
 import { ApiError } from '@kneeboard/contracts';
 
-/** Statuses worth another attempt, as in OTLP/HTTP: the receiver is busy or a proxy could not reach it. */
-const RETRIABLE_STATUSES = new Set([429, 502, 503, 504]);
+/** Statuses worth another attempt, as in OTLP/HTTP: the receiver is busy (429), its storage is down (503) or full (507), a proxy could not reach it, or our body was too slow (408). */
+const RETRIABLE_STATUSES = new Set([408, 429, 502, 503, 504, 507]);
 
 /** The Kneeboard API answered with a non-2xx status. */
 export class ApiHttpError extends Error {

@@ -60,7 +60,7 @@ interface Entry {
  * call is written to the spool before it is sent (write-ahead, so even a killed agent loses
  * nothing acknowledged to its caller) and deleted only after the API's 2xx. Calls go one at a time
  * in the order they were made, so windows and batches arrive as they were produced. Retriable
- * failures (429/502/503/504, network) are retried with backoff for as long as the outbox is open;
+ * failures (408/429/502/503/504/507, network) are retried with backoff for as long as the outbox is open;
  * a final refusal (e.g. 400) moves the file aside and reports the loss.
  */
 export class Outbox {

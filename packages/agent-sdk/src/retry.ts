@@ -17,7 +17,7 @@ export interface RetryNotice {
   error: unknown;
 }
 
-/** Only 429/502/503/504 and network errors are retried; a 400 is final (the same body would fail again). */
+/** Only 408/429/502/503/504/507 and network errors are retried; a 400 is final (the same body would fail again). */
 export function isRetriable(err: unknown): boolean {
   return err instanceof ApiHttpError ? err.retriable : isNetworkError(err);
 }

@@ -5,8 +5,8 @@ import { isRetriable, withRetry } from '../src/retry.ts';
 const netError = (code: string) => Object.assign(new Error(code), { code });
 
 describe('retry rules', () => {
-  it('retries 429/502/503/504 and network errors only', () => {
-    for (const status of [429, 502, 503, 504]) expect(isRetriable(new ApiHttpError('POST', '/x', status, undefined, undefined))).toBe(true);
+  it('retries 408/429/502/503/504/507 and network errors only', () => {
+    for (const status of [408, 429, 502, 503, 504, 507]) expect(isRetriable(new ApiHttpError('POST', '/x', status, undefined, undefined))).toBe(true);
     for (const status of [400, 404, 409, 413, 500]) expect(isRetriable(new ApiHttpError('POST', '/x', status, undefined, undefined))).toBe(false);
     expect(isRetriable(netError('ECONNRESET'))).toBe(true);
     expect(isRetriable(new SyntaxError('bad json'))).toBe(false);

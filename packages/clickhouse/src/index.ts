@@ -8,6 +8,8 @@ export { createLink, resolveLink } from './queries/links.ts';
 export { upsertStep, listSteps } from './queries/steps.ts';
 export { countRequests, countRollupRequests } from './queries/events.ts';
 export { getRunSpan, type RunSpan } from './queries/run-span.ts';
+export { queryRunChangeMarks } from './queries/run-changes.ts';
+export { listExpiredRuns, type ExpiryRule } from './queries/expired-runs.ts';
 export { insertEventBatch, batchToken, type EventInsert } from './ingest/insert-events.ts';
 export { readLedger, writeLedger, type LedgerEntry, type LedgerRow } from './ingest/batch-ledger.ts';
 export { GroupCommit } from './ingest/group-commit.ts';
@@ -19,5 +21,6 @@ export { queryLevelSamples, queryComparisonSamples, type LevelSampleRows } from 
 export { listTokens, writeToken, revokeToken, TokenRow } from './queries/tokens.ts';
 export { queryLevelDetail } from './queries/level-detail.ts';
 export { timelineBucketMs, sliceRange, logEdges, HISTOGRAM_BUCKETS } from './queries/level-buckets.ts';
+export { writeFleetAgent, writeFleetSteps, readRunAgents, type FleetAgentRow, type FleetStepRow } from './queries/fleet.ts';
 export { runsDataVersion } from './queries/run-versions.ts';
 export { cacheOf, VersionedCache } from './versioned-cache.ts';

@@ -125,12 +125,57 @@ export type CompareResponse = z.infer<typeof CompareResponse>;
 
 export const MAX_RUNS_PER_GROUP = 10;
 
-/** `ID` or `ID,ID,ID`: one run, or repeats of one release compared as a group. */
-const RunGroupParam = z
-  .string()
-  .transform((s) => s.split(',').map((id) => id.trim()))
-  .pipe(z.array(RunId).min(1).max(MAX_RUNS_PER_GROUP, `at most ${MAX_RUNS_PER_GROUP} runs in a group`))
-  .refine((ids) => new Set(ids).size === ids.length, 'a run appears twice in one group');
+/** How a side names "every run of a release": `release:SERVICE@RELEASE`. */
+export const RELEASE_REF_PREFIX = 'release:';
+
+/**
+ * One side of a comparison, as written in a URL or on the command line: run ids (`ID` or
+ * `ID,ID,ID`, repeats compared as a group) or a release (`release:SERVICE@RELEASE`, the newest
+ * finished runs of that release, at most MAX_RUNS_PER_GROUP). The release form splits at the last
+ * `@`, so a service name may contain `@` and a release may not.
+ */
+export type RunGroupRef = { kind: 'runs'; ids: string[] } | { kind: 'release'; service: string; release: string };
+
+/** `release:SERVICE@RELEASE` → its parts; null when the text is not that form (or a part is empty). */
+export function parseReleaseRef(text: string): { service: string; release: string } | null {
+  if (!text.startsWith(RELEASE_REF_PREFIX)) return null;
+  const rest = text.slice(RELEASE_REF_PREFIX.length);
+  const at = rest.lastIndexOf('@');
+  if (at < 0) return null;
+  const service = rest.slice(0, at).trim();
+  const release = rest.slice(at + 1).trim();
+  return service === '' || release === '' ? null : { service, release };
+}
+
+/** The ref as a URL or CLI writes it (the inverse of the parameter's parsing). */
+export function formatRunGroupRef(ref: RunGroupRef): string {
+  return ref.kind === 'runs' ? ref.ids.join(',') : `${RELEASE_REF_PREFIX}${ref.service}@${ref.release}`;
+}
+
+/** `ID`, `ID,ID,ID` or `release:SERVICE@RELEASE`. */
+export const RunGroupParam = z.string().transform((raw, ctx): RunGroupRef => {
+  const s = raw.trim();
+  if (s.startsWith(RELEASE_REF_PREFIX)) {
+    const ref = parseReleaseRef(s);
+    if (ref === null) {
+      ctx.addIssue({ code: 'custom', message: `a release is written ${RELEASE_REF_PREFIX}SERVICE@RELEASE` });
+      return z.NEVER;
+    }
+    return { kind: 'release', ...ref };
+  }
+  const ids = s.split(',').map((id) => id.trim());
+  const parsed = z.array(RunId).min(1).max(MAX_RUNS_PER_GROUP, `at most ${MAX_RUNS_PER_GROUP} runs in a group`).safeParse(ids);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    ctx.addIssue({ code: 'custom', message: issue?.code === 'too_big' ? issue.message : `not a run id, a list of run ids or ${RELEASE_REF_PREFIX}SERVICE@RELEASE` });
+    return z.NEVER;
+  }
+  if (new Set(ids).size !== ids.length) {
+    ctx.addIssue({ code: 'custom', message: 'a run appears twice in one group' });
+    return z.NEVER;
+  }
+  return { kind: 'runs', ids: parsed.data };
+});
 
 export const CompareQuery = z.object({
   base: RunGroupParam,

@@ -13,3 +13,4 @@ export * from './links.ts';
 export * from './svg-view.ts';
 export * from './tokens.ts';
 export * from './level-detail.ts';
+export * from './fleet.ts';

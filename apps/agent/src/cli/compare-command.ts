@@ -10,8 +10,8 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 export function compareCommand(): Command {
   return new Command('compare')
     .description('compare runs and gate CI on a significant regression (peak throughput, or p99 at the base\'s knee)')
-    .requiredOption('--base <id|release>', 'the run to compare against: a run id, or a release label (with --service)')
-    .requiredOption('--head <id|release>', 'the run(s) being judged (repeatable, up to 7)', collect)
+    .requiredOption('--base <side>', 'what to compare against: a run id, ids of repeats (ID,ID,ID), a release label (with --service), or release:SERVICE@RELEASE (all its finished runs)')
+    .requiredOption('--head <side>', 'what is being judged, written like --base (repeatable, up to 7)', collect)
     .option('--service <name>', 'the service, when --base/--head are release labels (the newest finished run of each is used)')
     .addOption(new Option('--fail-on-regression <pct>', 'smallest regression that fails the gate').argParser(parseThreshold).default(0.05, '5%'))
     .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
@@ -23,6 +23,9 @@ export function compareCommand(): Command {
       `
 Example (in CI, after a sweep of the candidate):
   kneeboard compare --service checkout --base v1.6.1 --head v1.6.2 --fail-on-regression 5%
+
+Every run of each release (after kneeboard sweep --repeat 3), so run-to-run noise is measured:
+  kneeboard compare --base release:checkout@v1.6.1 --head release:checkout@v1.6.2
 
 Prints a Markdown verdict table (paste it into the pull request). Exit codes: 0 no significant
 regression, 1 a significant regression of at least the threshold, 2 bad flags, 3 the comparison

@@ -42,6 +42,9 @@ export interface SweepFlags {
   flushInterval: number;
   deliveryTimeout: number;
   json?: boolean;
+  agents?: number;
+  agentTimeout: number;
+  barrierLead: number;
 }
 
 const DEFAULT_CONCURRENCY = [1, 2, 4, 8, 16];

@@ -1,6 +1,6 @@
 import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
-import { ApiError, CompareResponse } from '@kneeboard/contracts';
+import { ApiError, CompareResponse, RELEASE_REF_PREFIX } from '@kneeboard/contracts';
 import { gate, type GateResult } from './gate.ts';
 import { CompareError, fetchOrExplain, resolveRun } from './resolve-run.ts';
 
@@ -19,8 +19,12 @@ export interface CompareFlags {
 /** Fetches the comparison, prints the verdict table, and says whether the gate fails. */
 export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream): Promise<GateResult> {
   // A side may be a group of repeats, `ID,ID,ID`: the API compares them as one, noise included.
+  // `release:SERVICE@RELEASE` (every finished run of the release) goes to the API as written: it
+  // resolves the release and answers 404 naming it when there is none.
   const resolveGroup = async (refs: string, flag: string) =>
-    (await Promise.all(refs.split(',').map((r) => resolveRun(flags.api, r.trim(), flags.service, flag, flags.token)))).join(',');
+    refs.trim().startsWith(RELEASE_REF_PREFIX)
+      ? refs.trim()
+      : (await Promise.all(refs.split(',').map((r) => resolveRun(flags.api, r.trim(), flags.service, flag, flags.token)))).join(',');
   const base = await resolveGroup(flags.base, '--base');
   const heads = await Promise.all(flags.head.map((h) => resolveGroup(h, '--head')));
   const qs = new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h]), ['min_effect', String(flags.failOnRegression)]]);

@@ -5,7 +5,8 @@ export type LiveListener = (detail: RunDetail) => void;
 interface Channel {
   listeners: Set<LiveListener>;
   timer: NodeJS.Timeout | null;
-  poller: NodeJS.Timeout;
+  /** The run's change mark when last polled (server mode): a new one means another process wrote. */
+  mark: string | undefined;
   lastRefreshAt: number;
   lastPayload: string;
   refreshing: boolean;
@@ -16,19 +17,41 @@ interface Channel {
 export interface LiveHubOptions {
   /** Never recompute a run's curve more often than this: one query serves every viewer. */
   minIntervalMs?: number;
-  /** Recompute at least this often while someone watches, to see writes from other API processes. */
+  /** How often to ask storage whether another API process wrote to a watched run. */
   pollMs?: number;
+  /**
+   * Change marks of runs (one cheap query for all watched runs); a run is recomputed only when
+   * its mark moved. Absent when this process sees every write (embedded: it owns the data).
+   */
+  marks?: (runIds: string[]) => Promise<Map<string, string>>;
+}
+
+/** What the hub has done, for the readiness report and for tests that count work, not time. */
+export interface LiveStats {
+  watchedRuns: number;
+  viewers: number;
+  /** Curves recomputed since start: once per run per change, however many viewers. */
+  refreshes: number;
+  /** Change-mark polls since start (one query each, for all watched runs). */
+  polls: number;
 }
 
 /**
  * Pushes a run's RunDetail to everyone watching it. Writes call notify(); the curve is recomputed
  * once per interval however many batches arrived or viewers are connected, and sent only when it
- * changed.
+ * changed. Nothing is recomputed for a run nobody wrote to: writes through this process notify,
+ * and writes through others are seen by one poll of change marks for all watched runs together.
  */
 export class LiveHub {
   readonly #channels = new Map<string, Channel>();
   readonly #minIntervalMs: number;
   readonly #pollMs: number;
+  readonly #marks: LiveHubOptions['marks'];
+  readonly #changeListeners = new Set<(runId: string) => void>();
+  #poller: NodeJS.Timeout | null = null;
+  #polling = false;
+  #refreshes = 0;
+  #polls = 0;
 
   constructor(
     private readonly load: (runId: string) => Promise<RunDetail | null>,
@@ -37,6 +60,19 @@ export class LiveHub {
   ) {
     this.#minIntervalMs = options.minIntervalMs ?? 250;
     this.#pollMs = options.pollMs ?? 1000;
+    this.#marks = options.marks;
+  }
+
+  /** Called on every notify, watched or not (the comparison cache forgets the run). */
+  onChange(listener: (runId: string) => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  get stats(): LiveStats {
+    let viewers = 0;
+    for (const c of this.#channels.values()) viewers += c.listeners.size;
+    return { watchedRuns: this.#channels.size, viewers, refreshes: this.#refreshes, polls: this.#polls };
   }
 
   subscribe(runId: string, listener: LiveListener): () => void {
@@ -45,13 +81,14 @@ export class LiveHub {
       channel = {
         listeners: new Set(),
         timer: null,
-        poller: setInterval(() => this.notify(runId), this.#pollMs),
+        mark: undefined,
         lastRefreshAt: 0,
         lastPayload: '',
         refreshing: false,
         dirty: false,
       };
       this.#channels.set(runId, channel);
+      this.#startPolling();
     }
     channel.listeners.add(listener);
     return () => this.#unsubscribe(runId, listener);
@@ -59,6 +96,7 @@ export class LiveHub {
 
   /** The run's data changed (or may have): schedule a throttled recompute if anyone watches. */
   notify(runId: string): void {
+    for (const listener of this.#changeListeners) listener(runId);
     const channel = this.#channels.get(runId);
     if (!channel || channel.timer) return;
     if (channel.refreshing) {
@@ -67,10 +105,6 @@ export class LiveHub {
     }
     const wait = Math.max(0, channel.lastRefreshAt + this.#minIntervalMs - Date.now());
     channel.timer = setTimeout(() => void this.#refresh(runId, channel), wait);
-  }
-
-  get watchedRuns(): number {
-    return this.#channels.size;
   }
 
   close(): void {
@@ -84,6 +118,7 @@ export class LiveHub {
     channel.timer = null;
     channel.refreshing = true;
     channel.dirty = false;
+    this.#refreshes++;
     const startedAt = Date.now();
     try {
       const detail = await this.load(runId);
@@ -110,7 +145,36 @@ export class LiveHub {
 
   #drop(runId: string, channel: Channel): void {
     if (channel.timer) clearTimeout(channel.timer);
-    clearInterval(channel.poller);
     this.#channels.delete(runId);
+    if (this.#channels.size === 0 && this.#poller) {
+      clearInterval(this.#poller);
+      this.#poller = null;
+    }
+  }
+
+  #startPolling(): void {
+    if (!this.#marks || this.#poller) return;
+    this.#poller = setInterval(() => void this.#poll(), this.#pollMs);
+  }
+
+  /** One query for every watched run; a run whose mark moved is recomputed (the first poll only records marks). */
+  async #poll(): Promise<void> {
+    if (this.#polling || !this.#marks) return;
+    this.#polling = true;
+    this.#polls++;
+    try {
+      const marks = await this.#marks([...this.#channels.keys()]);
+      for (const [runId, channel] of this.#channels) {
+        const mark = marks.get(runId.toLowerCase());
+        if (mark === undefined) continue;
+        const seen = channel.mark;
+        channel.mark = mark;
+        if (seen !== undefined && seen !== mark) this.notify(runId);
+      }
+    } catch (err) {
+      this.onError(err);
+    } finally {
+      this.#polling = false;
+    }
   }
 }

@@ -1,7 +1,9 @@
 import { compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup, type RunSamples, type RunToRunNoise } from '@kneeboard/analysis/compare';
 import { createHash } from 'node:crypto';
 import { cacheOf, queryComparisonSamples, type Db } from '@kneeboard/clickhouse';
-import type { CompareQuery, CompareResponse, PercentileSource, Run, RunAnalysis, RunDetail } from '@kneeboard/contracts';
+import type { CompareResponse, PercentileSource, Run, RunAnalysis, RunDetail } from '@kneeboard/contracts';
+import type { CompareFn } from './compare-pool.ts';
+import type { ResolvedCompare } from './compare-refs.ts';
 import { requireRunDetail } from './run-detail.ts';
 import { serviceRunToRunNoise } from './run-to-run-history.ts';
 
@@ -56,7 +58,12 @@ async function groupOf(db: Db, details: Detail[], label: string, sources: Set<Pe
  * from earlier repeats (if any) widens its intervals; levels where an agent was the limit are
  * flagged and get no verdict.
  */
-export async function buildComparison(db: Db, query: CompareQuery): Promise<{ report: CompareResponse; details: RunDetail[] }> {
+export async function buildComparison(
+  db: Db,
+  query: ResolvedCompare,
+  // The bootstrap; the API runs it in worker threads (compare-pool.ts) so it cannot stall other requests.
+  compare: CompareFn = async (base, head, options) => compareGroups(base, head, options),
+): Promise<{ report: CompareResponse; details: RunDetail[] }> {
   const baseDetails = await Promise.all(query.base.map((id) => requireRunDetail(db, id, 'base')));
   const headDetails = await Promise.all(query.head.map((group) => Promise.all(group.map((id) => requireRunDetail(db, id, 'head')))));
   const anySingle = [baseDetails, ...headDetails].some((g) => g.length === 1);
@@ -69,12 +76,19 @@ export async function buildComparison(db: Db, query: CompareQuery): Promise<{ re
     .update(JSON.stringify([query, details.map((d) => [d.run, d.steps, d.curve, d.percentiles]), runToRun]))
     .digest('hex');
   const cache = cacheOf<CompareResponse>(db, 'comparison', 64);
-  const report = cache.get('report', key) ?? (await computeReport(db, query, baseDetails, headDetails, runToRun));
+  const report = cache.get('report', key) ?? (await computeReport(db, query, baseDetails, headDetails, runToRun, compare));
   cache.set('report', key, report);
   return { report, details };
 }
 
-async function computeReport(db: Db, query: CompareQuery, baseDetails: Detail[], headDetails: Detail[][], runToRun: RunToRunNoise | null): Promise<CompareResponse> {
+async function computeReport(
+  db: Db,
+  query: ResolvedCompare,
+  baseDetails: Detail[],
+  headDetails: Detail[][],
+  runToRun: RunToRunNoise | null,
+  compare: CompareFn,
+): Promise<CompareResponse> {
   const allGroups = [baseDetails, ...headDetails].map((g) => g.map((d) => d.run));
   const sources = new Set<PercentileSource>();
   const base = await groupOf(db, baseDetails, labelFor(allGroups[0] as Run[], allGroups), sources);
@@ -82,7 +96,7 @@ async function computeReport(db: Db, query: CompareQuery, baseDetails: Detail[],
   for (const [i, details] of headDetails.entries()) {
     const head = await groupOf(db, details, labelFor(allGroups[i + 1] as Run[], allGroups), sources);
     const seed = seedOf(...[...base.runs, ...head.runs].map((r) => r.samples));
-    const result = compareGroups(base, head, { minEffect: query.min_effect, seed, parameter: baseDetails[0]!.run.parameter, runToRun });
+    const result = await compare(base, head, { minEffect: query.min_effect, seed, parameter: baseDetails[0]!.run.parameter, runToRun });
     heads.push({ run: details[0]!.run, runs: details.map((d) => d.run), ...result });
   }
   return {

@@ -3,7 +3,7 @@ import { cacheOf, listRuns, queryCurve, runsDataVersion, type Db } from '@kneebo
 import type { Run } from '@kneeboard/contracts';
 
 /** The newest this-many runs of a service are searched for repeats; enough history, bounded work. */
-const RUNS_SEARCHED = 60;
+export const RUNS_SEARCHED = 60;
 const RELEASES_USED = 6;
 const RUNS_PER_RELEASE = 5;
 

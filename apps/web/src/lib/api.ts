@@ -8,13 +8,16 @@ import {
   Link,
   ListRunsResponse,
   ListServicesResponse,
+  MAX_RUNS_PER_GROUP,
   RunDetail,
   ServiceReleasesResponse,
   type RunSummary,
   type ServiceSummary,
 } from '@kneeboard/contracts';
+import { forbidden, unauthorized } from 'next/navigation';
 import type { z } from 'zod';
 import { serverEnv } from './env.ts';
+import { requestCredential } from './server-credentials.ts';
 import { runsFilterQuery, type RunsFilter } from './runs-filter.ts';
 import { compareApiQuery, type CompareViewState } from './view-state.ts';
 
@@ -32,14 +35,19 @@ export class ApiUnavailableError extends Error {
 const TIMEOUT_MS = 5000;
 
 async function getJson(path: string): Promise<{ status: number; body: unknown }> {
-  const { KNEEBOARD_API_URL: base, KNEEBOARD_API_TOKEN: token } = serverEnv();
+  const { KNEEBOARD_API_URL: base } = serverEnv();
+  const credential = await requestCredential();
   let res: Response;
   try {
-    const headers: Record<string, string> = { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    const headers: Record<string, string> = { accept: 'application/json', ...(credential.kind !== 'none' ? { authorization: `Bearer ${credential.token}` } : {}) };
     res = await fetch(`${base}${path}`, { cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS), headers });
   } catch (err) {
     throw new ApiUnavailableError(`Cannot reach the Kneeboard API at ${base}: ${(err as Error).message}`, base);
   }
+  // No token, a revoked or expired one, or a share link asked for more than its view: the app's
+  // unauthorized.tsx / forbidden.tsx pages say which, with the right status.
+  if (res.status === 401) unauthorized();
+  if (res.status === 403) forbidden();
   let body: unknown = null;
   try {
     body = await res.json();
@@ -68,6 +76,16 @@ export async function listRuns(filter: RunsFilter, limit = 200): Promise<RunSumm
   const q = runsFilterQuery(filter);
   const res = await getParsed(`/api/v1/runs${q}${q ? '&' : '?'}limit=${limit}`, ListRunsResponse, false);
   return res?.runs ?? [];
+}
+
+/**
+ * `release:SERVICE@RELEASE` as the API's compare endpoint reads it: the release's finished runs,
+ * newest first, at most MAX_RUNS_PER_GROUP (empty when it has none).
+ */
+export async function listReleaseRunIds(service: string, release: string): Promise<string[]> {
+  const q = new URLSearchParams({ service, release, status: 'finished', limit: String(MAX_RUNS_PER_GROUP) });
+  const res = await getParsed(`/api/v1/runs?${q}`, ListRunsResponse, false);
+  return (res?.runs ?? []).map((r) => r.id);
 }
 
 /** The run's detail, or null when the API says 404. */

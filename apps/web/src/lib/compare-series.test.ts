@@ -89,12 +89,43 @@ describe('fits and knees', () => {
   });
 });
 
+describe('groups of repeats', () => {
+  it('gives a group one colour, one dash and one label, and numbers its runs', () => {
+    const runs = [base, detail(3, [point(1)]), detail(4, [point(1)]), head, detail(5, [point(1)])];
+    for (const r of runs.slice(1, 3)) r.run.release = base.run.release;
+    runs[4]!.run.release = head.run.release;
+    const s = runSeries(runs, [3, 2]);
+    expect(s.map((x) => x.group)).toEqual([0, 0, 0, 1, 1]);
+    expect(s.map((x) => x.colour)).toEqual([RUN_PALETTE[0], RUN_PALETTE[0], RUN_PALETTE[0], RUN_PALETTE[1], RUN_PALETTE[1]]);
+    expect(s.map((x) => x.dashed)).toEqual([true, true, true, false, false]);
+    expect(s.map((x) => x.role)).toEqual(['base', 'base', 'base', 'head', 'head']);
+    expect(s.map((x) => x.label)).toEqual(['v1 ×3', 'v1 ×3', 'v1 ×3', 'v2 ×2', 'v2 ×2']);
+    expect(s[1]?.memberLabel).toBe('v1 · run 2/3');
+    expect(compareCharts(runs, DEFAULT_SETTINGS, [3, 2]).qps.lines.map((l) => l.colour)).toEqual(s.map((x) => x.colour));
+    // Repeats that agree on the knee share one mark per group.
+    const knees = kneeMarks(s.map((x) => ({ ...x, knee: 4 })), 'linear', [0, 10]);
+    expect(knees.map((k) => [k.colour, k.title])).toEqual([
+      [RUN_PALETTE[0], 'v1 ×3 knee · 4 (3 of 3 runs)'],
+      [RUN_PALETTE[1], 'v2 ×2 knee · 4 (2 of 2 runs)'],
+    ]);
+  });
+
+  it('without sizes, every run is its own group (as before)', () => {
+    expect(runSeries([base, head]).map((x) => [x.group, x.groupSize, x.label])).toEqual([
+      [0, 1, 'v1'],
+      [1, 1, 'v2'],
+    ]);
+  });
+});
+
 describe('compareCharts', () => {
   it('shares one level axis across the charts and draws one latency chart per chosen percentile', () => {
     const c = compareCharts([base, head], { ...DEFAULT_SETTINGS, metrics: ['p99_ms'], y: 'log', levels: parseLevels('2-16') });
     expect(c.levels).toEqual([2, 4, 8, 16]);
     expect(c.allLevels).toEqual([1, 2, 4, 8, 16]);
-    expect(c.xScale).toBe('linear'); // 2…16 spans 8×: not more
+    // The axis is the run page's rule on every swept level (1, 2 …: geometric → log), not on the
+    // levels in view: zooming to 2…16 (8×, which the old span rule drew linear) keeps it log.
+    expect(c.xScale).toBe('log');
     expect(c.latency.map((l) => l.metric)).toEqual(['p99_ms']);
     expect(c.latency[0]?.yAxis?.domain[0]).toBeGreaterThan(0);
     expect(c.fits).toEqual([]);

@@ -1,6 +1,8 @@
 /**
  * Prepare the comparison's overlay: one line per run (base first, dashed; heads solid), in the
  * colours of the API's compare.svg, for throughput and each latency percentile, on shared axes.
+ * A side may be a group of repeated runs (`sizes`): its runs share the group's colour and label
+ * (`v1.0.0 ×3`), so the spread of the bundle is the run-to-run noise the intervals account for.
  *
  * Gaps: each run's line goes through its own measured levels only. A level that only some runs
  * swept gets no point on the others (never a zero); it shows in the tooltip as "not measured". A
@@ -10,7 +12,7 @@
 import type { CurvePoint, Run, RunDetail, UslCurvePoint } from '@kneeboard/contracts';
 import { normalizeCurve, type YAxisSpec } from './curve-series.ts';
 import { formatLevelApprox } from './format.ts';
-import { defaultXScale, levelDomain, levelTicks, linearAxis, logAxis, logSafe, type ScaleKind } from './scales.ts';
+import { levelDomain, levelTicks, linearAxis, logAxis, logSafe, sweepXScale, type ScaleKind } from './scales.ts';
 import { runColour, type LatencyKey } from './series.ts';
 import { uslLine } from './usl.ts';
 import { levelVisible, type ChartSettings, type LevelSelection } from './view-state.ts';
@@ -23,8 +25,15 @@ export interface RunSeries {
   index: number;
   runId: string;
   role: 'base' | 'head';
-  /** The release, with the run's name when two compared runs share a release. */
+  /** The group's label: the release (with the first run's name when two groups share a release), `×N` for repeats. */
   label: string;
+  /** This run within its group: the label, or `v1.0.0 · run 2/3` for a repeat. */
+  memberLabel: string;
+  /** 0 for the base group, 1… for the heads. */
+  group: number;
+  /** Runs in this run's group, and this run's place in it (0 first). */
+  groupSize: number;
+  member: number;
   run: Run;
   colour: string;
   dashed: boolean;
@@ -47,21 +56,46 @@ function peakOf(curve: ReadonlyArray<CurvePoint>): { level: number; qps: number 
   return best === null ? null : { level: best.level, qps: best.qps };
 }
 
-/** The runs in drawing order (base first), each with its colour and dash. */
-export function runSeries(details: ReadonlyArray<RunDetail>): RunSeries[] {
-  const runs = details.map((d) => d.run);
-  return details.map((d, index) => ({
-    key: `run${index}`,
-    index,
-    runId: d.run.id,
-    role: index === 0 ? 'base' : 'head',
-    label: runLabel(d.run, runs),
-    run: d.run,
-    colour: runColour(index),
-    dashed: index === 0,
-    knee: d.analysis?.knee?.level ?? null,
-    peak: peakOf(d.curve),
-  }));
+/** Which group each run is in, from the group sizes (one run per group when none are given). */
+function groupsOf(count: number, sizes: ReadonlyArray<number> | undefined): Array<{ group: number; member: number; size: number }> {
+  const out: Array<{ group: number; member: number; size: number }> = [];
+  const given = sizes ?? Array.from({ length: count }, () => 1);
+  given.forEach((size, group) => {
+    for (let member = 0; member < size; member++) out.push({ group, member, size });
+  });
+  // Runs beyond the sizes given (should not happen) are groups of one, so nothing is dropped.
+  while (out.length < count) out.push({ group: (out[out.length - 1]?.group ?? -1) + 1, member: 0, size: 1 });
+  return out.slice(0, count);
+}
+
+/**
+ * The runs in drawing order (base first), each with its colour and dash. `sizes` splits them into
+ * groups (base group first): a group's runs share its colour, dash and label.
+ */
+export function runSeries(details: ReadonlyArray<RunDetail>, sizes?: ReadonlyArray<number>): RunSeries[] {
+  const where = groupsOf(details.length, sizes);
+  const firsts = details.filter((_, i) => where[i]?.member === 0).map((d) => d.run);
+  return details.map((d, index) => {
+    const { group, member, size } = where[index]!;
+    const first = firsts[group] ?? d.run;
+    const label = size > 1 ? `${runLabel(first, firsts)} ×${size}` : runLabel(d.run, firsts.length === details.length ? details.map((x) => x.run) : firsts);
+    return {
+      key: `run${index}`,
+      index,
+      runId: d.run.id,
+      role: group === 0 ? 'base' : 'head',
+      label,
+      memberLabel: size > 1 ? `${runLabel(first, firsts)} · run ${member + 1}/${size}` : label,
+      group,
+      groupSize: size,
+      member,
+      run: d.run,
+      colour: runColour(group),
+      dashed: group === 0,
+      knee: d.analysis?.knee?.level ?? null,
+      peak: peakOf(d.curve),
+    };
+  });
 }
 
 /** Every level any run swept, ascending: what the level-range picker offers. */
@@ -121,10 +155,10 @@ function valueOf(p: CurvePoint, metric: OverlayMetric): number | null {
 }
 
 /** One metric of every run against level, ready to draw. */
-export function overlayData(details: ReadonlyArray<RunDetail>, metric: OverlayMetric, options: OverlayOptions): OverlayData {
+export function overlayData(details: ReadonlyArray<RunDetail>, metric: OverlayMetric, options: OverlayOptions, sizes?: ReadonlyArray<number>): OverlayData {
   const log = metric !== 'qps' && options.yScale === 'log';
   let dropped = 0;
-  const lines = runSeries(details).map((s, i) => {
+  const lines = runSeries(details, sizes).map((s, i) => {
     const curve = normalizeCurve(details[i]?.curve ?? []).filter((p) => levelVisible(p.level, options.levels));
     const points = curve.map((p) => {
       const raw = valueOf(p, metric);
@@ -152,8 +186,8 @@ export interface FitLine {
 }
 
 /** Each run's fitted USL throughput, clipped to the level axis; runs without a fitted line are left out. */
-export function fitLines(details: ReadonlyArray<RunDetail>, xScale: ScaleKind, xDomain: readonly [number, number]): FitLine[] {
-  return runSeries(details)
+export function fitLines(details: ReadonlyArray<RunDetail>, xScale: ScaleKind, xDomain: readonly [number, number], sizes?: ReadonlyArray<number>): FitLine[] {
+  return runSeries(details, sizes)
     .map((s, i) => ({ key: s.key, colour: s.colour, points: uslLine(details[i]?.analysis?.usl_curve ?? [], xScale, xDomain) }))
     .filter((f) => f.points.length >= 2);
 }
@@ -166,12 +200,27 @@ export interface KneeMark {
   title: string;
 }
 
-/** Each run's knee as a small mark on the level axis, where the axis can place it. */
+/**
+ * Each run's knee as a small mark on the level axis, where the axis can place it. Repeats of a group
+ * that put the knee at the same level share one mark (titled with how many runs put it there).
+ */
 export function kneeMarks(series: ReadonlyArray<RunSeries>, xScale: ScaleKind, xDomain: readonly [number, number]): KneeMark[] {
-  return series
+  const placed = series
     .filter((s): s is RunSeries & { knee: number } => s.knee !== null && Number.isFinite(s.knee))
-    .filter((s) => (xScale === 'log' ? s.knee > 0 : true) && s.knee >= xDomain[0] && s.knee <= xDomain[1])
-    .map((s) => ({ key: s.key, level: s.knee, colour: s.colour, title: `${s.label} knee · ${formatLevelApprox(s.knee)}` }));
+    .filter((s) => (xScale === 'log' ? s.knee > 0 : true) && s.knee >= xDomain[0] && s.knee <= xDomain[1]);
+  const marks = new Map<string, { s: RunSeries & { knee: number }; runs: number }>();
+  for (const s of placed) {
+    const key = `${s.group}@${s.knee}`;
+    const m = marks.get(key);
+    if (m) m.runs++;
+    else marks.set(key, { s, runs: 1 });
+  }
+  return [...marks.values()].map(({ s, runs }) => ({
+    key: s.key,
+    level: s.knee,
+    colour: s.colour,
+    title: s.groupSize > 1 ? `${s.label} knee · ${formatLevelApprox(s.knee)} (${runs} of ${s.groupSize} runs)` : `${s.memberLabel} knee · ${formatLevelApprox(s.knee)}`,
+  }));
 }
 
 /** Everything a comparison's charts draw, from the runs and the view's settings. */
@@ -193,25 +242,31 @@ export interface CompareCharts {
   knees: KneeMark[];
 }
 
-export function compareCharts(details: ReadonlyArray<RunDetail>, settings: ChartSettings): CompareCharts {
+/**
+ * `sizes`: the runs per group, base group first (omitted: one run per side). The level axis follows
+ * the run page's rule on every swept level (`sweepXScale`), decided once for the whole set: zooming
+ * to a few levels or a live run's next level never flips it between linear and log.
+ */
+export function compareCharts(details: ReadonlyArray<RunDetail>, settings: ChartSettings, sizes?: ReadonlyArray<number>): CompareCharts {
+  const allLevels = sweptLevels(details);
   const levels = visibleLevels(details, settings.levels);
-  const xScale = settings.x ?? defaultXScale(levels);
+  const xScale = settings.x ?? sweepXScale(allLevels);
   const xDomain = levelDomain(levels, xScale);
   // Fitted lines keep to the levels shown (the axis is padded beyond them).
   const [lo = xDomain[0], hi = xDomain[1]] = [levels[0], levels[levels.length - 1]];
   const fitRange: [number, number] = [Math.max(xDomain[0], lo * (1 - 1e-9)), Math.min(xDomain[1], hi * (1 + 1e-9))];
-  const fits = settings.fit === true ? fitLines(details, xScale, fitRange) : [];
-  const series = runSeries(details);
+  const fits = settings.fit === true ? fitLines(details, xScale, fitRange, sizes) : [];
+  const series = runSeries(details, sizes);
   return {
     series,
-    allLevels: sweptLevels(details),
+    allLevels,
     levels,
     xScale,
     xDomain,
     xTicks: levelTicks(levels),
     yScale: settings.y,
-    qps: overlayData(details, 'qps', { levels: settings.levels, yScale: 'linear', extraY: fits.flatMap((f) => f.points.map((p) => p.qps)) }),
-    latency: settings.metrics.map((m) => overlayData(details, m, { levels: settings.levels, yScale: settings.y })),
+    qps: overlayData(details, 'qps', { levels: settings.levels, yScale: 'linear', extraY: fits.flatMap((f) => f.points.map((p) => p.qps)) }, sizes),
+    latency: settings.metrics.map((m) => overlayData(details, m, { levels: settings.levels, yScale: settings.y }, sizes)),
     fits,
     knees: kneeMarks(series, xScale, xDomain),
   };

@@ -93,7 +93,7 @@ export interface VerdictSummary {
   summary: string;
   stats: VerdictStat[];
   /** What the intervals can see (repeats, history, or only the noise within each run). */
-  noise: { basis: HeadComparison['noise']['basis']; note: string };
+  noise: { basis: HeadComparison['noise']['basis']; note: string; baseRuns: number; headRuns: number; interval: string };
   /** Levels where an agent was the limit: they get no verdict. */
   notComparable: number[];
 }
@@ -140,5 +140,20 @@ export function verdictSummary(head: HeadComparison, parameter: string): Verdict
   if (p99Level === null) Object.assign(p99, { value: '—', detail: 'the base run has no knee', tone: 'unknown' });
 
   const notComparable = head.levels.filter((l) => l.flags.length > 0).map((l) => l.level);
-  return { verdict: o.verdict, tone: toneOf(o.verdict), summary: o.summary, stats: [max, knee, p99], noise: { basis: head.noise.basis, note: head.noise.note }, notComparable };
+  const noise = { basis: head.noise.basis, note: head.noise.note, baseRuns: head.noise.base_runs, headRuns: head.noise.head_runs, interval: intervalKind(head.noise) };
+  return { verdict: o.verdict, tone: toneOf(o.verdict), summary: o.summary, stats: [max, knee, p99], noise, notComparable };
+}
+
+const runs = (n: number) => (n === 1 ? '1 run' : `${n} runs`);
+
+/**
+ * The group sizes and what kind of interval they give, in one line: groups of repeats give a
+ * between-run interval; one run a side can only borrow earlier repeats' spread, or, without any,
+ * cannot tell a change from run-to-run noise.
+ */
+export function intervalKind(noise: HeadComparison['noise']): string {
+  const sizes = `base ${runs(noise.base_runs)} · head ${runs(noise.head_runs)}`;
+  if (noise.basis === 'repeats') return `${sizes}: between-run intervals (hierarchical bootstrap: runs, then requests within each run)`;
+  if (noise.basis === 'history') return `${sizes}: within-run intervals widened by the run-to-run spread of earlier repeats of this service`;
+  return `${sizes}: within-run intervals only, which cannot separate a change from run-to-run noise`;
 }

@@ -2,25 +2,42 @@
  * Server-side: everything a comparison page draws, read from the API: each run's detail (for the
  * curves) and the comparison's statistics. Shared by /compare and /review.
  */
-import type { CompareResponse, RunDetail } from '@kneeboard/contracts';
-import { ApiUnavailableError, getCompare, getRun } from './api.ts';
+import { formatRunGroupRef, type CompareResponse, type RunDetail, type RunGroupRef } from '@kneeboard/contracts';
+import { ApiUnavailableError, getCompare, getRun, listReleaseRunIds } from './api.ts';
 import { cache } from 'react';
-import { runLabel } from './compare-series.ts';
+import { runSeries } from './compare-series.ts';
 import { comparisonTitle } from './comparison-title.ts';
-import { compareViewPath, DEFAULT_SETTINGS, parseCompareView, type CompareViewState, type SearchParams } from './view-state.ts';
+import { compareSides, compareViewPath, DEFAULT_SETTINGS, parseCompareView, type CompareViewState, type SearchParams } from './view-state.ts';
 
 export type ComparisonData =
-  | { kind: 'ok'; details: RunDetail[]; stats: { ok: true; report: CompareResponse } | { ok: false; error: string } }
+  | {
+      kind: 'ok';
+      /** Every compared run, base group first, group by group. */
+      details: RunDetail[];
+      /** Runs per side, base first: 1 for a single run, N for repeats or a release's runs. */
+      sizes: number[];
+      stats: { ok: true; report: CompareResponse } | { ok: false; error: string };
+    }
+  /** Runs (ids) or releases (`release:SERVICE@RELEASE`) the API does not have. */
   | { kind: 'missing'; ids: string[] }
   | { kind: 'unavailable'; error: ApiUnavailableError };
 
+/** A side's run ids: as written, or a release's finished runs (as the API's compare resolves them). */
+async function sideIds(ref: RunGroupRef): Promise<string[]> {
+  return ref.kind === 'runs' ? ref.ids : listReleaseRunIds(ref.service, ref.release);
+}
+
 async function load(state: CompareViewState): Promise<ComparisonData> {
-  const ids = [state.base, ...state.heads];
   try {
-    const [details, stats] = await Promise.all([Promise.all(ids.map((id) => getRun(id))), getCompare(state)]);
+    const sides = compareSides(state);
+    const [groups, stats] = await Promise.all([Promise.all(sides.map(sideIds)), getCompare(state)]);
+    const emptyReleases = sides.filter((_, i) => groups[i]?.length === 0).map(formatRunGroupRef);
+    if (emptyReleases.length > 0) return { kind: 'missing', ids: emptyReleases };
+    const ids = groups.flat();
+    const details = await Promise.all(ids.map((id) => getRun(id)));
     const missing = ids.filter((_, i) => details[i] === null);
     if (missing.length > 0) return { kind: 'missing', ids: missing };
-    return { kind: 'ok', details: details as RunDetail[], stats };
+    return { kind: 'ok', details: details as RunDetail[], sizes: groups.map((g) => g.length), stats };
   } catch (err) {
     if (err instanceof ApiUnavailableError) return { kind: 'unavailable', error: err };
     throw err;
@@ -47,6 +64,12 @@ export async function comparisonPageTitle(params: SearchParams, fallback: string
   if (!parsed.ok) return fallback;
   const data = await loadComparison(parsed.state);
   if (data.kind !== 'ok') return fallback;
-  const runs = data.details.map((d) => d.run);
-  return comparisonTitle(data.details, runs.map((r) => runLabel(r, runs)));
+  return comparisonTitle(data.details, groupLabels(data.details, data.sizes));
+}
+
+/** One label per side (base first): `v1.0.0 ×3` for a group. */
+export function groupLabels(details: ReadonlyArray<RunDetail>, sizes: ReadonlyArray<number>): string[] {
+  return runSeries(details, sizes)
+    .filter((s) => s.member === 0)
+    .map((s) => s.label);
 }

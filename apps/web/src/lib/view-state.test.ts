@@ -7,6 +7,7 @@ import {
   parseCompareView,
   parseLevels,
   parseRunView,
+  rangeSelection,
   runViewPath,
   type CompareViewState,
   type SearchParams,
@@ -90,9 +91,19 @@ describe('compare view state', () => {
     expect(s).toEqual({ ...DEFAULT_SETTINGS, base: BASE, heads: [H1], minEffect: 0.05 });
     expect(parseCompareView(params('/compare'))).toMatchObject({ ok: false, empty: true });
     expect(parseCompareView(params(`/compare?base=${BASE}`))).toMatchObject({ ok: false, empty: false, error: expect.stringContaining('at least one head') });
-    expect(parseCompareView(params(`/compare?base=nope&head=${H1}`))).toMatchObject({ ok: false, error: expect.stringContaining('base run id') });
+    expect(parseCompareView(params(`/compare?base=nope&head=${H1}`))).toMatchObject({ ok: false, error: expect.stringContaining('the base is not readable') });
+    expect(parseCompareView(params(`/compare?base=release:svc&head=${H1}`))).toMatchObject({ ok: false, empty: false, error: expect.stringContaining('release:SERVICE@RELEASE') });
     const eight = Array.from({ length: 8 }, (_, i) => `head=00000000-0000-4000-8000-0000000001${String(i).padStart(2, '0')}`).join('&');
     expect(parseCompareView(params(`/compare?base=${BASE}&${eight}`))).toMatchObject({ ok: false, error: expect.stringContaining('at most 7') });
+  });
+
+  it('reads groups of repeats and releases, and writes them back readably', () => {
+    const s = compare(`/compare?base=${BASE},${H1}&head=release:check out@v1.2&levels=2-8`);
+    expect(s.base).toBe(`${BASE},${H1}`);
+    expect(s.heads).toEqual(['release:check out@v1.2']);
+    expect(compareViewPath(s)).toBe(`/compare?base=${BASE},${H1}&head=release:check%20out@v1.2&levels=2-8`);
+    expect(parseCompareView(params(compareViewPath(s)))).toEqual({ ok: true, state: s });
+    expect(parseCompareView(params(`/compare?base=${BASE},${BASE}&head=${H1}`))).toMatchObject({ ok: false, error: expect.stringContaining('twice') });
   });
 
   it('drops heads that repeat the base or each other', () => {
@@ -103,6 +114,15 @@ describe('compare view state', () => {
     const s = compare(`/compare?base=${BASE}&head=${H1}&y=log&min_effect=0.1`);
     expect(compareApiQuery(s)).toBe(`?base=${BASE}&head=${H1}&min_effect=0.1`);
     expect(compareApiQuery({ ...s, minEffect: 0.05 })).toBe(`?base=${BASE}&head=${H1}`);
+  });
+});
+
+describe('rangeSelection (zoom)', () => {
+  it('keeps open ends at the extremes and clears a range that covers every level', () => {
+    const levels = [1, 2, 4, 8, 16];
+    expect(rangeSelection(levels, 8, 2)).toEqual({ kind: 'range', min: 2, max: 8 });
+    expect(rangeSelection(levels, 1, 4)).toEqual({ kind: 'range', min: null, max: 4 });
+    expect(rangeSelection(levels, 16, 1)).toBeNull();
   });
 });
 

@@ -5,6 +5,8 @@
  *
  *   /runs/{id}?metrics=p50,p99&x=log&y=log&fit=1&levels=4-64
  *   /compare?base={id}&head={id}&head={id}&metrics=p99&y=log&levels=4-64&min_effect=0.1
+ *   /compare?base={id},{id},{id}&head={id},{id}        groups of repeated runs, one per side
+ *   /compare?base=release:checkout@v1.0&head=release:checkout@v1.1   every finished run of each release
  *   /review?…                                 the same query as /compare
  *
  * Defaults are left out of the URL (a plain `/compare?base=…&head=…` is the default view), and
@@ -13,7 +15,7 @@
  * more than 8×, the fit when R² ≥ 0.9 on the run page), which is a rule on the data, so an
  * automatic URL still shows the same view wherever it is opened.
  */
-import { MAX_COMPARED_HEADS, RunId } from '@kneeboard/contracts';
+import { formatRunGroupRef, MAX_COMPARED_HEADS, RunGroupParam, type RunGroupRef } from '@kneeboard/contracts';
 import { z } from 'zod';
 import type { ScaleKind } from './scales.ts';
 import { LATENCY_SERIES, type LatencyKey } from './series.ts';
@@ -51,8 +53,12 @@ export interface RunViewState extends ChartSettings {
 }
 
 export interface CompareViewState extends ChartSettings {
+  /**
+   * The base side as the URL writes it (canonical): a run id, ids of repeats (`ID,ID,ID`) or
+   * `release:SERVICE@RELEASE`. The API's compare endpoint reads the same text.
+   */
   base: string;
-  /** 1 to 7 heads, without repeats. */
+  /** 1 to 7 head sides, written like the base, without repeats. */
   heads: string[];
   /** Smallest relative change the comparison calls (0–1). */
   minEffect: number;
@@ -97,6 +103,18 @@ export function levelVisible(level: number, sel: LevelSelection | null): boolean
   return (sel.min === null || level >= sel.min) && (sel.max === null || level <= sel.max);
 }
 
+/**
+ * The levels from `a` to `b` (either order) over the swept `levels`, as the URL keeps them: null
+ * (every level) when the range covers them all, an open end where it reaches the first or last.
+ */
+export function rangeSelection(levels: ReadonlyArray<number>, a: number, b: number): LevelSelection | null {
+  const lo = levels[0];
+  const hi = levels[levels.length - 1];
+  if (lo === undefined || hi === undefined) return null;
+  const [min, max] = a <= b ? [a, b] : [b, a];
+  return min <= lo && max >= hi ? null : { kind: 'range', min: min <= lo ? null : min, max: max >= hi ? null : max };
+}
+
 const Scale = z.enum(['linear', 'log']);
 
 /** The raw query, one field at a time: anything unreadable becomes its default. */
@@ -132,40 +150,51 @@ export function parseRunView(id: string, params: SearchParams): RunViewState {
   return { id, ...settingsFrom(params) };
 }
 
-const CompareRuns = z.object({
-  base: RunId,
-  heads: z
-    .array(RunId)
-    .min(1, 'compare at least one head run with the base')
-    .max(MAX_COMPARED_HEADS, `compare at most ${MAX_COMPARED_HEADS} head runs with one base`),
-});
-
 export type ParsedCompare = { ok: true; state: CompareViewState } | { ok: false; error: string; empty: boolean };
+
+/** A side's text as run ids or a release; the reason when it is neither. */
+function readSide(text: string, where: string): { ok: true; ref: RunGroupRef } | { ok: false; error: string } {
+  const parsed = RunGroupParam.safeParse(text);
+  return parsed.success ? { ok: true, ref: parsed.data } : { ok: false, error: `Cannot compare: the ${where} is not readable (${parsed.error.issues[0]?.message ?? 'unknown form'}).` };
+}
 
 /**
  * The comparison's state. Fails (with a sentence for the page) only when the runs are missing or
- * malformed; a head that repeats the base or another head is dropped.
+ * malformed; a head that repeats the base or another head is dropped. Each side is a run id, ids
+ * of repeats compared as a group, or `release:SERVICE@RELEASE`.
  */
 export function parseCompareView(params: SearchParams): ParsedCompare {
-  const base = first(params.base) ?? '';
-  const heads = [...new Set(all(params.head))].filter((h) => h !== base);
-  if (base === '' && heads.length === 0) return { ok: false, error: 'Pick a base run and at least one run to compare with it.', empty: true };
-  const runs = CompareRuns.safeParse({ base, heads });
-  if (!runs.success) {
-    const issue = runs.error.issues[0];
-    const where = issue?.path[0] === 'base' ? 'base' : 'head';
-    const message = issue?.code === 'too_small' || issue?.code === 'too_big' ? issue.message : `the ${where} run id is not a run id`;
-    return { ok: false, error: `Cannot compare: ${message}.`, empty: false };
+  const baseText = first(params.base) ?? '';
+  const headTexts = all(params.head);
+  if (baseText === '' && headTexts.length === 0) return { ok: false, error: 'Pick a base run and at least one run to compare with it.', empty: true };
+  if (baseText === '') return { ok: false, error: 'Cannot compare: no base run.', empty: false };
+  const base = readSide(baseText, 'base');
+  if (!base.ok) return { ok: false, error: base.error, empty: false };
+  const heads: string[] = [];
+  for (const text of headTexts) {
+    const head = readSide(text, 'head');
+    if (!head.ok) return { ok: false, error: head.error, empty: false };
+    heads.push(formatRunGroupRef(head.ref));
   }
+  const baseSide = formatRunGroupRef(base.ref);
+  const distinct = [...new Set(heads)].filter((h) => h !== baseSide);
+  if (distinct.length === 0) return { ok: false, error: 'Cannot compare: compare at least one head run with the base.', empty: false };
+  if (distinct.length > MAX_COMPARED_HEADS) return { ok: false, error: `Cannot compare: compare at most ${MAX_COMPARED_HEADS} head runs with one base.`, empty: false };
   const effect = Number(first(params.min_effect));
   const minEffect = first(params.min_effect) !== undefined && Number.isFinite(effect) && effect >= 0 && effect <= 1 ? effect : DEFAULT_MIN_EFFECT;
-  return { ok: true, state: { ...settingsFrom(params), base: runs.data.base, heads: runs.data.heads, minEffect } };
+  return { ok: true, state: { ...settingsFrom(params), base: baseSide, heads: distinct, minEffect } };
 }
 
-/** A query string from ordered pairs; commas stay readable (`metrics=p50,p99`). */
+/** The sides of a comparison as refs, base first (the state only holds texts that parse). */
+export function compareSides(state: Pick<CompareViewState, 'base' | 'heads'>): RunGroupRef[] {
+  return [state.base, ...state.heads].map((text) => RunGroupParam.parse(text));
+}
+
+/** A query string from ordered pairs; commas, `:` and `@` stay readable (`metrics=p50,p99`, `base=release:svc@v1`). */
 export function queryString(pairs: ReadonlyArray<readonly [string, string]>): string {
   if (pairs.length === 0) return '';
-  return `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%2C/gi, ',')}`).join('&')}`;
+  const readable = (v: string) => encodeURIComponent(v).replace(/%2C/gi, ',').replace(/%3A/gi, ':').replace(/%40/g, '@');
+  return `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${readable(v)}`).join('&')}`;
 }
 
 function sameMetrics(a: ReadonlyArray<LatencyKey>, b: ReadonlyArray<LatencyKey>): boolean {

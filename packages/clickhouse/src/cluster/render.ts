@@ -33,6 +33,8 @@ export const SHARDING_KEYS: Record<string, string> = {
   kb_links_v1: 'cityHash64(code)',
   kb_request_seconds_v1: 'cityHash64(run_id, level, second)',
   kb_tokens_v1: 'cityHash64(id)',
+  kb_fleet_agents_v1: 'cityHash64(run_id)',
+  kb_fleet_steps_v1: 'cityHash64(run_id)',
 };
 
 export const localName = (table: string) => `${table}_local`;

@@ -259,3 +259,56 @@ ENGINE = Distributed(kneeboard, currentDatabase(), kb_tokens_v1_local, cityHash6
 ALTER TABLE kb_tokens_v1_local ADD COLUMN IF NOT EXISTS runs Array(String) DEFAULT [];
 -- runs on: every-node
 ALTER TABLE kb_tokens_v1 ADD COLUMN IF NOT EXISTS runs Array(String) DEFAULT [];
+
+-- 035_create_fleet_agents_v1.sql
+-- runs on: every-node
+-- The agents that joined a run driven by several agents (kneeboard agent --join), with the clock
+-- offset each measured to the API (NTP-style, the exchange with the smallest round trip): event
+-- times are shifted by it, so this is what a reader needs to judge their alignment.
+-- A leave or a loss inserts a newer version of the row.
+CREATE TABLE IF NOT EXISTS kb_fleet_agents_v1_local
+(
+    run_id          UUID,
+    agent_id        String,
+    host            String,
+    cores           Nullable(UInt32),
+    clock_offset_ms Float64,
+    clock_rtt_ms    Float64,
+    joined_at_ms    Float64,
+    state           LowCardinality(String),
+    recorded        Nullable(UInt64),
+    version         UInt64 DEFAULT toUnixTimestamp64Micro(now64(6))
+)
+ENGINE = ReplacingMergeTree(version)
+ORDER BY (run_id, agent_id);
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_fleet_agents_v1 AS kb_fleet_agents_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_fleet_agents_v1_local, cityHash64(run_id));
+
+-- 036_create_fleet_steps_v1.sql
+-- runs on: every-node
+-- One agent's part in one step of a run driven by several agents: its share of the load, the
+-- barrier it was given and when it really started (both on the API's clock), how many requests it
+-- recorded, its own health, and the outcome (ok; lost: no heartbeat; behind: started too late).
+-- The step's own window and combined health stay in kb_steps_v1, like any other run's.
+CREATE TABLE IF NOT EXISTS kb_fleet_steps_v1_local
+(
+    run_id            UUID,
+    step_index        UInt32,
+    level             Float64,
+    agent_id          String,
+    load              Float64,
+    barrier_at_ms     Float64,
+    started_at_ms     Nullable(Float64),
+    ended_at_ms       Nullable(Float64),
+    events            Nullable(UInt64),
+    outcome           LowCardinality(String),
+    generator_limited Nullable(UInt8),
+    health_reason     Nullable(String),
+    version           UInt64 DEFAULT toUnixTimestamp64Micro(now64(6))
+)
+ENGINE = ReplacingMergeTree(version)
+ORDER BY (run_id, step_index, agent_id);
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_fleet_steps_v1 AS kb_fleet_steps_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_fleet_steps_v1_local, cityHash64(run_id));

@@ -1,10 +1,10 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
-import { ApiError, CompareQuery, CompareResponse, SvgViewQuery, ViewPath } from '@kneeboard/contracts';
+import { ApiError, CompareQuery, CompareResponse, formatRunGroupRef, SvgViewQuery, ViewPath } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { buildComparison } from '../../services/compare.ts';
 import { compareCurveSvg } from '../../services/curve-svg.ts';
 
 const MarkdownQuery = CompareQuery.extend({
@@ -14,22 +14,30 @@ const MarkdownQuery = CompareQuery.extend({
   view: ViewPath.optional(),
 });
 
-export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
+export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { comparisons }) => {
+  /** Every comparison goes through the guard (caps, queue, cache); the header says how it was had. */
+  const compared = async (query: CompareQuery, reply: FastifyReply) => {
+    const { result, source } = await comparisons.compareQuery(query);
+    void reply.header('x-kneeboard-compare', source);
+    return result;
+  };
+
   app.get('/compare', {
     schema: {
-      summary: 'Compare head runs with a base run: per-level deltas with bootstrap intervals and verdicts',
+      summary: 'Compare head runs with a base run: per-level deltas with bootstrap intervals and verdicts. A side is a run id, ids of repeated runs (ID,ID,ID) or release:SERVICE@RELEASE (its newest finished runs)',
       tags: ['compare'],
       querystring: CompareQuery,
-      response: { 200: CompareResponse, 400: ApiError, 404: ApiError },
+      response: { 200: CompareResponse, 400: ApiError, 404: ApiError, 429: ApiError },
     },
-    handler: async (req) => (await buildComparison(db, req.query)).report,
+    handler: async (req, reply) => (await compared(req.query, reply)).report,
   });
 
   app.get('/compare.md', {
     schema: { summary: 'A comparison as Markdown for a pull request', tags: ['compare'], querystring: MarkdownQuery },
     handler: async (req, reply) => {
-      const { report } = await buildComparison(db, req.query);
-      const pairs: Array<[string, string]> = [['base', req.query.base.join(',')], ...req.query.head.map((h): [string, string] => ['head', h.join(',')])];
+      const { report } = await compared(req.query, reply);
+      // The links keep the sides as written: a release link follows the release's newest runs.
+      const pairs: Array<[string, string]> = [['base', formatRunGroupRef(req.query.base)], ...req.query.head.map((h): [string, string] => ['head', formatRunGroupRef(h)])];
       const qs = new URLSearchParams(pairs).toString();
       const web = req.query.web?.replace(/\/+$/, '');
       const links = web ? { view: markdownLinkTarget(`${web}${req.query.view ?? `/compare?${qs}`}`) ?? undefined, svg: markdownLinkTarget(`${web}/api/v1/compare.svg?${qs}`) ?? undefined } : {};
@@ -46,7 +54,7 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db 
       querystring: CompareQuery.extend(SvgViewQuery.shape),
     },
     handler: async (req, reply) => {
-      const { report, details } = await buildComparison(db, req.query);
+      const { report, details } = await compared(req.query, reply);
       const summary = report.heads.map((h) => h.overall.summary).join(' ');
       return reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'no-cache').send(compareCurveSvg(details, summary, req.query));
     },

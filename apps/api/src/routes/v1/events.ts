@@ -8,9 +8,6 @@ import { HttpError } from '../../errors.ts';
 import type { IncomingBatch } from '../../ingest/ingest-service.ts';
 import { IdParams } from './runs.ts';
 
-/** A full batch (100,000 events) is about 8 MB of JSON; leave room so the size check is ours, with a named field. */
-const EVENTS_BODY_LIMIT = 64 * 1024 * 1024;
-
 /** batch_id and agent_id travel in the query string with an Arrow body (the JSON body carries its own). */
 const EventsQuery = z.object({ batch_id: BatchId.optional(), agent_id: AgentId.optional() });
 
@@ -33,11 +30,12 @@ function incoming(contentType: string | undefined, body: unknown, query: z.infer
   return { kind: 'arrow', bytes: body, batch_id: query.batch_id, agent_id: query.agent_id };
 }
 
-export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { hub, ingest }) => {
-  app.addContentTypeParser(ARROW_STREAM_CONTENT_TYPE, { parseAs: 'buffer', bodyLimit: EVENTS_BODY_LIMIT }, (_req, body, done) => done(null, body));
+export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { hub, ingest, limits }) => {
+  // A full batch (100,000 events) is about 8 MB of JSON: the limit (16 MiB by default) leaves room for it and no more.
+  app.addContentTypeParser(ARROW_STREAM_CONTENT_TYPE, { parseAs: 'buffer', bodyLimit: limits.eventsBodyBytes }, (_req, body, done) => done(null, body));
 
   app.post('/runs/:id/events', {
-    bodyLimit: EVENTS_BODY_LIMIT,
+    bodyLimit: limits.eventsBodyBytes,
     schema: {
       summary: 'Ingest a columnar batch of request events, as JSON or Arrow (atomic, idempotent by batch_id)',
       description: DESCRIPTION,
@@ -45,7 +43,7 @@ export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { hub, 
       params: IdParams,
       querystring: EventsQuery,
       body: EventBatch,
-      response: { 200: IngestResponse, 400: ApiError, 409: ApiError, 415: ApiError, 503: ApiError },
+      response: { 200: IngestResponse, 400: ApiError, 409: ApiError, 413: ApiError, 415: ApiError, 429: ApiError, 503: ApiError, 507: ApiError },
     },
     // The body is checked column by column by the ingest service (one pass, no object per event);
     // EventBatch above documents it. Params and query string are checked as usual.

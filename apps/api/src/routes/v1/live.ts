@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LIVE_EVENT, type LiveEnd, type RunDetail } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
+import { clientKey } from '../../plugins/client-key.ts';
 import { loadRunDetail } from '../../services/run-detail.ts';
 import { IdParams } from './runs.ts';
 
@@ -12,7 +13,7 @@ function frame(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub }) => {
+export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, liveSlots }) => {
   app.get('/runs/:id/live', {
     schema: {
       summary: 'Server-Sent Events: a `snapshot` (RunDetail) on connect and on every change, `end` when the run ends',
@@ -22,6 +23,8 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
     handler: async (req, reply) => {
       const first = await loadRunDetail(db, req.params.id);
       if (!first) throw notFound('run');
+      // 429 beyond the per-client and total caps; the slot is released when the stream closes.
+      const release = liveSlots.acquire(clientKey(req));
 
       reply.hijack();
       const res = reply.raw;
@@ -33,7 +36,7 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
       });
 
       let closed = false;
-      const cleanups: Array<() => void> = [];
+      const cleanups: Array<() => void> = [release];
       const close = () => {
         if (closed) return;
         closed = true;

@@ -18,5 +18,5 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const data = await loadComparison(parsed.state);
   if (data.kind === 'missing') notFound();
   if (data.kind !== 'ok') return <CompareProblem problem={data} />;
-  return <CompareView details={data.details} stats={data.stats} initial={parsed.state} />;
+  return <CompareView details={data.details} sizes={data.sizes} stats={data.stats} initial={parsed.state} />;
 }

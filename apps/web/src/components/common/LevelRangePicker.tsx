@@ -1,7 +1,7 @@
 'use client';
 
 import { formatLevel } from '../../lib/format.ts';
-import type { LevelSelection } from '../../lib/view-state.ts';
+import { rangeSelection, type LevelSelection } from '../../lib/view-state.ts';
 
 /**
  * The visible level range as two selects (from, to) over the swept levels. Both ends at the
@@ -25,10 +25,7 @@ export function LevelRangePicker({
   const range = selection?.kind === 'range' ? selection : null;
   const from = range?.min ?? lo;
   const to = range?.max ?? hi;
-  const set = (min: number, max: number) => {
-    const [a, b] = min <= max ? [min, max] : [max, min];
-    onChange(a <= lo && b >= hi ? null : { kind: 'range', min: a <= lo ? null : a, max: b >= hi ? null : b });
-  };
+  const set = (min: number, max: number) => onChange(rangeSelection(levels, min, max));
   return (
     <span className="control" data-testid="level-range">
       <span className="control-label">{parameter}</span>

@@ -2,16 +2,18 @@
 
 import type { CompareResponse, RunDetail } from '@kneeboard/contracts';
 import Link from 'next/link';
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { fetchCompare } from '../../lib/client-api.ts';
 import { compareCharts } from '../../lib/compare-series.ts';
 import { deltaRows, verdictSummary } from '../../lib/compare-table.ts';
 import { comparisonTitle } from '../../lib/comparison-title.ts';
-import { compareApiQuery, compareViewPath, comparePairs, queryString, svgViewPairs, type ChartSettings, type CompareViewState } from '../../lib/view-state.ts';
+import { compareApiQuery, compareViewPath, comparePairs, queryString, rangeSelection, svgViewPairs, type ChartSettings, type CompareViewState } from '../../lib/view-state.ts';
 import { useReplaceUrl } from '../common/useReplaceUrl.ts';
 import { CopyMarkdownButton } from '../share/CopyMarkdownButton.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
+import { ShareLinkButton } from '../share/ShareLinkButton.tsx';
+import { pinnedCompareState } from '../../lib/share-view.ts';
 import { ComparedRuns } from './ComparedRuns.tsx';
 import { DeltaTable } from './DeltaTable.tsx';
 import { OverlayPanels } from './OverlayPanels.tsx';
@@ -19,6 +21,7 @@ import { StatsFootnote } from './StatsFootnote.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
 import { ViewToolbar } from './ViewToolbar.tsx';
 import { CompareLevelPanel } from '../level/CompareLevelPanel.tsx';
+import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
 
 export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; error: string };
 
@@ -27,7 +30,7 @@ export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; 
  * changes. Its settings live in the URL (kept current with replaceState), so Share, a reload or a
  * copied address all show this exact view.
  */
-export function CompareView({ details, stats: initialStats, initial }: { details: RunDetail[]; stats: CompareStats; initial: CompareViewState }) {
+export function CompareView({ details, sizes, stats: initialStats, initial }: { details: RunDetail[]; sizes: number[]; stats: CompareStats; initial: CompareViewState }) {
   const [state, setState] = useState(initial);
   // The statistics and the min_effect they were computed with; a new min_effect fetches them again.
   const [loaded, setLoaded] = useState({ minEffect: initial.minEffect, stats: initialStats });
@@ -51,11 +54,14 @@ export function CompareView({ details, stats: initialStats, initial }: { details
   }, [updating, statsQuery, state.minEffect]);
   const path = compareViewPath(state);
   useReplaceUrl(path);
-  const charts = useMemo(() => compareCharts(details, state), [details, state]);
+  const charts = useMemo(() => compareCharts(details, state, sizes), [details, state, sizes]);
   const base = charts.series[0];
   const parameter = details[0]?.run.parameter ?? 'level';
-  const title = comparisonTitle(details, charts.series.map((s) => s.label));
+  const groups = charts.series.filter((s) => s.member === 0);
+  const title = comparisonTitle(details, groups.map((s) => s.label));
   const update = (next: Partial<ChartSettings>) => setState((s) => ({ ...s, ...next }));
+  const allLevels = charts.allLevels;
+  const zoomTo = useCallback((lo: number, hi: number) => setState((s) => ({ ...s, levels: rangeSelection(allLevels, lo, hi) })), [allLevels]);
   const hasFits = details.some((d) => (d.analysis?.usl_curve.length ?? 0) >= 2);
   const service = base?.run.service ?? '';
 
@@ -68,6 +74,7 @@ export function CompareView({ details, stats: initialStats, initial }: { details
         <h1 data-testid="compare-title">{title}</h1>
         <div className="actions no-print">
           <ShareButton path={path} />
+          <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(pinnedCompareState(state, details, sizes))} label={title} />
           {stats.ok ? <CopyMarkdownButton apiQuery={compareApiQuery(state)} /> : null}
           <Link className="button" href={compareViewPath(state, 'review')} data-testid="open-review">
             Review
@@ -77,7 +84,7 @@ export function CompareView({ details, stats: initialStats, initial }: { details
               { label: `CSV · ${s.label}`, href: `/api/v1/runs/${s.runId}/curve.csv` },
               { label: `JSON · ${s.label} (run detail)`, href: `/api/v1/runs/${s.runId}`, fileName: `kneeboard-${s.runId}.json` },
             ])}
-            json={{ label: 'JSON · this comparison (runs, statistics, view)', fileParts: [service, charts.series.map((s) => s.label).join(' vs '), 'comparison'], data: () => ({ view: path, settings: state, comparison: stats.ok ? stats.report : null, runs: details }) }}
+            json={{ label: 'JSON · this comparison (runs, statistics, view)', fileParts: [service, groups.map((s) => s.label).join(' vs '), 'comparison'], data: () => ({ view: path, settings: state, comparison: stats.ok ? stats.report : null, runs: details }) }}
             embed={{ imagePath: `/api/v1/compare.svg${queryString([...comparePairs(state), ...svgViewPairs(state)])}`, viewPath: path, alt: title }}
           />
         </div>
@@ -87,8 +94,8 @@ export function CompareView({ details, stats: initialStats, initial }: { details
 
       <div className={updating ? "verdicts updating" : "verdicts"} data-testid="verdicts" data-min-effect={loaded.minEffect} aria-busy={updating}>
         {stats.ok && base ? (
-          stats.report.heads.map((h) => {
-            const s = charts.series.find((x) => x.runId === h.run.id && x.role === 'head');
+          stats.report.heads.map((h, i) => {
+            const s = groups[i + 1];
             return <VerdictBanner key={h.run.id} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} summary={verdictSummary(h, parameter)} />;
           })
         ) : (
@@ -111,7 +118,9 @@ export function CompareView({ details, stats: initialStats, initial }: { details
         onMinEffect={(minEffect) => setState((s) => ({ ...s, minEffect }))}
         updating={updating}
       />
-      <OverlayPanels charts={charts} parameter={parameter} heading={title} />
+      <LevelZoomContext.Provider value={zoomTo}>
+        <OverlayPanels charts={charts} parameter={parameter} heading={title} />
+      </LevelZoomContext.Provider>
       <CompareLevelPanel series={charts.series} levels={charts.allLevels} parameter={parameter} />
 
       {stats.ok && base ? (
@@ -120,8 +129,8 @@ export function CompareView({ details, stats: initialStats, initial }: { details
             Level by level <span className="muted">· change of the head against the base, with its 95% interval</span>
           </h2>
           <div className="delta-tables">
-            {stats.report.heads.map((h) => {
-              const s = charts.series.find((x) => x.runId === h.run.id && x.role === 'head');
+            {stats.report.heads.map((h, i) => {
+              const s = groups[i + 1];
               const rows = deltaRows(h, state.levels);
               return (
                 <DeltaTable key={h.run.id} rows={rows} parameter={parameter} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} hidden={h.levels.length - rows.length} />

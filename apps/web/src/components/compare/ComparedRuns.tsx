@@ -30,12 +30,12 @@ export function ComparedRuns({ series, parameter, compact = false }: { series: R
         </thead>
         <tbody>
           {series.map((s) => (
-            <tr key={s.key} data-series={s.key} data-run-id={s.runId}>
+            <tr key={s.key} data-series={s.key} data-run-id={s.runId} data-group={s.group} className={s.member > 0 ? 'group-repeat' : undefined}>
               <td>
                 <RunSwatch colour={s.colour} dashed={s.dashed} />
               </td>
               <td>
-                <span className="tag mono">{s.label}</span> {s.role === 'base' ? <span className="role-base">base</span> : null}
+                <span className="tag mono">{s.memberLabel}</span> {s.role === 'base' ? <span className="role-base">base</span> : null}
               </td>
               <td>
                 <Link href={`/runs/${s.runId}`}>{s.run.name || <span className="muted">unnamed run</span>}</Link>

@@ -53,9 +53,10 @@ export function OverlayPanels({ charts, parameter, heading, printWidth }: { char
       };
     }),
   ];
-  const legend = charts.series.map((s) => ({ label: s.role === 'base' ? `${s.label} (base)` : s.label, colour: s.colour, dashed: s.dashed }));
+  const groups = charts.series.filter((s) => s.member === 0);
+  const legend = groups.map((s) => ({ label: s.role === 'base' ? `${s.label} (base)` : s.label, colour: s.colour, dashed: s.dashed }));
   const fitLegend = charts.fits.length > 0 ? [{ label: 'USL fits (dotted)', colour: '#5a6472', dash: FIT_DASH }] : [];
-  const releases = charts.series.map((s) => s.label).join(' vs ');
+  const releases = groups.map((s) => s.label).join(' vs ');
 
   return (
     <div className={printWidth === undefined ? 'charts' : 'charts print-charts'}>

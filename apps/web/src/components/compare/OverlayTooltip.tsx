@@ -30,7 +30,7 @@ export function OverlayTooltip({
               <tr key={l.key} className={cell?.swept ? undefined : 'dim'}>
                 <td>
                   <span className={l.dashed ? 'swatch swatch-dashed' : 'swatch'} style={l.dashed ? { color: l.colour } : { background: l.colour }} />
-                  {l.label}
+                  {l.memberLabel}
                 </td>
                 <td className="num">{!cell?.swept ? 'not measured' : cell.value === null ? '—' : format(cell.value)}</td>
               </tr>

@@ -12,7 +12,8 @@ export function RunLegend({
   knees = false,
   fits = false,
 }: {
-  series: ReadonlyArray<{ key: string; label: string; colour: string; dashed: boolean; role: 'base' | 'head' }>;
+  /** One entry per group: repeats of a side share its entry. */
+  series: ReadonlyArray<{ key: string; label: string; colour: string; dashed: boolean; role: 'base' | 'head'; member?: number }>;
   /** Some run's knee is marked (a triangle above the plot). */
   knees?: boolean;
   /** The fitted USL curves are drawn (dotted). */
@@ -20,7 +21,7 @@ export function RunLegend({
 }) {
   return (
     <>
-      {series.map((s) => (
+      {series.filter((s) => (s.member ?? 0) === 0).map((s) => (
         <span key={s.key} className="legend-item" data-testid="run-legend" data-series={s.key}>
           <RunSwatch colour={s.colour} dashed={s.dashed} />
           <span className="legend-text">{s.label}</span>

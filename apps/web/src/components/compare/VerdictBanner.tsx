@@ -20,8 +20,8 @@ export function VerdictBanner({ headLabel, baseLabel, colour, summary }: { headL
           <span aria-hidden="true">⚠ </span>Not comparable at {summary.notComparable.join(', ')}: the load generator, not the service, was the limit there (see the table).
         </p>
       ) : null}
-      <p className={`verdict-noise noise-${summary.noise.basis.replace(/ /g, '-')}`} data-testid="verdict-noise" data-basis={summary.noise.basis}>
-        {summary.noise.note}
+      <p className={`verdict-noise noise-${summary.noise.basis.replace(/ /g, '-')}`} data-testid="verdict-noise" data-basis={summary.noise.basis} data-base-runs={summary.noise.baseRuns} data-head-runs={summary.noise.headRuns}>
+        <strong data-testid="verdict-interval">{summary.noise.interval}.</strong> {summary.noise.note}
       </p>
       <dl className="verdict-stats">
         {summary.stats.map((s) => (

@@ -4,6 +4,7 @@ import type { ScaleKind } from '../../lib/scales.ts';
 import { LATENCY_SERIES, type LatencyKey } from '../../lib/series.ts';
 import { minEffectOptions, type ChartSettings } from '../../lib/view-state.ts';
 import { LevelRangePicker } from '../common/LevelRangePicker.tsx';
+import { ZoomReset } from '../zoom/LevelZoom.tsx';
 import { Segmented } from '../run/ChartPanel.tsx';
 
 const SCALES = [
@@ -74,6 +75,7 @@ export function ViewToolbar({
         ) : null}
       </label>
       <LevelRangePicker parameter={parameter} levels={levels} selection={settings.levels} onChange={(sel) => onChange({ levels: sel })} />
+      <ZoomReset zoomed={settings.levels !== null} onReset={() => onChange({ levels: null })} />
     </div>
   );
 }

@@ -10,6 +10,8 @@ import { ComparedRuns } from '../compare/ComparedRuns.tsx';
 import { DeltaTable } from '../compare/DeltaTable.tsx';
 import { StatsFootnote } from '../compare/StatsFootnote.tsx';
 import { VerdictBanner } from '../compare/VerdictBanner.tsx';
+import { ShareLinkButton } from '../share/ShareLinkButton.tsx';
+import { pinnedCompareState } from '../../lib/share-view.ts';
 import { PrintButton } from './PrintButton.tsx';
 import { ReviewCharts } from './ReviewCharts.tsx';
 import { RunCard } from './RunCard.tsx';
@@ -18,23 +20,25 @@ import { RunCard } from './RunCard.tsx';
  * The comparison as a printable report, one section per page: the verdicts, the overlaid curves,
  * the level-by-level changes, and each run's metadata with its note. No hover, no buttons in print.
  */
-export function ReviewReport({ details, stats, state, generatedAt }: { details: RunDetail[]; stats: CompareStats; state: CompareViewState; generatedAt: number }) {
-  const series = runSeries(details);
+export function ReviewReport({ details, sizes, stats, state, generatedAt }: { details: RunDetail[]; sizes: number[]; stats: CompareStats; state: CompareViewState; generatedAt: number }) {
+  const series = runSeries(details, sizes);
+  const groups = series.filter((s) => s.member === 0);
   const base = series[0];
   const parameter = details[0]?.run.parameter ?? 'level';
-  const title = comparisonTitle(details, series.map((s) => s.label));
+  const title = comparisonTitle(details, groups.map((s) => s.label));
   return (
     <article className="review" data-testid="review">
       <div className="review-actions no-print">
         <Link href={compareViewPath(state)}>← Interactive view</Link>
         <PrintButton />
+        <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(pinnedCompareState(state, details, sizes), 'review')} label={`review ${title}`} />
       </div>
 
       <section className="review-section">
         <p className="review-eyebrow">Kneeboard · performance review</p>
         <h1 data-testid="review-title">{title}</h1>
         <p className="muted small review-meta">
-          {details.length} runs · swept {parameter} ·{' '}
+          {details.length} runs{sizes.some((n) => n > 1) ? ` in ${sizes.length} groups (${sizes.join(' · ')})` : ''} · swept {parameter} ·{' '}
           <span data-testid="review-min-effect" title="the smallest change the verdicts call; set on the interactive view">
             changes called from {formatMinEffect(stats.ok ? stats.report.settings.min_effect : state.minEffect)}
           </span>{' '}
@@ -42,8 +46,8 @@ export function ReviewReport({ details, stats, state, generatedAt }: { details: 
         </p>
         <h2 className="review-h2">Verdict</h2>
         {stats.ok && base ? (
-          stats.report.heads.map((h) => {
-            const s = series.find((x) => x.runId === h.run.id && x.role === 'head');
+          stats.report.heads.map((h, i) => {
+            const s = groups[i + 1];
             return <VerdictBanner key={h.run.id} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} summary={verdictSummary(h, parameter)} />;
           })
         ) : (
@@ -55,14 +59,14 @@ export function ReviewReport({ details, stats, state, generatedAt }: { details: 
 
       <section className="review-section">
         <h2 className="review-h2">Curves</h2>
-        <ReviewCharts details={details} settings={state} heading={title} />
+        <ReviewCharts details={details} sizes={sizes} settings={state} heading={title} />
       </section>
 
       {stats.ok && base ? (
         <section className="review-section">
           <h2 className="review-h2">Level by level</h2>
-          {stats.report.heads.map((h) => {
-            const s = series.find((x) => x.runId === h.run.id && x.role === 'head');
+          {stats.report.heads.map((h, i) => {
+            const s = groups[i + 1];
             const rows = deltaRows(h, state.levels);
             return <DeltaTable key={h.run.id} rows={rows} parameter={parameter} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} hidden={h.levels.length - rows.length} />;
           })}

@@ -22,7 +22,7 @@ export function RunCard({ series, detail }: { series: RunSeries; detail: RunDeta
       <header>
         <RunSwatch colour={series.colour} dashed={series.dashed} />
         <h3>
-          <span className="tag mono">{series.label}</span> {run.name || <span className="muted">unnamed run</span>}
+          <span className="tag mono">{series.memberLabel}</span> {run.name || <span className="muted">unnamed run</span>}
         </h3>
         {series.role === 'base' ? <span className="role-base">base</span> : null}
       </header>

@@ -1,7 +1,8 @@
 'use client';
 
-import type { ComponentProps, ReactNode } from 'react';
-import { CartesianGrid, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
+import { useState, type ComponentProps, type ReactNode } from 'react';
+import { CartesianGrid, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from 'recharts';
+import { useLevelZoom } from '../zoom/LevelZoom.tsx';
 import { CHART_HEIGHT, CHART_MARGIN, chartSize, GRID_STROKE, numericLevelAxisProps, valueAxisProps, type LevelAxisSpec, type ValueAxisSpec } from './chart-style.ts';
 
 /**
@@ -9,6 +10,10 @@ import { CHART_HEIGHT, CHART_MARGIN, chartSize, GRID_STROKE, numericLevelAxisPro
  * draws around its lines: the grid, the numeric level axis, the value axis and the hover tooltip.
  * `children` are the lines and overlays (knee, fitted curves), in drawing order. `width` fixes the
  * size (the printed review); without it the chart fills its panel.
+ *
+ * Inside a LevelZoomContext, dragging across the plot shades the levels between the two ends and,
+ * on release, zooms the view to them (the view writes `levels=` to its URL). The ends snap to
+ * measured levels: Recharts reports the row nearest the pointer.
  */
 export function CurveChartFrame({
   rows,
@@ -31,13 +36,41 @@ export function CurveChartFrame({
   className?: string;
   'data-metric'?: string;
 }) {
+  const zoom = useLevelZoom();
+  const [drag, setDrag] = useState<{ from: number; to: number } | null>(null);
+  const levelAt = (state: { activeLabel?: unknown }): number | null => {
+    const v = Number(state.activeLabel);
+    return state.activeLabel === undefined || !Number.isFinite(v) ? null : v;
+  };
+  const zoomHandlers =
+    zoom !== null && width === undefined
+      ? {
+          onMouseDown: (state: { activeLabel?: unknown }, event: { preventDefault(): void }) => {
+            // No focus on press: a focused chart is Recharts' keyboard mode, which pins the tooltip
+            // to the first level (and the focus ring would frame the plot after every drag).
+            event.preventDefault();
+            const l = levelAt(state);
+            setDrag(l === null ? null : { from: l, to: l });
+          },
+          onMouseMove: (state: { activeLabel?: unknown }) => {
+            const l = levelAt(state);
+            if (drag !== null && l !== null && l !== drag.to) setDrag({ ...drag, to: l });
+          },
+          onMouseUp: () => {
+            if (drag !== null && drag.from !== drag.to) zoom(Math.min(drag.from, drag.to), Math.max(drag.from, drag.to));
+            setDrag(null);
+          },
+          onMouseLeave: () => setDrag(null),
+        }
+      : {};
   return (
-    <LineChart {...chartSize(width, height)} data={rows} margin={CHART_MARGIN} {...attributes}>
+    <LineChart {...chartSize(width, height)} data={rows} margin={CHART_MARGIN} {...zoomHandlers} {...attributes} className={[attributes.className, zoomHandlers.onMouseDown ? 'kb-zoomable' : ''].filter(Boolean).join(' ')}>
       <CartesianGrid stroke={GRID_STROKE} />
       <XAxis {...numericLevelAxisProps(x)} />
       <YAxis {...valueAxisProps(y)} />
       {tooltip === undefined ? null : <Tooltip content={tooltip} isAnimationActive={false} />}
       {children}
+      {drag !== null && drag.from !== drag.to ? <ReferenceArea x1={drag.from} x2={drag.to} fill="#2563eb" fillOpacity={0.12} stroke="#2563eb" strokeOpacity={0.4} className="kb-zoom-area" /> : null}
     </LineChart>
   );
 }

@@ -4,8 +4,10 @@ import type { Run } from '@kneeboard/contracts';
 import Link from 'next/link';
 import { queryString, svgViewPairs, type ChartSettings, type LevelSelection } from '../../lib/view-state.ts';
 import { LevelRangePicker } from '../common/LevelRangePicker.tsx';
+import { ZoomReset } from '../zoom/LevelZoom.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
+import { ShareLinkButton } from '../share/ShareLinkButton.tsx';
 
 /** The run page's view-wide controls: the visible level range, Share, exports, and the way to comparisons. */
 export function RunToolbar({
@@ -28,6 +30,7 @@ export function RunToolbar({
   return (
     <div className="panel view-toolbar run-toolbar no-print" data-testid="view-toolbar">
       <LevelRangePicker parameter={`${run.parameter} shown`} levels={levels} selection={selection} onChange={onLevels} />
+      <ZoomReset zoomed={selection !== null} onReset={() => onLevels(null)} />
       <div className="run-actions">
         <Link className="button" href={`/services/${encodeURIComponent(run.service)}`} title="this service’s releases, to compare this run with another">
           Compare releases
@@ -40,6 +43,7 @@ export function RunToolbar({
           embed={{ imagePath: `/api/v1/runs/${run.id}/curve.svg${queryString(svgViewPairs(settings))}`, viewPath: path, alt: title }}
         />
         <ShareButton path={path} />
+        <ShareLinkButton runs={[run.id]} path={path} label={title} />
       </div>
     </div>
   );

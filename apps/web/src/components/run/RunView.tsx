@@ -10,7 +10,8 @@ import { withLevelParam } from '../../lib/level-detail.ts';
 import { levelDomain, sweepXScale, type ScaleKind } from '../../lib/scales.ts';
 import { KNEE_STYLE, LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
 import { uslLine, uslShownByDefault } from '../../lib/usl.ts';
-import { levelVisible, runViewPath, type LevelSelection, type RunViewState } from '../../lib/view-state.ts';
+import { levelVisible, rangeSelection, runViewPath, type LevelSelection, type RunViewState } from '../../lib/view-state.ts';
+import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
 import { useReplaceUrl } from '../common/useReplaceUrl.ts';
 import { ChartExportButtons } from '../export/ChartExportButtons.tsx';
 import { LevelPanel } from '../level/LevelPanel.tsx';
@@ -83,6 +84,8 @@ export function RunView({
     requestAnimationFrame(() => document.getElementById('level-panel')?.scrollIntoView({ block: 'start' }));
   }, []);
   const curve = useMemo(() => fullCurve.filter((p) => levelVisible(p.level, levelSel)), [fullCurve, levelSel]);
+  const sweptLevels = useMemo(() => fullCurve.map((p) => p.level), [fullCurve]);
+  const zoomTo = useCallback((lo: number, hi: number) => setLevelSel(rangeSelection(sweptLevels, lo, hi)), [sweptLevels]);
   const levels = curve.map((p) => p.level);
   const xScale = xChoice ?? sweepXScale(fullCurve.map((p) => p.level));
   const xDomain = levelDomain(levels, xScale);
@@ -143,6 +146,7 @@ export function RunView({
       />
       <RunToolbar run={run} path={path} settings={settings} levels={fullCurve.map((p) => p.level)} selection={levelSel} onLevels={setLevelSel} />
 
+      <LevelZoomContext.Provider value={zoomTo}>
       <div className="charts">
         <ChartPanel
           title="Throughput"
@@ -278,6 +282,7 @@ export function RunView({
           <SplitChart data={split} parameter={run.parameter} />
         </ChartPanel>
       </div>
+      </LevelZoomContext.Provider>
 
       {/* The charts come first (above the fold on a 1280×800 screen, live or not); then who/what/when, labels and note. */}
       <RunMeta detail={{ ...detail, run, curve: fullCurve }} />

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ApiErrorNotice } from '../../../components/common/ApiErrorNotice.tsx';
+import { ReleaseCompareForm } from '../../../components/releases/ReleaseCompareForm.tsx';
 import { ReleaseSection } from '../../../components/releases/ReleaseSection.tsx';
 import { ReleaseTrend } from '../../../components/releases/ReleaseTrend.tsx';
 import { RunSelectionProvider } from '../../../components/runs/RunSelection.tsx';
@@ -41,6 +42,7 @@ export default async function ServicePage({ params }: { params: Params }) {
         </span>
       </div>
       <ReleaseTrend points={releaseTrend(releases)} />
+      <ReleaseCompareForm service={service} views={views} />
       <p className="muted small release-hint">
         Newest release first. <em>Compare with …</em> puts the release’s newest finished run against the newest finished run of the release
         before it. Or tick any runs (2 to 8) and <em>Compare selected</em>.

@@ -1,0 +1,113 @@
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { KneeboardApi } from '@kneeboard/agent-sdk';
+import type { CurvePoint, FleetPlanInput, FleetStatus, RunAgents } from '@kneeboard/contracts';
+import { loadAt, type SweepConfig } from '../sweep/config.ts';
+import { checkApi } from '../sweep/preflight.ts';
+import { SweepError } from '../sweep/sweep-error.ts';
+import { FleetApi } from './fleet-api.ts';
+
+export interface CoordinateOptions {
+  /** Agents that must join before the first step. */
+  agents: number;
+  signal?: AbortSignal;
+  say?: (line: string) => void;
+  /** Plan knobs; the API's defaults otherwise. */
+  leadMs?: number;
+  heartbeatTimeoutMs?: number;
+  startToleranceMs?: number;
+  /** Longest wait for the agents to deliver and leave once the last step settled. */
+  leaveTimeoutMs?: number;
+}
+
+export interface CoordinateResult {
+  runId: string;
+  runUrl: string;
+  status: 'finished' | 'aborted';
+  fleet: FleetStatus;
+  curve: CurvePoint[];
+  agents: RunAgents;
+}
+
+const POLL_MS = 250;
+
+/** A sweep's options the API cannot hand to other hosts. */
+export function fleetConfigProblem(cfg: SweepConfig): string | null {
+  if (cfg.beforeLevel !== undefined) return '--agents: --before-level runs on one host; it cannot be combined with several agents';
+  if (cfg.repeat > 1) return '--agents: --repeat is not supported with several agents yet';
+  if (cfg.refine) return '--agents: --refine is not supported with several agents yet';
+  if (Buffer.isBuffer(cfg.request.body)) return '--agents: a binary request body cannot be handed to other agents; use a text body';
+  if (cfg.thinkTimeMs > 0) return '--agents: --think-time is not handed to agents yet';
+  return null;
+}
+
+/**
+ * `kneeboard sweep … --agents N`: creates the run, gives the API the plan, waits while N agents
+ * (`kneeboard agent --join RUN`) join and drive it step by step, then finishes the run once they
+ * have delivered their events. This process sends no load itself.
+ */
+export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): Promise<CoordinateResult> {
+  const problem = fleetConfigProblem(cfg);
+  if (problem) throw new SweepError('config', problem);
+  const say = o.say ?? (() => {});
+  const api = new KneeboardApi({ baseUrl: cfg.api, token: cfg.token, retry: cfg.retry });
+  try {
+    await checkApi(api);
+    const runId = await api.createRun({
+      ...cfg.run,
+      load_model: cfg.loadModel,
+      parameter: cfg.parameter,
+      agent_host: hostname(),
+      tags: { ...cfg.run.tags, agents: String(o.agents) },
+    });
+    const runUrl = `${cfg.web.replace(/\/+$/, '')}/runs/${runId}`;
+    const fleet = new FleetApi(cfg.api, runId, cfg.token);
+    const target = new URL(cfg.target);
+    if (cfg.request.path !== undefined) target.href = new URL(cfg.request.path, target.origin).href;
+    const plan: FleetPlanInput = {
+      agents: o.agents,
+      load_model: cfg.loadModel,
+      arrivals: cfg.arrivals,
+      steps: cfg.levels.map((level) => ({ level, load: loadAt(cfg, level) })),
+      warmup_ms: cfg.warmupMs,
+      duration_ms: cfg.durationMs,
+      request: { target: target.href, method: cfg.request.method, headers: cfg.request.headers, body: (cfg.request.body as string | undefined) ?? null, timeout_ms: cfg.request.timeoutMs },
+      ...(o.leadMs === undefined ? {} : { lead_ms: o.leadMs }),
+      ...(o.heartbeatTimeoutMs === undefined ? {} : { heartbeat_timeout_ms: o.heartbeatTimeoutMs }),
+      ...(o.startToleranceMs === undefined ? {} : { start_tolerance_ms: o.startToleranceMs }),
+    };
+    await fleet.plan(plan);
+    say(`run ${runUrl}`);
+    say(`waiting for ${o.agents} agent${o.agents === 1 ? '' : 's'}; on each load host:\n  kneeboard agent --api ${cfg.api} --join ${runId}${cfg.token ? ' --token <ingest token>' : ''}`);
+
+    let status: FleetStatus = await fleet.status();
+    const told = new Set<number>();
+    const joined = new Set<string>();
+    let doneSince: number | null = null;
+    const leaveTimeout = o.leaveTimeoutMs ?? 60_000;
+    while (!o.signal?.aborted) {
+      status = await fleet.status();
+      for (const a of status.agents) {
+        if (!joined.has(a.agent_id)) say(`agent ${a.agent_id} joined`);
+        joined.add(a.agent_id);
+      }
+      for (const s of status.steps) {
+        if (!s.finished || told.has(s.index)) continue;
+        told.add(s.index);
+        say(`step ${s.index + 1}/${cfg.levels.length}: ${cfg.parameter} ${s.level} settled${s.partial ? ' · PARTIAL' : ''}${s.generator_limited ? ` · FLAGGED: ${s.reason ?? ''}` : ''}`);
+      }
+      if (status.done) {
+        doneSince ??= Date.now();
+        const settled = status.agents.every((a) => a.state === 'left' || a.state === 'lost');
+        if (settled || Date.now() - doneSince > leaveTimeout) break;
+      }
+      await sleep(POLL_MS);
+    }
+    const runStatus = o.signal?.aborted ? 'aborted' : 'finished';
+    await api.finishRun(runId, runStatus);
+    const [detail, agents] = [await fleet.detail(), await fleet.agents()];
+    return { runId, runUrl, status: runStatus, fleet: status, curve: detail.curve, agents };
+  } finally {
+    await api.close();
+  }
+}

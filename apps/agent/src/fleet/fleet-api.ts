@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import {
+  AgentJoinResponse,
+  Assignment,
+  ClockResponse,
+  FleetStatus,
+  RunAgents,
+  RunDetail,
+  type AgentJoinBody,
+  type AgentStepReport,
+  type FleetPlanInput,
+} from '@kneeboard/contracts';
+
+/** The API refused a fleet call: its status and message. */
+export class FleetApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const ErrorBody = z.object({ message: z.string() }).partial();
+
+/**
+ * The fleet routes of the API (/runs/{id}/fleet, /runs/{id}/agents/…), answers parsed by the
+ * contracts. No retries of its own: a coordinator or an agent that loses the API mid-plan cannot
+ * keep its barrier anyway, and says so.
+ */
+export class FleetApi {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly runId: string,
+    private readonly token: string | undefined,
+  ) {}
+
+  plan(body: FleetPlanInput): Promise<unknown> {
+    return this.call('POST', 'fleet', body, z.unknown());
+  }
+
+  status(): Promise<FleetStatus> {
+    return this.call('GET', 'fleet', undefined, FleetStatus);
+  }
+
+  detail(): Promise<RunDetail> {
+    return this.call('GET', '', undefined, RunDetail);
+  }
+
+  agents(): Promise<RunAgents> {
+    return this.call('GET', 'agents', undefined, RunAgents);
+  }
+
+  clock(t0: number): Promise<ClockResponse> {
+    return this.call('POST', 'agents/clock', { t0 }, ClockResponse);
+  }
+
+  join(body: AgentJoinBody): Promise<AgentJoinResponse> {
+    return this.call('POST', 'agents', body, AgentJoinResponse);
+  }
+
+  next(agentId: string, after: number, waitMs: number): Promise<Assignment> {
+    return this.call('POST', `agents/${encodeURIComponent(agentId)}/next`, { after, wait_ms: waitMs }, Assignment, waitMs + 15_000);
+  }
+
+  heartbeat(agentId: string, index: number): Promise<unknown> {
+    return this.call('POST', `agents/${encodeURIComponent(agentId)}/heartbeat`, { index }, z.unknown());
+  }
+
+  report(agentId: string, report: AgentStepReport): Promise<unknown> {
+    return this.call('POST', `agents/${encodeURIComponent(agentId)}/steps`, report, z.unknown());
+  }
+
+  leave(agentId: string, recorded: number, uploaded: number): Promise<unknown> {
+    return this.call('POST', `agents/${encodeURIComponent(agentId)}/leave`, { recorded, uploaded }, z.unknown());
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body: unknown, schema: z.ZodType<T>, timeoutMs = 15_000): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
+    const res = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/api/v1/runs/${this.runId}${path === '' ? '' : `/${path}`}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const json: unknown = await res.json().catch(() => null);
+    if (!res.ok) throw new FleetApiError(res.status, `${method} /runs/${this.runId}/${path}: ${res.status} ${ErrorBody.safeParse(json).data?.message ?? ''}`.trim());
+    return schema.parse(json);
+  }
+}

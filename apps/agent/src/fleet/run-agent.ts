@@ -1,0 +1,147 @@
+import { availableParallelism, hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { createRecorder } from '@kneeboard/agent-sdk';
+import type { AgentStepReport } from '@kneeboard/contracts';
+import { AgentMonitor } from '../load/agent-monitor.ts';
+import type { LevelSummary } from '../load/level-stats.ts';
+import type { EngineChoice } from '../native/engine-binary.ts';
+import { runStep, type StepContext } from '../sweep/run-step.ts';
+import { DEFAULT_MAX_CONNECTIONS } from '../sweep/config.ts';
+import { agentEngine } from './agent-engine.ts';
+import { waitUntil } from './barrier.ts';
+import { measureOffset, type ClockOffset } from './clock.ts';
+import { FleetApi } from './fleet-api.ts';
+import { FleetRecorder } from './fleet-recorder.ts';
+
+export interface AgentOptions {
+  api: string;
+  runId: string;
+  token?: string | undefined;
+  agentId?: string | undefined;
+  engine?: EngineChoice;
+  threads?: number | undefined;
+  engineBinary?: string | undefined;
+  spoolDir?: string | null;
+  /**
+   * Pretends this host's clock is off by this many ms (tests only): every time the agent reads is
+   * moved by it, as on a host whose clock is wrongly set; the measured offset must undo it.
+   */
+  clockSkewMs?: number;
+  signal?: AbortSignal;
+  say?: (line: string) => void;
+  warn?: (line: string) => void;
+}
+
+export interface AgentPart {
+  index: number;
+  level: number;
+  load: number;
+  /** How far after the barrier this agent's first send left, ms (API clock). */
+  lateMs: number;
+  /** How long before the barrier the step reached this agent, ms (negative: after it). */
+  aheadMs: number;
+  summary: LevelSummary;
+}
+
+export interface AgentResult {
+  agentId: string;
+  clock: ClockOffset;
+  parts: AgentPart[];
+  recorded: number;
+  uploaded: number;
+}
+
+/** Long polls last this long; the API holds them open until a step is handed out. */
+const POLL_MS = 10_000;
+
+/**
+ * One load host of a run driven by several agents: measures its clock against the API's, joins,
+ * then takes each step the API hands it — waits for the barrier on its own clock, drives its share
+ * of the load, reports its part — until the plan is done; then delivers its events and leaves.
+ */
+export async function runAgent(o: AgentOptions): Promise<AgentResult> {
+  const skew = o.clockSkewMs ?? 0;
+  const now = () => performance.timeOrigin + performance.now() + skew;
+  const say = o.say ?? (() => {});
+  const warn = o.warn ?? (() => {});
+  const agentId = (o.agentId ?? `${hostname()}-${process.pid}`).slice(0, 128);
+  const api = new FleetApi(o.api, o.runId, o.token);
+
+  const clock = await measureOffset(async (t0) => api.clock(t0), now);
+  say(`clock: API − this host = ${clock.offsetMs.toFixed(2)} ms (round trip ${clock.rttMs.toFixed(2)} ms, best of ${clock.samples})`);
+  const joined = await api.join({ agent_id: agentId, host: hostname(), cores: availableParallelism(), clock_offset_ms: clock.offsetMs, clock_rtt_ms: clock.rttMs });
+  const plan = joined.plan;
+  // Several beats per timeout, so one late beat on a busy host does not read as death.
+  const heartbeatMs = Math.min(joined.heartbeat_ms, plan.heartbeat_timeout_ms / 4);
+  const setup = agentEngine(plan.request, o.engine ?? 'auto', o.threads, o.engineBinary);
+  if (setup.note) warn(setup.note);
+  // Engine times are this host's real clock; the skew (tests) and the offset take them to the API's.
+  const toApiMs = skew + clock.offsetMs;
+  const inner = await createRecorder({ api: o.api, token: o.token, runId: o.runId, agentId, spoolDir: o.spoolDir === undefined ? null : o.spoolDir, onWarning: warn });
+  const recorder = new FleetRecorder(inner, toApiMs);
+  const signal = o.signal ?? new AbortController().signal;
+  const ctx: StepContext = {
+    engine: setup.engine,
+    recorder,
+    reporter: {},
+    monitor: new AgentMonitor(),
+    origin: setup.origin,
+    request: setup.request,
+    parseTiming: setup.parseTiming,
+    loadModel: plan.load_model,
+    arrivals: plan.arrivals,
+    thinkTimeMs: 0,
+    maxConnections: DEFAULT_MAX_CONNECTIONS,
+    cpuBurnMs: 0,
+    warmupMs: plan.warmup_ms,
+    durationMs: plan.duration_ms,
+    levelCount: plan.steps.length,
+    signal,
+  };
+  say(`joined run ${o.runId} as ${agentId} (${setup.engine.kind} engine); ${plan.steps.length} steps, ${plan.agents} agents expected`);
+
+  const parts: AgentPart[] = [];
+  try {
+    let after = -1;
+    while (!signal.aborted) {
+      const a = await api.next(agentId, after, POLL_MS);
+      if (a.kind === 'done') break;
+      if (a.kind === 'wait') continue;
+      // The barrier is on the API's clock: on this host it is barrier − offset.
+      const startLocal = a.barrier_at - clock.offsetMs;
+      const aheadMs = startLocal - now();
+      if (aheadMs < 0) warn(`step ${a.index + 1} reached this agent ${(-aheadMs).toFixed(0)} ms after its barrier: raise --barrier-lead on the coordinator`);
+      await waitUntil(startLocal, now);
+      const capture = recorder.beginCapture();
+      const beat = setInterval(() => void api.heartbeat(agentId, a.index).catch((err: unknown) => warn(`heartbeat: ${(err as Error).message}`)), heartbeatMs);
+      let summary: LevelSummary;
+      try {
+        summary = await runStep({ ...ctx, warmupMs: a.warmup_ms, durationMs: a.duration_ms }, a.level, a.load, a.index);
+      } finally {
+        clearInterval(beat);
+      }
+      const startedAt = (capture.startedAt ?? performance.timeOrigin + performance.now()) + toApiMs;
+      const report: AgentStepReport = {
+        index: a.index,
+        started_at: startedAt,
+        ended_at: Math.max(startedAt, (capture.endedAt ?? performance.timeOrigin + performance.now()) + toApiMs),
+        events: capture.events,
+        health: summary.health,
+      };
+      await api.report(agentId, report);
+      const lateMs = startedAt - a.barrier_at;
+      parts.push({ index: a.index, level: a.level, load: a.load, lateMs, aheadMs, summary });
+      say(
+        `step ${a.index + 1}: level ${a.level}, my share ${a.load} · ${summary.requests} requests · ${summary.qps.toFixed(1)} req/s · ` +
+          `p50 ${summary.p50_ms?.toFixed(2) ?? '–'} ms · started ${lateMs.toFixed(1)} ms after the barrier${summary.health.generator_limited ? ' · GENERATOR-LIMITED' : ''}`,
+      );
+      after = a.index;
+    }
+  } finally {
+    setup.dispose();
+  }
+  await recorder.flush();
+  const stats = recorder.stats();
+  await api.leave(agentId, stats.recorded, stats.uploaded);
+  return { agentId, clock, parts, recorded: stats.recorded, uploaded: stats.uploaded };
+}

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listSteps } from '@kneeboard/clickhouse';
+import { ApiError, Assignment, CreatedToken, FleetStatus, RunAgents } from '@kneeboard/contracts';
+import { startTestApi, type TestApi } from './helpers.ts';
+
+const ADMIN = 'test-admin-token-0123456789abcdef';
+let api: TestApi;
+let ingest: string;
+beforeAll(async () => {
+  api = await startTestApi({ access: { mode: 'required', read: 'public', adminToken: ADMIN } });
+  ingest = (await mint('fleet-svc')).token;
+});
+afterAll(async () => api.close());
+
+async function call(method: string, path: string, body?: unknown, token = ingest): Promise<{ status: number; body: unknown }> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${api.url}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
+}
+
+async function mint(service: string): Promise<CreatedToken> {
+  const res = await call('POST', '/tokens', { name: `ingest-${service}`, scope: 'ingest', service }, ADMIN);
+  return CreatedToken.parse(res.body);
+}
+
+const plan = {
+  agents: 2,
+  steps: [
+    { level: 10, load: 10 },
+    { level: 20, load: 20 },
+  ],
+  warmup_ms: 0,
+  duration_ms: 200,
+  lead_ms: 100,
+  heartbeat_timeout_ms: 600,
+  request: { target: 'http://127.0.0.1:9/' },
+};
+const join = (agent_id: string) => ({ agent_id, host: 'h', cores: 1, clock_offset_ms: 0.5, clock_rtt_ms: 0.2 });
+
+async function newRun(): Promise<string> {
+  const res = await call('POST', '/runs', { service: 'fleet-svc', release: 'v1' });
+  expect(res.status).toBe(201);
+  return (res.body as { id: string }).id;
+}
+
+const next = async (run: string, agent: string, after: number) => Assignment.parse((await call('POST', `/runs/${run}/agents/${agent}/next`, { after, wait_ms: 5_000 })).body);
+
+describe('several agents, one run (the API side)', () => {
+  it('refuses a bad plan with a 400 naming the field, and plans nothing', async () => {
+    const run = await newRun();
+    const bad = await call('POST', `/runs/${run}/fleet`, { ...plan, steps: [{ level: 10, load: 10 }, { level: 10, load: 5 }] });
+    expect(bad.status).toBe(400);
+    expect(ApiError.parse(bad.body).field).toBe('steps[1].level');
+    expect((await call('GET', `/runs/${run}/fleet`)).status).toBe(404);
+  });
+
+  it("answers the clock exchange on the API's clock", async () => {
+    const run = await newRun();
+    const t0 = Date.now();
+    const res = await call('POST', `/runs/${run}/agents/clock`, { t0 });
+    expect(res.status).toBe(200);
+    const { t1, t2 } = res.body as { t1: number; t2: number };
+    expect(t2).toBeGreaterThanOrEqual(t1);
+    expect(Math.abs(t1 - t0)).toBeLessThan(5_000);
+  });
+
+  it('refuses a token limited to another service (403), so nothing joins', async () => {
+    const run = await newRun();
+    expect((await call('POST', `/runs/${run}/fleet`, plan)).status).toBe(201);
+    const other = (await mint('other-svc')).token;
+    expect((await call('POST', `/runs/${run}/agents`, join('x'), other)).status).toBe(403);
+    expect(FleetStatus.parse((await call('GET', `/runs/${run}/fleet`)).body).agents).toEqual([]);
+  });
+
+  it('splits each step among the agents alive, hands a late joiner the next step, and marks a step partial when an agent goes silent', async () => {
+    const run = await newRun();
+    expect((await call('POST', `/runs/${run}/fleet`, plan)).status).toBe(201);
+    expect((await call('POST', `/runs/${run}/agents`, join('a'))).status).toBe(201);
+    // One agent of two: nothing starts yet.
+    expect(FleetStatus.parse((await call('GET', `/runs/${run}/fleet`)).body).started).toBe(false);
+    expect((await call('POST', `/runs/${run}/agents`, join('b'))).status).toBe(201);
+    expect((await call('POST', `/runs/${run}/agents`, join('b'))).status).toBe(409);
+
+    const a0 = await next(run, 'a', -1);
+    const b0 = await next(run, 'b', -1);
+    if (a0.kind !== 'step' || b0.kind !== 'step') throw new Error('expected steps');
+    expect([a0.index, b0.index]).toEqual([0, 0]);
+    expect(a0.load + b0.load).toBe(10);
+    expect(a0.barrier_at).toBe(b0.barrier_at);
+
+    // c joins while step 0 is handed out: it takes step 1, never step 0.
+    expect((await call('POST', `/runs/${run}/agents`, join('c'))).status).toBe(201);
+    const cNext = next(run, 'c', -1);
+    const report = (index: number, at: number) => ({ index, started_at: at + 1, ended_at: at + 201, events: 5, health: null });
+    expect((await call('POST', `/runs/${run}/agents/a/steps`, report(0, a0.barrier_at))).status).toBe(200);
+    expect((await call('POST', `/runs/${run}/agents/b/steps`, report(0, b0.barrier_at))).status).toBe(200);
+    const c1 = await cNext;
+    if (c1.kind !== 'step') throw new Error('expected a step');
+    expect(c1.index).toBe(1);
+    const a1 = await next(run, 'a', 0);
+    const b1 = await next(run, 'b', 0);
+    if (a1.kind !== 'step' || b1.kind !== 'step') throw new Error('expected steps');
+    expect(a1.load + b1.load + c1.load).toBe(20);
+
+    // a and c report; b says nothing more, and is declared dead after the heartbeat timeout.
+    await call('POST', `/runs/${run}/agents/a/steps`, report(1, a1.barrier_at));
+    await call('POST', `/runs/${run}/agents/c/steps`, report(1, c1.barrier_at));
+    let status = FleetStatus.parse((await call('GET', `/runs/${run}/fleet`)).body);
+    for (let i = 0; i < 50 && !status.done; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = FleetStatus.parse((await call('GET', `/runs/${run}/fleet`)).body);
+    }
+    expect(status.done).toBe(true);
+    expect(status.steps.map((s) => s.partial)).toEqual([false, true]);
+    expect(status.agents.find((x) => x.agent_id === 'b')!.state).toBe('lost');
+    expect((await next(run, 'a', 1)).kind).toBe('done');
+
+    for (const id of ['a', 'c']) expect((await call('POST', `/runs/${run}/agents/${id}/leave`, { recorded: 10, uploaded: 10 })).status).toBe(200);
+    // What is stored: the step windows with their combined health, the agents and their parts.
+    let steps = await listSteps(api.db, run);
+    for (let i = 0; i < 50 && steps.filter((s) => s.ended_at !== null).length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      steps = await listSteps(api.db, run);
+    }
+    expect(steps.map((s) => [s.level, s.health?.target, s.health?.generator_limited])).toEqual([
+      [10, 10, false],
+      [20, 20, true],
+    ]);
+    expect(steps[1]!.health!.reason).toMatch(/^partial step: b \(no heartbeat for 0\.6 s, share \d+\) of 20$/);
+    const agents = RunAgents.parse((await call('GET', `/runs/${run}/agents`)).body);
+    expect(agents.agents.map((x) => [x.agent_id, x.state, x.clock_offset_ms])).toEqual([
+      ['a', 'left', 0.5],
+      ['b', 'lost', 0.5],
+      ['c', 'left', 0.5],
+    ]);
+    expect(agents.agents.find((x) => x.agent_id === 'a')!.recorded).toBe(10);
+    expect(agents.steps.filter((s) => s.index === 1).map((s) => [s.agent_id, s.outcome])).toEqual([
+      ['a', 'ok'],
+      ['b', 'lost'],
+      ['c', 'ok'],
+    ]);
+  });
+});

@@ -1,0 +1,170 @@
+import { z } from 'zod';
+import { AgentId } from './events.ts';
+import { EpochMs, IngestEpochMs, IngestLevel, IngestMillis, Level } from './common.ts';
+import { LoadModel } from './run.ts';
+import { StepHealth } from './step.ts';
+import { plainLine } from './text.ts';
+
+/**
+ * Several agents, one run: the coordinator posts a plan, agents join it, the API splits each step's
+ * load among the agents that joined and starts every step on a barrier (a time on the API's clock).
+ * All times here are epoch ms on the API's clock unless named `*_local`.
+ */
+
+/** What every agent sends: the target and its request (agents need no flags of their own for them). */
+export const FleetRequest = z.object({
+  target: z.url().refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL'),
+  method: z.string().min(1).max(16).default('GET'),
+  headers: z.record(z.string().min(1).max(200), z.string().max(8_000)).default({}),
+  body: z.string().max(1_000_000).nullable().default(null),
+  timeout_ms: z.number().int().positive().max(600_000).default(30_000),
+});
+export type FleetRequest = z.infer<typeof FleetRequest>;
+
+export const FleetPlanStep = z.object({
+  /** What the run shows: the total over all agents. */
+  level: IngestLevel,
+  /** The total load to split: concurrency (closed loop) or requests/s (open loop). Often equal to level. */
+  load: z.number().finite().positive().max(1e9),
+});
+
+export const FleetPlanBody = z
+  .object({
+    /** Agents that must join before the first step starts. */
+    agents: z.number().int().min(1).max(1_000),
+    load_model: LoadModel.default('closed'),
+    arrivals: z.enum(['uniform', 'poisson']).default('uniform'),
+    steps: z.array(FleetPlanStep).min(1).max(1_000),
+    warmup_ms: IngestMillis.default(0),
+    duration_ms: IngestMillis.refine((v) => v > 0, 'must be positive'),
+    request: FleetRequest,
+    /** How far in the future a step's barrier is set when it is handed out: time to receive it and get ready. */
+    lead_ms: z.number().int().min(50).max(60_000).default(1_000),
+    /** An agent silent this long during a step is taken as dead: the step is marked partial. */
+    heartbeat_timeout_ms: z.number().int().min(500).max(600_000).default(5_000),
+    /** An agent that starts its share later than this after the barrier fell behind: the step is marked partial. */
+    start_tolerance_ms: z.number().int().min(1).max(60_000).default(200),
+  })
+  .superRefine((p, ctx) => {
+    const seen = new Set<number>();
+    for (const [i, s] of p.steps.entries()) {
+      if (seen.has(s.level)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'level'], message: 'must not repeat a level' });
+      seen.add(s.level);
+    }
+  });
+export type FleetPlanBody = z.infer<typeof FleetPlanBody>;
+export type FleetPlanInput = z.input<typeof FleetPlanBody>;
+
+/** One NTP-style exchange: the agent sends t0 (its clock); the API answers when it received (t1) and sent (t2). */
+export const ClockRequest = z.object({ t0: z.number().finite() });
+export const ClockResponse = z.object({ t0: z.number(), t1: z.number(), t2: z.number() });
+export type ClockResponse = z.infer<typeof ClockResponse>;
+
+export const AgentJoinBody = z.object({
+  agent_id: AgentId,
+  host: z.string().max(255).superRefine(plainLine).default(''),
+  cores: z.number().int().positive().max(100_000).nullable().default(null),
+  /** API clock minus the agent's clock, ms, from the exchange with the smallest round trip. */
+  clock_offset_ms: z.number().finite().min(-86_400_000).max(86_400_000),
+  clock_rtt_ms: z.number().finite().nonnegative().max(600_000),
+});
+export type AgentJoinBody = z.infer<typeof AgentJoinBody>;
+
+export const AgentJoinResponse = z.object({
+  agent_id: AgentId,
+  plan: FleetPlanBody,
+  heartbeat_ms: z.number().int().positive(),
+});
+export type AgentJoinResponse = z.infer<typeof AgentJoinResponse>;
+
+/** Long poll for the agent's next step (also a heartbeat). */
+export const NextStepBody = z.object({ after: z.number().int().min(-1), wait_ms: z.number().int().min(0).max(30_000).default(10_000) });
+
+export const Assignment = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('step'),
+    index: z.number().int().nonnegative(),
+    level: Level,
+    /** This agent's share of the step's load. */
+    load: z.number().positive(),
+    /** When the step starts, on the API's clock. */
+    barrier_at: EpochMs,
+    warmup_ms: z.number().nonnegative(),
+    duration_ms: z.number().positive(),
+  }),
+  z.object({ kind: z.literal('wait') }),
+  z.object({ kind: z.literal('done') }),
+]);
+export type Assignment = z.infer<typeof Assignment>;
+
+export const HeartbeatBody = z.object({ index: z.number().int().min(-1) });
+
+export const AgentStepReport = z.object({
+  index: z.number().int().nonnegative(),
+  /** The agent's first send, converted to the API's clock. */
+  started_at: IngestEpochMs,
+  ended_at: IngestEpochMs,
+  /** Requests the agent recorded in this step (warm-up included). */
+  events: z.number().int().nonnegative(),
+  health: StepHealth.nullable(),
+});
+export type AgentStepReport = z.infer<typeof AgentStepReport>;
+
+export const AgentLeaveBody = z.object({
+  /** Events the agent recorded over the whole run, and how many the API acknowledged. */
+  recorded: z.number().int().nonnegative(),
+  uploaded: z.number().int().nonnegative(),
+});
+
+export const AgentOutcome = z.enum(['ok', 'lost', 'behind']);
+
+/** One agent's part in one step, as recorded. */
+export const FleetAgentStep = z.object({
+  index: z.number().int().nonnegative(),
+  level: z.number(),
+  agent_id: z.string(),
+  load: z.number(),
+  barrier_at: z.number(),
+  started_at: z.number().nullable(),
+  ended_at: z.number().nullable(),
+  events: z.number().nullable(),
+  outcome: AgentOutcome,
+  generator_limited: z.boolean().nullable(),
+  reason: z.string().nullable(),
+});
+export type FleetAgentStep = z.infer<typeof FleetAgentStep>;
+
+export const FleetAgent = z.object({
+  agent_id: z.string(),
+  host: z.string(),
+  cores: z.number().nullable(),
+  clock_offset_ms: z.number(),
+  clock_rtt_ms: z.number(),
+  joined_at: z.number(),
+  state: z.enum(['joined', 'left', 'lost']),
+  /** What the agent said it recorded when it left (null while it runs, or when it died). */
+  recorded: z.number().nullable(),
+  /** Events of the run stored under this agent's id. */
+  stored: z.number(),
+});
+export type FleetAgent = z.infer<typeof FleetAgent>;
+
+/** Who took part in a run, and how each step went for each of them: read from storage, any API process. */
+export const RunAgents = z.object({
+  agents: z.array(FleetAgent),
+  steps: z.array(FleetAgentStep),
+});
+export type RunAgents = z.infer<typeof RunAgents>;
+
+/** The coordinator's view while the plan runs (held by the API process that took the plan). */
+export const FleetStatus = z.object({
+  started: z.boolean(),
+  done: z.boolean(),
+  /** Index of the step under way or next, -1 before the first. */
+  current: z.number().int(),
+  agents: z.array(z.object({ agent_id: z.string(), state: z.enum(['waiting', 'active', 'lost', 'left']) })),
+  steps: z.array(
+    z.object({ index: z.number().int(), level: z.number(), barrier_at: z.number(), finished: z.boolean(), partial: z.boolean(), generator_limited: z.boolean(), reason: z.string().nullable() }),
+  ),
+});
+export type FleetStatus = z.infer<typeof FleetStatus>;
