@@ -9,3 +9,6 @@ export { IMPORT_TOOLS, toolSpec } from './import/tools.ts';
 export { k6Parser } from './import/k6.ts';
 export { readLines } from './import/line-reader.ts';
 export { newParsed, type LineParser, type Parsed, type ToolSpec } from './import/records.ts';
+/** The native engine's binary and its frame reader, for benches that drive the engine alone. */
+export { DEFAULT_ENGINE_BINARY } from './native/engine-binary.ts';
+export { FrameReader } from './native/frames.ts';
