@@ -4,6 +4,8 @@ const nextConfig: NextConfig = {
   // Workspace packages export TypeScript source (with `.ts` import specifiers): compile them here.
   transpilePackages: ['@kneeboard/contracts'],
   poweredByHeader: false,
+  // unauthorized() / forbidden(): a missing, revoked or too narrow token gets its own page and status.
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;

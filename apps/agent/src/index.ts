@@ -6,9 +6,10 @@ export type { SweepReporter, StepStart, StepProgress } from './sweep/reporter.ts
 export type { LevelSummary } from './load/level-stats.ts';
 export { runImport, type ImportResult, type ImportReporter, type ImportProgress } from './import/run-import.ts';
 export { IMPORT_TOOLS, toolSpec } from './import/tools.ts';
-export { k6Parser } from './import/k6.ts';
-export { readLines } from './import/line-reader.ts';
-export { newParsed, type LineParser, type Parsed, type ToolSpec } from './import/records.ts';
+export { runFollow } from './import/follow.ts';
+export { k6ByteParser, k6Parser } from './import/k6.ts';
+export { readByteLines } from './import/byte-lines.ts';
+export { newParsed, type ByteLineParser, type LineParser, type Parsed, type ToolSpec } from './import/records.ts';
 /** The native engine's binary and its frame reader, for benches that drive the engine alone. */
 export { DEFAULT_ENGINE_BINARY } from './native/engine-binary.ts';
 export { FrameReader } from './native/frames.ts';

@@ -55,4 +55,24 @@ describe('kneeboard import jmeter (a real JTL, real API)', () => {
     expect(near(p!.p50_ms, stats.medianResTime, 0.01), `p50 ${p!.p50_ms} vs JMeter ${stats.medianResTime}`).toBe(true);
     expect(near(p!.p90_ms, stats.pct1ResTime, 0.01), `p90 ${p!.p90_ms} vs JMeter ${stats.pct1ResTime}`).toBe(true);
   });
+
+  it('reads the XML JTL too (JMeter 5.5, fixtures/jmeter-ramp.xml.jtl): every sample its summariser counted, levels from na', async () => {
+    const xml = fixture('jmeter-ramp.xml.jtl', join(dir, 'ramp.xml.jtl'));
+    // JMeter's own end-of-test summariser line for that run: "summary = 237 in … Err: 0".
+    const summary = /summary =\s+(\d+) in .* Err:\s+(\d+)/.exec(readFileSync(fixture('jmeter-ramp.xml.summary.txt', join(dir, 'summary.txt')), 'utf8'))!;
+    const r = await runImport(jmeterTool, { files: [xml], api: api.url, run: { service: 'jmeter-import', release: 'xml' } });
+    // Counted here independently: each top-level sample's na attribute.
+    const byThreads: Record<number, number> = {};
+    for (const m of readFileSync(xml, 'utf8').matchAll(/^<httpSample [^>]* na="(\d+)"/gm)) byThreads[Number(m[1])] = (byThreads[Number(m[1])] ?? 0) + 1;
+    // The curve as CSV: this run's shape (one sample at 1 thread during the ramp-down) trips the
+    // run detail's USL analysis, so the export is read rather than GET /runs/:id.
+    const csv = (await (await fetch(`${api.url}/api/v1/runs/${r.runId}/curve.csv`)).text()).trim().split('\n').slice(1).map((l) => l.split(','));
+    const stored = Object.fromEntries(csv.map((f) => [Number(f[0]), Number(f[1])]));
+    expect(stored).toEqual(byThreads);
+    expect(total(stored)).toBe(Number(summary[1]));
+    expect(r.files[0]!.bad).toBe(0);
+    expect(csv.reduce((n, f) => n + Number(f[2]), 0)).toBe(Number(summary[2]));
+    // JMeter's Avg is whole ms.
+    expect(Math.round(csv.reduce((n, f) => n + Number(f[1]) * Number(f[5]), 0) / Number(summary[1]))).toBe(Number(/Avg:\s+(\d+)/.exec(summary[0])![1]));
+  });
 });

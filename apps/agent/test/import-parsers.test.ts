@@ -3,6 +3,7 @@ import { csvFields } from '../src/import/csv-fields.ts';
 import { gatlingParser } from '../src/import/gatling.ts';
 import { parseIsoMs } from '../src/import/iso-time.ts';
 import { jmeterParser } from '../src/import/jmeter.ts';
+import { jmeterXmlParser } from '../src/import/jmeter-xml.ts';
 import { k6Parser } from '../src/import/k6.ts';
 import { LoadSchedule } from '../src/import/load-schedule.ts';
 import { newParsed } from '../src/import/records.ts';
@@ -133,5 +134,86 @@ describe('LoadSchedule', () => {
     expect(s.levels()).toEqual([1, 2]);
     expect(s.firstAt(2)).toBe(3500);
     expect([s.at(0), s.at(3400), s.at(3600), s.at(9000)]).toEqual([1, 1, 2, 2]);
+  });
+});
+
+describe('jmeterXmlParser', () => {
+  const p = newParsed();
+  it('reads top-level samples, skips their sub-results and inner lines, and refuses garbage outside a sample', () => {
+    const parse = jmeterXmlParser();
+    const kinds = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<testResults version="1.2">',
+      '<httpSample t="120" it="0" lt="100" ct="3" ts="1795468410394" s="true" lb="a &quot;b&quot;" rc="302" rm="Found" tn="t 1-1" dt="text" by="1" sby="1" ng="3" na="3">',
+      '  <httpSample t="20" ts="1795468410400" s="true" lb="redirect" rc="200" na="3"/>',
+      '  <java.net.URL>http://127.0.0.1/</java.net.URL>',
+      '</httpSample>',
+      '<sample t="7" ts="1795468410500" s="false" lb="tcp" rc="Non HTTP response code: java.net.ConnectException" na="1"/>',
+      'garbage',
+      '<httpSample t="5" ts="1795468410600" s="false" lb="assert" rc="200" na="2">',
+      '</httpSample>',
+      '',
+      '</testResults>',
+    ].map((l) => {
+      const kind = parse(l, p);
+      return kind === 'event' ? `${kind}:${p.tsMs}:${p.latencyMs}:${p.status}:${p.level}` : kind;
+    });
+    expect(kinds).toEqual([
+      'skip',
+      'skip',
+      'event:1795468410514:120:302:3',
+      'skip',
+      'skip',
+      'skip',
+      'event:1795468410507:7:0:1',
+      'bad',
+      'event:1795468410605:5:0:2',
+      'skip',
+      'skip',
+      'skip',
+    ]);
+  });
+  it('refuses a sample without ts or t, and a closing tag without its sample', () => {
+    const parse = jmeterXmlParser();
+    expect(parse('<httpSample lb="x" rc="200"/>', p)).toBe('bad');
+    expect(p.reason).toMatch(/ts/);
+    expect(parse('</httpSample>', p)).toBe('bad');
+  });
+});
+
+describe('k6 byte reader against JSON.parse', () => {
+  const p = newParsed();
+  const parse = k6Parser();
+  /** What JSON.parse makes of a k6 line: the reference the positional reader must agree with. */
+  const reference = (line: string) => {
+    const j = JSON.parse(line) as { data: { time: string; value: number; tags: Record<string, string> } };
+    return [Date.parse(j.data.time), j.data.value, Number(j.data.tags.status)];
+  };
+  it('reads the real status tag when other tags hold escaped quotes, backslashes and non-ASCII text', () => {
+    const tricky = [
+      '{"group":"","name":"http://x/?q=\\"status\\":\\"999\\"","status":"201","url":"http://x/"}',
+      '{"name":"caf\u00e9 \u2603 \\\\\\"","status":"404"}',
+      '{"error":"read: connection reset \\"by\\" peer\\n","status":"0"}',
+    ];
+    for (const tags of tricky) {
+      const line = k6Line('http_req_duration', 12.345, tags);
+      expect(parse(line, p)).toBe('event');
+      const [ms, value, status] = reference(line);
+      expect(p.tsMs).toBe(ms);
+      expect([p.latencyMs, p.status]).toEqual([value, status]);
+    }
+  });
+  it('reads every number form JSON allows exactly as JSON.parse does', () => {
+    for (const v of ['0', '7', '12.5', '0.000123', '123456.789012345', '1.2345678901234567', '1e-7', '2.5E+3', '-0.5']) {
+      const line = k6Line('http_req_duration', 0).replace('"value":0', `"value":${v}`);
+      const kind = parse(line, p);
+      if (Number(v) < 0) expect(kind).toBe('bad');
+      else expect(p.latencyMs).toBe(JSON.parse(v));
+    }
+  });
+  it('treats a line that JSON.parse refuses as bad, not as a request', () => {
+    for (const line of [k6Line('http_req_duration', 1).replace('"value":1', '"value":'), k6Line('http_req_duration', 1).replace('"status":"200"', '"status":"2x0"')]) {
+      expect(parse(line, p)).toBe('bad');
+    }
   });
 });

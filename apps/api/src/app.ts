@@ -14,9 +14,11 @@ import type { RouteDeps } from './deps.ts';
 import { IngestService, type IngestOptions } from './ingest/ingest-service.ts';
 import { LiveHub } from './live/live-hub.ts';
 import { StreamSlots } from './live/stream-slots.ts';
+import { registerBodyBudget } from './plugins/body-budget.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { DEFAULT_RETENTION, registerRetention, type RetentionPolicy } from './plugins/retention.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -33,7 +35,9 @@ import { runRoutes } from './routes/v1/runs.ts';
 import { stepRoutes } from './routes/v1/steps.ts';
 import { pngEmbedRoutes } from './routes/v1/png-embeds.ts';
 import { tokenRoutes } from './routes/v1/tokens.ts';
+import { buildComparison } from './services/compare.ts';
 import { CompareGuard } from './services/compare-guard.ts';
+import { ComparePool } from './services/compare-pool.ts';
 import { createFleetCoordinator } from './services/fleet-storage.ts';
 import { loadRunDetail } from './services/run-detail.ts';
 
@@ -48,13 +52,15 @@ export interface AppOptions {
   access?: AccessConfig;
   /** Body sizes, timeouts, rates, comparison and stream caps; the defaults of DEFAULT_LIMITS otherwise. */
   limits?: Partial<Limits>;
+  /** Which runs are deleted when; runs labelled `pinned` never. Null: no sweep (tests sweep by hand). */
+  retention?: RetentionPolicy | null;
 }
 
 /**
  * Builds the API as a Fastify instance without listening, so tests use app.inject() or listen on
  * port 0. Third-party plugins first, then the app's own, then the versioned routes.
  */
-export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {} }: AppOptions) {
+export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {}, retention = DEFAULT_RETENTION }: AppOptions) {
   const limits: Limits = { ...DEFAULT_LIMITS, ...limitOptions };
   const app = Fastify({
     logger,
@@ -76,6 +82,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const tokenStore = new TokenStore(db);
   registerAuth(app, access, tokenStore, db);
   await registerRateLimit(app, limits, access);
+  const bodies = registerBodyBudget(app, limits);
   const tokens = new TokenAdmin(db, tokenStore);
 
   const hub = new LiveHub(
@@ -88,11 +95,20 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const ingest = new IngestService(db, { lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS, ...ingestOptions });
   app.addHook('onClose', async () => ingest.settled());
 
-  const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs);
+  // The bootstrap runs in worker threads, as many as comparisons may run at once.
+  const comparePool = new ComparePool(limits.compareConcurrency);
+  app.addHook('onClose', async () => comparePool.close());
+  const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs, (d, q) => buildComparison(d, q, comparePool.compare));
   hub.onChange((runId) => comparisons.forget(runId));
   const liveSlots = new StreamSlots(limits.livePerClient, limits.liveTotal);
+  if (retention) {
+    registerRetention(app, db, retention, (runId) => {
+      ingest.runs.forget(runId);
+      hub.notify(runId);
+    });
+  }
 
-  const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots };
+  const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots, bodies };
   const fleet = createFleetCoordinator(db, hub, ingest, (err) => app.log.error({ err }, 'fleet write failed'));
   app.addHook('onClose', async () => fleet.close());
   await app.register(healthRoutes, deps);

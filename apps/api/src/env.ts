@@ -4,6 +4,7 @@ import type { StorageConfig } from '@kneeboard/clickhouse';
 import { DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
 import { resolveAccess, type AccessConfig } from './access/config.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
+import { DEFAULT_RETENTION, type RetentionPolicy } from './plugins/retention.ts';
 
 /**
  * The API's whole configuration, parsed once at start-up. With no variables set it runs on the
@@ -25,6 +26,24 @@ const OriginList = z
   .default('')
   .transform((v) => v.split(',').map((o) => o.trim()).filter((o) => o !== ''))
   .pipe(z.array(z.string().refine(isOrigin, 'must be an http(s) origin like https://kb.example.com (no path, no wildcard)').transform((o) => new URL(o).origin)));
+
+/** `checkout=30, search=0` → per service, days kept (0: forever). */
+const RetentionList = z
+  .string()
+  .default('')
+  .transform((v) => v.split(',').map((p) => p.trim()).filter((p) => p !== ''))
+  .pipe(
+    z.array(
+      z
+        .string()
+        .regex(/^[^=]+=\d+(\.\d+)?$/, 'must be service=days, e.g. checkout=30 (0: keep forever)')
+        .transform((p) => {
+          const at = p.lastIndexOf('=');
+          const days = Number(p.slice(at + 1));
+          return { service: p.slice(0, at).trim(), days: days === 0 ? null : days };
+        }),
+    ),
+  );
 
 const Env = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -54,6 +73,7 @@ const Env = z.object({
   // Limits (see plugins/limits.ts and the README's "Limits and retention").
   KNEEBOARD_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_LIMITS.bodyBytes),
   KNEEBOARD_EVENTS_BODY_LIMIT_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(DEFAULT_LIMITS.eventsBodyBytes),
+  KNEEBOARD_BODY_BUDGET_BYTES: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_LIMITS.bodyBudgetBytes),
   KNEEBOARD_REQUEST_TIMEOUT_S: z.coerce.number().min(1).max(3600).default(DEFAULT_LIMITS.requestTimeoutMs / 1000),
   /** 0 turns the rate limit off. */
   KNEEBOARD_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.rateMax),
@@ -64,6 +84,11 @@ const Env = z.object({
   KNEEBOARD_LIVE_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_LIMITS.livePerClient),
   KNEEBOARD_LIVE_TOTAL: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_LIMITS.liveTotal),
   KNEEBOARD_MIN_FREE_BYTES: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.minFreeBytes),
+  /** Days a run is kept after it ended (runs labelled `pinned`: forever); 0: forever. */
+  KNEEBOARD_RETENTION_DAYS: z.coerce.number().min(0).max(36_500).default(DEFAULT_RETENTION.defaultDays ?? 0),
+  /** Per service: `checkout=30,search=0` (0: forever). */
+  KNEEBOARD_RETENTION_SERVICES: RetentionList,
+  KNEEBOARD_RETENTION_SWEEP_S: z.coerce.number().int().min(10).max(7 * 86_400).default(DEFAULT_RETENTION.sweepEveryMs / 1000),
 });
 
 export interface ApiConfig {
@@ -75,6 +100,7 @@ export interface ApiConfig {
   corsOrigins: string[];
   access: AccessConfig;
   limits: Limits;
+  retention: RetentionPolicy;
 }
 
 export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
@@ -93,6 +119,7 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     limits: {
       bodyBytes: e.KNEEBOARD_BODY_LIMIT_BYTES,
       eventsBodyBytes: e.KNEEBOARD_EVENTS_BODY_LIMIT_BYTES,
+      bodyBudgetBytes: e.KNEEBOARD_BODY_BUDGET_BYTES,
       requestTimeoutMs: e.KNEEBOARD_REQUEST_TIMEOUT_S * 1000,
       rateMax: e.KNEEBOARD_RATE_LIMIT_PER_MIN,
       rateWindowMs: 60_000,
@@ -103,6 +130,11 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       livePerClient: e.KNEEBOARD_LIVE_PER_CLIENT,
       liveTotal: e.KNEEBOARD_LIVE_TOTAL,
       minFreeBytes: e.KNEEBOARD_MIN_FREE_BYTES,
+    },
+    retention: {
+      defaultDays: e.KNEEBOARD_RETENTION_DAYS === 0 ? null : e.KNEEBOARD_RETENTION_DAYS,
+      services: e.KNEEBOARD_RETENTION_SERVICES,
+      sweepEveryMs: e.KNEEBOARD_RETENTION_SWEEP_S * 1000,
     },
   };
 }

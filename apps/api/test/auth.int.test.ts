@@ -80,7 +80,19 @@ describe('writes need a bearer token (KNEEBOARD_AUTH required)', () => {
     expect(patched.status).toBe(200);
     expect((await call('POST', '/api/v1/links', write, { path: '/runs' })).status).toBe(201);
     expectError(await call('POST', '/api/v1/tokens', write, { name: 'x', scope: 'admin' }), 403);
+    expectError(await call('POST', '/api/v1/tokens', write, { name: 'x', scope: 'write' }), 403);
     expectError(await call('DELETE', '/api/v1/tokens/env_admin', write), 403);
+  });
+
+  it('lets a write token make share links (share tokens only), and no service-limited or ingest token', async () => {
+    const write = (await mint('write')).token;
+    const id = (await call('POST', '/api/v1/runs', write, { service: 'shared', release: 'v1' }).then((r) => r.body as { id: string })).id;
+    const made = await call('POST', '/api/v1/tokens', write, { name: 'PR 1', scope: 'share', runs: [id] });
+    expect(made.status).toBe(201);
+    expect((made.body as { scope: string }).scope).toBe('share');
+    expectError(await call('POST', '/api/v1/tokens', (await mint('write', 'shared')).token, { name: 'x', scope: 'share', runs: [id] }), 403);
+    expectError(await call('POST', '/api/v1/tokens', (await mint('ingest')).token, { name: 'x', scope: 'share', runs: [id] }), 403);
+    expectError(await call('GET', '/api/v1/tokens', write), 403);
   });
 
   it('lets a write token delete a run, and no ingest token or anonymous caller', async () => {

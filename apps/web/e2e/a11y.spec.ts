@@ -2,13 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatViolations, runAxe } from './axe.ts';
 import { FIXTURE_IDS } from './fixture-data.ts';
 import { RELEASE_IDS as R } from './fixture-releases.ts';
+import { REPEAT_IDS } from './fixture-repeats.ts';
 import { startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
 
 beforeAll(async () => {
   // The live run gains a level a minute: it stays "running" with a level in progress for the whole file.
-  stack = await startStack({ releases: true, liveStepMs: 60_000 });
+  stack = await startStack({ releases: true, repeats: true, liveStepMs: 60_000 });
 });
 
 afterAll(async () => {
@@ -27,6 +28,11 @@ const PAGES: { name: string; path: string; ready: string; status?: number }[] = 
   { name: 'services', path: '/services', ready: 'main a[href^="/services/"]' },
   { name: 'service page', path: '/services/fusillade', ready: '[data-testid="select-run"]' },
   { name: 'compare', path: `/compare?${COMPARE}`, ready: '[data-testid="overlay-qps"] circle.kb-dot' },
+  { name: 'compare (groups of repeats, zoomed)', path: `/compare?base=${REPEAT_IDS.v200.join(',')}&head=${REPEAT_IDS.v210.join(',')}&levels=2-16`, ready: '[data-testid="overlay-qps"] circle.kb-dot' },
+  { name: 'compare (two releases)', path: '/compare?base=release:relay@v2.0.0&head=release:relay@v2.1.0', ready: '[data-testid="overlay-qps"] circle.kb-dot' },
+  { name: 'review (two releases)', path: '/review?base=release:relay@v2.0.0&head=release:relay@v2.1.0', ready: '[data-testid="verdict-banner"]' },
+  { name: 'service page (compare releases form)', path: '/services/relay', ready: '[data-testid="release-compare"]' },
+  { name: 'release with no finished run (404)', path: '/compare?base=release:relay@v9&head=release:relay@v2.1.0', ready: '[data-testid="missing-releases"]', status: 404 },
   { name: 'compare (no runs picked)', path: '/compare', ready: 'main h1' },
   { name: 'review', path: `/review?${COMPARE}`, ready: '[data-testid="verdict-banner"]' },
   { name: 'unknown run (404)', path: '/runs/00000000-0000-4000-8000-00000000ffff', ready: '[data-testid="run-not-found"]', status: 404 },

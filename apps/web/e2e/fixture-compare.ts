@@ -6,7 +6,7 @@
  */
 import { compareGroups, compareMarkdown, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup } from '@kneeboard/analysis/compare';
 import { prng } from '@kneeboard/api/testing';
-import { formatRunGroupRef, type CompareQuery, type CompareResponse, type CurvePoint, type Run, type RunDetail } from '@kneeboard/contracts';
+import { formatRunGroupRef, type CompareQuery, type CompareResponse, type CurvePoint, type RunDetail } from '@kneeboard/contracts';
 
 function normal(rand: () => number): number {
   const u = Math.max(1e-12, rand());
@@ -33,13 +33,19 @@ export function samplesFor(runId: string, p: CurvePoint): LevelSamples {
   return { level: p.level, per_second_ok, latencies };
 }
 
-/** The API's names for runs in sentences: the release, plus the name when two compared runs share it. */
-function labelFor(run: Run, all: Run[]): string {
-  return all.filter((r) => r.release === run.release).length > 1 ? `${run.release} (${run.name})` : run.release;
+/**
+ * The API's names for groups in sentences: the release, plus the first run's name (or id) when two
+ * compared groups share it, `×N` for repeats.
+ */
+function groupLabel(group: RunDetail[], all: RunDetail[][]): string {
+  const first = group[0]!.run;
+  const clash = all.filter((g) => g[0]?.run.release === first.release).length > 1;
+  const repeats = group.length > 1 ? ` ×${group.length}` : '';
+  return `${clash ? `${first.release} (${first.name || first.id.slice(0, 8)})` : first.release}${repeats}`;
 }
 
-function groupOf(details: RunDetail[], all: Run[]): RunGroup {
-  const label = `${labelFor(details[0]!.run, all)}${details.length > 1 ? ` ×${details.length}` : ''}`;
+function groupOf(details: RunDetail[], all: RunDetail[][]): RunGroup {
+  const label = groupLabel(details, all);
   return {
     label,
     runs: details.map((detail) => ({
@@ -56,7 +62,7 @@ function groupOf(details: RunDetail[], all: Run[]): RunGroup {
 
 /** `GET /api/v1/compare`, as the API computes it: a base group (usually one run) against head groups. */
 export function buildComparison(base: RunDetail[], heads: RunDetail[][], query: Pick<CompareQuery, 'min_effect'>): CompareResponse {
-  const all = [...base, ...heads.flat()].map((d) => d.run);
+  const all = [base, ...heads];
   const b = groupOf(base, all);
   return {
     base: base[0]!.run,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_IDS } from './fixture-data.ts';
+import { FIXTURE_IDS, point, run, uuid } from './fixture-data.ts';
 import { freePort, startNextApp } from './next-app.ts';
 import { launchChromium } from './browser.ts';
 import { startStack, type Stack } from './stack.ts';
@@ -54,6 +54,34 @@ describe('runs list', () => {
     expect(await page.getByTestId('runs-empty').textContent()).toContain('No runs match');
     await page.close();
   });
+
+  // Last in this block: it adds a run to the fixture, which the tests above list exactly.
+  it('shows a run started after the page opened, without a reload (live refresh)', async () => {
+    const { page, errors } = await stack.newPage();
+    await page.goto(`${stack.web.url}/`);
+    await page.getByTestId('run-row').first().waitFor();
+    let loads = 0;
+    page.on('load', () => loads++);
+    const before = stack.api.stats().listGets;
+
+    const id = uuid(0x7e57);
+    stack.api.addRun({
+      run: run({ id, service: 'fresh-svc', release: 'v9.9.9', name: 'started while you watched', created_at: Date.now(), status: 'running', finished_at: null }),
+      steps: [],
+      curve: [point(1, { qps: 50, p50_ms: 20, in_progress: true })],
+    });
+    // The list refreshes every 3 s while a run is running; wait for the row, not for a fixed time.
+    const row = page.locator(`[data-testid="run-row"][data-run-id="${id}"]`);
+    await row.waitFor({ timeout: 40_000 });
+    expect(await page.getByTestId('run-row').first().getAttribute('data-run-id')).toBe(id);
+    expect(await row.textContent()).toContain('fresh-svc');
+    expect(await row.getByTestId('run-status').textContent()).toBe('running');
+    // It came by the page asking the API again, with no navigation or reload.
+    expect(stack.api.stats().listGets).toBeGreaterThan(before);
+    expect(loads).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
 });
 
 describe('runs list with no runs', () => {

@@ -9,6 +9,7 @@
  *   user's browser.
  */
 import { NextResponse, type NextRequest } from 'next/server';
+import { cookieOptions, credentialOf, isHttps, SHARE_COOKIE, TokenText } from './lib/credentials.ts';
 import { serverEnv } from './lib/env.ts';
 import { contentSecurityPolicy, refuseCrossSiteWrite, STATIC_SECURITY_HEADERS } from './lib/security-headers.ts';
 
@@ -24,7 +25,10 @@ function proxyApi(request: NextRequest): NextResponse {
   // Concatenated, not resolved, so an API mounted under a path prefix keeps it.
   const target = new URL(`${KNEEBOARD_API_URL}${request.nextUrl.pathname}${request.nextUrl.search}`);
   const headers = new Headers(request.headers);
-  if (KNEEBOARD_API_TOKEN && !headers.has('authorization')) headers.set('authorization', `Bearer ${KNEEBOARD_API_TOKEN}`);
+  const credential = credentialOf(request.cookies, KNEEBOARD_API_TOKEN);
+  if (credential.kind !== 'none' && !headers.has('authorization')) headers.set('authorization', `Bearer ${credential.token}`);
+  // The API has no use for the dashboard's cookies (and must not see the session's token twice).
+  headers.delete('cookie');
   // An event stream must reach the browser event by event. `next start` gzips proxied responses
   // and gzip holds small writes back until the stream ends; a request that accepts no encoding is
   // sent uncompressed, by the API and by Next alike.
@@ -32,8 +36,30 @@ function proxyApi(request: NextRequest): NextResponse {
   return NextResponse.rewrite(target, { request: { headers } });
 }
 
+/**
+ * A share link (`/runs/{id}?share=kb_…`): the token moves into an httpOnly cookie and the browser
+ * is sent to the same page without it, so the secret leaves the address bar, the history and any
+ * Referer at once, and never reaches the app's logs again.
+ */
+function acceptShareLink(request: NextRequest): NextResponse | null {
+  const share = request.nextUrl.searchParams.get('share');
+  if (share === null) return null;
+  const clean = new URLSearchParams(request.nextUrl.search);
+  clean.delete('share');
+  const query = clean.toString();
+  // One leading slash: `//evil.example/…` as a Location would leave the site.
+  const path = `/${request.nextUrl.pathname.replace(/^[/\\]+/, '')}`;
+  // A relative Location: behind a TLS proxy the app does not know the scheme and host the browser used.
+  const res = withStaticHeaders(new NextResponse(null, { status: 303, headers: { location: `${path}${query ? `?${query}` : ''}` } }));
+  res.headers.set('cache-control', 'no-store');
+  if (TokenText.safeParse(share).success) res.cookies.set(SHARE_COOKIE, share, cookieOptions('share', isHttps(request.headers, request.nextUrl)));
+  return res;
+}
+
 export function proxy(request: NextRequest): NextResponse {
   if (request.nextUrl.pathname.startsWith('/api/')) return proxyApi(request);
+  const shared = acceptShareLink(request);
+  if (shared) return shared;
   const nonce = btoa(crypto.randomUUID());
   const csp = contentSecurityPolicy(nonce, process.env.NODE_ENV === 'development');
   const headers = new Headers(request.headers);

@@ -10,7 +10,12 @@ export type RunStatus = z.infer<typeof RunStatus>;
 
 const Label = z.string().trim().min(1).max(200).superRefine(plainLine);
 
-export const Tags = z.record(z.string().min(1).max(100).superRefine(plainLine), z.string().max(500).superRefine(plainLine));
+/** Tags are for filtering and labels in charts: a few dozen at most, each key ≤ 100 and value ≤ 500 characters. */
+export const MAX_TAGS = 50;
+
+export const Tags = z
+  .record(z.string().min(1).max(100).superRefine(plainLine), z.string().max(500).superRefine(plainLine))
+  .refine((tags) => Object.keys(tags).length <= MAX_TAGS, `at most ${MAX_TAGS} tags`);
 export type Tags = z.infer<typeof Tags>;
 
 export const CreateRunBody = z.object({

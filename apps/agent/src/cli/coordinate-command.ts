@@ -1,4 +1,4 @@
-import { coordinateSweep } from '../fleet/coordinate.ts';
+import { coordinateSweep, type CoordinateOptions } from '../fleet/coordinate.ts';
 import type { SweepConfig } from '../sweep/config.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
 import { EXIT } from './exit-codes.ts';
@@ -6,14 +6,14 @@ import { EXIT } from './exit-codes.ts';
 const fmt = (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? '–' : x.toFixed(digits));
 
 /** `kneeboard sweep … --agents N`: the coordinator's side, with a table of the run's curve at the end. */
-export async function coordinate(cfg: SweepConfig, agents: number, json: boolean): Promise<void> {
+export async function coordinate(cfg: SweepConfig, plan: Pick<CoordinateOptions, 'agents' | 'heartbeatTimeoutMs' | 'leadMs'>, json: boolean): Promise<void> {
   const out = json ? process.stderr : process.stdout;
   const say = (line: string) => out.write(`${line}\n`);
   const stop = new AbortController();
   const onSigint = () => stop.abort();
   process.once('SIGINT', onSigint);
   try {
-    const r = await coordinateSweep(cfg, { agents, signal: stop.signal, say });
+    const r = await coordinateSweep(cfg, { ...plan, signal: stop.signal, say });
     say(`\n${cfg.parameter.padStart(12)} ${'requests'.padStart(9)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  flag`);
     for (const p of r.curve) {
       say(`${String(p.level).padStart(12)} ${String(p.requests).padStart(9)} ${fmt(p.qps, 1).padStart(9)} ${fmt(p.p50_ms).padStart(8)} ${fmt(p.p99_ms).padStart(8)}  ${p.health?.generator_limited ? (p.health.reason ?? 'flagged') : ''}`);

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { RunDetail } from '@kneeboard/contracts';
+import { runFollow } from '../import/follow.ts';
 import { runImport, type ImportResult } from '../import/run-import.ts';
 import { IMPORT_TOOLS, toolSpec, type ToolVariant } from '../import/tools.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
@@ -22,6 +23,10 @@ interface ImportFlags {
   latencyMetric: ToolVariant['latencyMetric'];
   batchSize: number;
   deliveryTimeout: number;
+  inFlight: number;
+  token?: string;
+  follow?: boolean;
+  followIdle: number;
   json?: boolean;
 }
 
@@ -48,6 +53,10 @@ export function importCommand(): Command {
     .addOption(opt('--latency-metric <metric>', 'k6: the metric read as latency').choices(['http_req_duration', 'http_req_waiting']).default('http_req_duration'))
     .addOption(opt('--batch-size <n>', 'requests per batch sent to the API (≤ 100000)').argParser(parsePositiveInt).default(50_000))
     .addOption(opt('--delivery-timeout <time>', 'at the end, how long to wait for the API').argParser(parseDuration).default(60_000, '60s'))
+    .addOption(opt('--in-flight <n>', 'batches posted at once').argParser(parsePositiveInt).default(4))
+    .option('--follow', 'live: read one file as it is written (or - for stdin) and draw the curve while the test runs; ends at EOF, when the file stops growing, or on Ctrl-C')
+    .addOption(opt('--follow-idle <time>', '--follow on a file: the test is over when the file has not grown for this long').argParser(parseDuration).default(30_000, '30s'))
+    .addOption(opt('--token <token>', 'API token (ingest scope is enough)').env('KNEEBOARD_TOKEN'))
     .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
     .option('--web <url>', 'Kneeboard web UI, for the run link', 'http://127.0.0.1:3000')
     .option('--json', 'print the report as JSON on stdout (progress goes to stderr)')
@@ -56,6 +65,7 @@ export function importCommand(): Command {
       `
 Examples:
   k6 run --out json=k6.json script.js && kneeboard import k6 k6.json --service shop --release v2
+  k6 run --out json=- script.js | kneeboard import k6 - --follow --service shop --release v2   # live
   vegeta attack -rate 200 -duration 30s < targets | vegeta encode > r200.json   # one file per rate
   kneeboard import vegeta r100.json r200.json r400.json --level 100,200,400 --service shop --release v2
   oha -c 16 -z 30s --db-url c16.db http://127.0.0.1:8080/ && kneeboard import oha c16.db --level 16 --service shop --release v2
@@ -75,8 +85,12 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
     flags.service !== undefined || flags.release !== undefined
       ? { service: flags.service ?? '', release: flags.release ?? '', name: flags.name, git_sha: flags.gitSha, tags: flags.tag ?? {} }
       : undefined;
+  // Ctrl-C during --follow ends the stream: what was read is sent and the run is finished.
+  const stop = new AbortController();
+  const onSigint = () => stop.abort();
+  if (flags.follow) process.once('SIGINT', onSigint);
   try {
-    const result = await runImport(
+    const result = await (flags.follow ? runFollow : runImport)(
       tool,
       {
         files,
@@ -90,6 +104,10 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
         parameter: flags.param,
         maxBatchEvents: flags.batchSize,
         deliveryTimeoutMs: flags.deliveryTimeout,
+        inFlight: flags.inFlight,
+        token: flags.token,
+        follow: flags.follow ?? false,
+        followIdleMs: flags.followIdle,
       },
       {
         runChosen: ({ runUrl, how }) =>
@@ -104,6 +122,7 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
         },
         warn: (m) => process.stderr.write(`warning: ${m}\n`),
       },
+      stop.signal,
     );
     printReport(result, say, await storedCurve(flags.api, result.runId));
     if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -112,6 +131,8 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
     if (!(err instanceof SweepError)) throw err;
     process.stderr.write(`error: ${err.message}\n`);
     process.exitCode = err.kind === 'config' ? EXIT.usage : EXIT.failed;
+  } finally {
+    process.off('SIGINT', onSigint);
   }
 }
 

@@ -65,6 +65,8 @@ export function sweepCommand(): Command {
     .addOption(opt('--threads <n>', 'native engine: worker threads (default: the cores this process may use)').argParser(parsePositiveInt))
     .option('--json', 'print the final per-level table as JSON on stdout (the live view goes to stderr)')
     .addOption(opt('--agents <n>', 'coordinate n agents (`kneeboard agent --join RUN` on each load host) that share every step; this process sends no load').argParser(parsePositiveInt))
+    .addOption(opt('--agent-timeout <time>', 'with --agents: an agent silent this long during a step is dead and the step partial').argParser(parseDuration).default(5_000, '5s'))
+    .addOption(opt('--barrier-lead <time>', 'with --agents: how far ahead each step’s start is set, for every agent to receive it').argParser(parseDuration).default(1_000, '1s'))
     // Starves the agent on purpose, so tests can see the generator-limited flag.
     .addOption(opt('--cpu-burn-ms <ms>', 'main-thread time burnt per response').argParser(parseMs).hideHelp())
     .addHelpText(
@@ -75,6 +77,8 @@ Examples:
   kneeboard sweep --target http://127.0.0.1:4100/ --rate 100,200,400 --arrivals poisson --service demo --release v1
   kneeboard sweep --target http://127.0.0.1:4100/ --param workers --levels 1,2,4 -c 16 \\
     --before-level './restart.sh --workers {level}' --service demo --release v1
+  kneeboard sweep --target http://10.0.0.5:8080/ -c 30,60,120 --service demo --release v1 --agents 3
+    (then \`kneeboard agent --api <this API> --join <run id>\` on each of 3 load hosts)
 
 Exit codes: 0 done, 1 failed (target or API unreachable, API error, events lost or left in the
 spool), 2 bad flags, 130 stopped with Ctrl-C (the step in progress is closed, events flushed, the
@@ -98,7 +102,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
     return;
   }
   const cfg = checked.data;
-  if (flags.agents !== undefined) return coordinate(cfg, flags.agents, flags.json === true);
+  if (flags.agents !== undefined) return coordinate(cfg, { agents: flags.agents, heartbeatTimeoutMs: flags.agentTimeout, leadMs: flags.barrierLead }, flags.json === true);
   const reporter = createTerminalReporter({ out: flags.json ? process.stderr : process.stdout, err: process.stderr, loadModel: cfg.loadModel, parameter: cfg.parameter });
   const load =
     cfg.hold === undefined

@@ -43,6 +43,8 @@ export interface SweepFlags {
   deliveryTimeout: number;
   json?: boolean;
   agents?: number;
+  agentTimeout: number;
+  barrierLead: number;
 }
 
 const DEFAULT_CONCURRENCY = [1, 2, 4, 8, 16];

@@ -1,6 +1,5 @@
 import { availableParallelism, hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createRecorder } from '@kneeboard/agent-sdk';
 import type { AgentStepReport } from '@kneeboard/contracts';
 import { AgentMonitor } from '../load/agent-monitor.ts';
@@ -9,6 +8,7 @@ import type { EngineChoice } from '../native/engine-binary.ts';
 import { runStep, type StepContext } from '../sweep/run-step.ts';
 import { DEFAULT_MAX_CONNECTIONS } from '../sweep/config.ts';
 import { agentEngine } from './agent-engine.ts';
+import { waitUntil } from './barrier.ts';
 import { measureOffset, type ClockOffset } from './clock.ts';
 import { FleetApi } from './fleet-api.ts';
 import { FleetRecorder } from './fleet-recorder.ts';
@@ -38,6 +38,8 @@ export interface AgentPart {
   load: number;
   /** How far after the barrier this agent's first send left, ms (API clock). */
   lateMs: number;
+  /** How long before the barrier the step reached this agent, ms (negative: after it). */
+  aheadMs: number;
   summary: LevelSummary;
 }
 
@@ -69,6 +71,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   say(`clock: API − this host = ${clock.offsetMs.toFixed(2)} ms (round trip ${clock.rttMs.toFixed(2)} ms, best of ${clock.samples})`);
   const joined = await api.join({ agent_id: agentId, host: hostname(), cores: availableParallelism(), clock_offset_ms: clock.offsetMs, clock_rtt_ms: clock.rttMs });
   const plan = joined.plan;
+  // Several beats per timeout, so one late beat on a busy host does not read as death.
+  const heartbeatMs = Math.min(joined.heartbeat_ms, plan.heartbeat_timeout_ms / 4);
   const setup = agentEngine(plan.request, o.engine ?? 'auto', o.threads, o.engineBinary);
   if (setup.note) warn(setup.note);
   // Engine times are this host's real clock; the skew (tests) and the offset take them to the API's.
@@ -105,10 +109,11 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       if (a.kind === 'wait') continue;
       // The barrier is on the API's clock: on this host it is barrier − offset.
       const startLocal = a.barrier_at - clock.offsetMs;
-      const waitMs = startLocal - now();
-      if (waitMs > 0) await sleep(waitMs);
+      const aheadMs = startLocal - now();
+      if (aheadMs < 0) warn(`step ${a.index + 1} reached this agent ${(-aheadMs).toFixed(0)} ms after its barrier: raise --barrier-lead on the coordinator`);
+      await waitUntil(startLocal, now);
       const capture = recorder.beginCapture();
-      const beat = setInterval(() => void api.heartbeat(agentId, a.index).catch((err: unknown) => warn(`heartbeat: ${(err as Error).message}`)), joined.heartbeat_ms);
+      const beat = setInterval(() => void api.heartbeat(agentId, a.index).catch((err: unknown) => warn(`heartbeat: ${(err as Error).message}`)), heartbeatMs);
       let summary: LevelSummary;
       try {
         summary = await runStep({ ...ctx, warmupMs: a.warmup_ms, durationMs: a.duration_ms }, a.level, a.load, a.index);
@@ -125,7 +130,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       };
       await api.report(agentId, report);
       const lateMs = startedAt - a.barrier_at;
-      parts.push({ index: a.index, level: a.level, load: a.load, lateMs, summary });
+      parts.push({ index: a.index, level: a.level, load: a.load, lateMs, aheadMs, summary });
       say(
         `step ${a.index + 1}: level ${a.level}, my share ${a.load} · ${summary.requests} requests · ${summary.qps.toFixed(1)} req/s · ` +
           `p50 ${summary.p50_ms?.toFixed(2) ?? '–'} ms · started ${lateMs.toFixed(1)} ms after the barrier${summary.health.generator_limited ? ' · GENERATOR-LIMITED' : ''}`,

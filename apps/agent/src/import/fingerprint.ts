@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
-import { CHUNK_BYTES } from './line-reader.ts';
-import type { LineParser } from './records.ts';
+import { CHUNK_BYTES } from './byte-lines.ts';
+import type { ByteLineParser } from './records.ts';
 import { newParsed } from './records.ts';
 import type { LoadSchedule } from './load-schedule.ts';
 
@@ -11,42 +10,54 @@ export interface FirstPass {
   bytes: number;
 }
 
+export interface ScheduleScan {
+  needle: string;
+  parser: ByteLineParser;
+  into: LoadSchedule;
+  bucketMs?: number | undefined;
+}
+
 /**
  * The first pass over a file: its SHA-256 (the import's identity: the same bytes are stored once)
  * and, when the tool writes its load schedule into the file, the schedule's samples — found with
- * one indexOf per sample line, so this pass costs little more than reading the file. The second
- * pass then knows each request's level from its send time, whatever order the lines come in.
+ * one native Buffer#indexOf per sample line, never decoding the rest, so this pass costs little
+ * more than reading the file. The second pass then knows each request's level from its send
+ * time, whatever order the lines come in.
  */
-export async function firstPass(path: string, schedule?: { needle: string; parser: LineParser; into: LoadSchedule; bucketMs?: number }): Promise<FirstPass> {
+export async function firstPass(path: string, schedule?: ScheduleScan): Promise<FirstPass> {
   const hash = createHash('sha256');
-  const decoder = new StringDecoder('utf8');
   const out = newParsed();
-  let carry = '';
+  const needle = schedule === undefined ? undefined : Buffer.from(schedule.needle, 'latin1');
+  let carry: Buffer | null = null;
   let bytes = 0;
-  const sample = schedule === undefined ? undefined : schedule.bucketMs === undefined ? (at: number, level: number) => schedule.into.add(at, level) : bucketed(schedule.into, schedule.bucketMs);
+  const sample = schedule === undefined ? undefined : scheduleSampler(schedule.into, schedule.bucketMs);
   for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
     hash.update(chunk);
     bytes += chunk.length;
-    if (schedule === undefined) continue;
-    const text = carry + decoder.write(chunk);
-    const lastNewline = text.lastIndexOf('\n');
-    for (let at = text.indexOf(schedule.needle); at !== -1 && at < lastNewline; at = text.indexOf(schedule.needle, at + 1)) {
-      const start = text.lastIndexOf('\n', at) + 1;
-      const end = text.indexOf('\n', at);
-      const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-      if (schedule.parser(line, out) === 'level') sample!(out.tsMs, out.level);
+    if (schedule === undefined || needle === undefined) continue;
+    const buf: Buffer = carry === null ? chunk : Buffer.concat([carry, chunk]);
+    const lastNewline = buf.lastIndexOf(10);
+    for (let at = buf.indexOf(needle); at !== -1 && at < lastNewline; at = buf.indexOf(needle, at + 1)) {
+      const start = buf.lastIndexOf(10, at) + 1;
+      const end = buf.indexOf(10, at);
+      if (schedule.parser(buf, start, end > start && buf[end - 1] === 13 ? end - 1 : end, out) === 'level') sample!.add(out.tsMs, out.level);
       at = end;
     }
-    carry = text.slice(lastNewline + 1);
+    carry = lastNewline + 1 < buf.length ? Buffer.from(buf.subarray(lastNewline + 1)) : null;
   }
-  if (sample && 'flush' in sample) (sample as Bucketed).flush();
+  sample?.flush();
   return { sha256: hash.digest('hex'), bytes };
 }
 
-type Bucketed = ((at: number, level: number) => void) & { flush(): void };
+export interface ScheduleSampler {
+  add(at: number, level: number): void;
+  /** The last bucket's sample (bucketed schedules only hand a bucket over once the next begins). */
+  flush(): void;
+}
 
-/** The most load seen in each bucket, given to the schedule as one sample at the bucket's middle. */
-function bucketed(into: LoadSchedule, bucketMs: number): Bucketed {
+/** Feeds a schedule its samples: as they come, or as the most load in each bucket of `bucketMs`. */
+export function scheduleSampler(into: LoadSchedule, bucketMs: number | undefined): ScheduleSampler {
+  if (bucketMs === undefined) return { add: (at, level) => into.add(at, level), flush: () => undefined };
   let bucket = Number.NaN;
   let max = 0;
   let current = 0;
@@ -65,5 +76,5 @@ function bucketed(into: LoadSchedule, bucketMs: number): Bucketed {
     current = level;
     if (level > max) max = level;
   };
-  return Object.assign(add, { flush });
+  return { add, flush };
 }

@@ -1,4 +1,4 @@
-import type { LineKind, LineParser, Parsed, ToolSpec } from './records.ts';
+import { fromText, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
 
 /**
  * Gatling's text `simulation.log` (tab-separated; Gatling 3.0–3.10 — 3.11 and later write a binary
@@ -59,5 +59,5 @@ export const gatlingTool: ToolSpec = {
   loadModel: 'closed',
   parameter: 'users',
   levelsFrom: 'the USER START/END records (the most users alive in each second)',
-  format: { kind: 'lines', open: gatlingParser, scheduleNeedle: 'USER\t', scheduleBucketMs: 1_000 },
+  format: { kind: 'lines', open: () => fromText(gatlingParser()), scheduleNeedle: 'USER\t', scheduleBucketMs: 1_000 },
 };

@@ -27,9 +27,20 @@ export const ImportConfig = z
     /** Events per batch. Larger batches mean fewer requests; the API takes up to 100,000. */
     maxBatchEvents: z.number().int().min(1).max(100_000).default(50_000),
     deliveryTimeoutMs: z.number().int().positive().default(60_000),
+    /** Batches posted at once (the API decodes and inserts several in parallel). */
+    inFlight: z.number().int().min(1).max(16).default(4),
+    /** An API token (ingest scope is enough). */
+    token: z.string().min(1).optional(),
+    /** Live: read one file (or `-`, stdin) as it is written, send as it goes; the run is finished when the stream ends. */
+    follow: z.boolean().default(false),
+    /** --follow on a file: it has ended when it has not grown for this long (a stream ends at EOF). */
+    followIdleMs: z.number().int().positive().default(30_000),
+    /** --follow: a partial batch leaves after this long, so the curve moves while the test runs. */
+    followFlushMs: z.number().int().positive().default(1_000),
   })
   .superRefine((c, ctx) => {
     if (c.runId === undefined && c.run === undefined) ctx.addIssue({ code: 'custom', path: ['run'], message: 'give --service and --release, or --run' });
+    if (c.follow && c.files.length !== 1) ctx.addIssue({ code: 'custom', path: ['files'], message: '--follow reads one file or stream (- for stdin)' });
     if (c.levels !== undefined && c.levels.length !== 1 && c.levels.length !== c.files.length) {
       ctx.addIssue({ code: 'custom', path: ['levels'], message: `give one level, or one per file (${c.files.length})` });
     }

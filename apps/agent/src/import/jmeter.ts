@@ -1,5 +1,6 @@
 import { csvFields } from './csv-fields.ts';
-import type { LineKind, LineParser, Parsed, ToolSpec } from './records.ts';
+import { jmeterXmlParser } from './jmeter-xml.ts';
+import { fromText, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
 
 /** JMeter's default CSV columns, for a JTL written without its header line. */
 const DEFAULT_HEADER = 'timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect';
@@ -54,11 +55,23 @@ function bad(out: Parsed, reason: string): 'bad' {
   return 'bad';
 }
 
+/**
+ * A JTL is CSV or XML; which one is told by the file's first line, so each file gets the parser
+ * its first line asks for.
+ */
+function jtlParser(): LineParser {
+  let parse: LineParser | undefined;
+  return (line, out) => {
+    parse ??= line.trimStart().startsWith('<') ? jmeterXmlParser() : jmeterParser();
+    return parse(line, out);
+  };
+}
+
 export const jmeterTool: ToolSpec = {
   name: 'jmeter',
   identity: 'jmeter',
   loadModel: 'closed',
   parameter: 'threads',
   levelsFrom: 'the allThreads column (the threads running when each sample was taken)',
-  format: { kind: 'lines', open: jmeterParser },
+  format: { kind: 'lines', open: () => fromText(jtlParser()) },
 };

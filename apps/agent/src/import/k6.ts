@@ -1,5 +1,7 @@
-import { parseIsoMs } from './iso-time.ts';
-import type { LineKind, LineParser, Parsed, ToolSpec } from './records.ts';
+import { bytesIndex, byteIndex, hasPrefix } from './byte-lines.ts';
+import { parseNumberBytes } from './byte-number.ts';
+import { parseIsoBytes } from './iso-time.ts';
+import type { ByteLineParser, LineKind, LineParser, Parsed, ToolSpec } from './records.ts';
 
 /**
  * k6 `--out json` (JSON lines): one `Point` line per metric sample. A request is its
@@ -8,53 +10,75 @@ import type { LineKind, LineParser, Parsed, ToolSpec } from './records.ts';
  * `data.value` the latency in ms, `tags.status` the HTTP status ("0" when it failed without one).
  * The `vus` samples (one a second) are the load schedule. Every other metric is skipped, counted.
  *
- * Lines are read by position rather than JSON.parse: k6 writes each envelope in one fixed key
- * order (easyjson: metric, type, data{time, value, tags}), and a request costs ~14 lines.
+ * Lines are read as bytes, by position, never decoded or JSON.parsed: k6 writes each envelope in
+ * one fixed key order (easyjson: metric, type, data{time, value, tags}), a request costs ~13
+ * lines, and 12 of them are skipped on their first bytes. Free text (URLs, names) only occurs
+ * inside tags, where every quote is escaped (`\"`): the unescaped `"status":"` cannot occur
+ * inside a string, so finding it finds the status tag.
  */
-const POINT = '{"metric":"';
-const METRIC_DEFINITION = '{"type":"Metric"';
+const ascii = (s: string) => Buffer.from(s, 'latin1');
+const POINT = ascii('{"metric":"');
+const METRIC_DEFINITION = ascii('{"type":"Metric"');
+const STATUS = ascii('"status":"');
+const VALUE = ascii('","value":');
 
 export const K6_LATENCY_METRICS = ['http_req_duration', 'http_req_waiting'] as const;
 export type K6LatencyMetric = (typeof K6_LATENCY_METRICS)[number];
 
-export function k6Parser(latencyMetric: K6LatencyMetric = 'http_req_duration'): LineParser {
-  const eventPrefix = `${POINT}${latencyMetric}","type":"Point","data":{"time":"`;
-  const vusPrefix = `${POINT}vus","type":"Point","data":{"time":"`;
-  return (line: string, out: Parsed): LineKind => {
-    if (line.charCodeAt(line.length - 1) !== 125 /* } */) return bad(out, line.length === 0 ? 'empty line' : 'not a JSON object (cut off?)');
-    if (line.startsWith(eventPrefix)) {
-      if (!readTimeAndValue(line, eventPrefix.length, out)) return 'bad';
-      const at = line.indexOf('"status":"', eventPrefix.length);
+export function k6ByteParser(latencyMetric: K6LatencyMetric = 'http_req_duration'): ByteLineParser {
+  const eventPrefix = ascii(`{"metric":"${latencyMetric}","type":"Point","data":{"time":"`);
+  const vusPrefix = ascii('{"metric":"vus","type":"Point","data":{"time":"');
+  return (b: Uint8Array, start: number, end: number, out: Parsed): LineKind => {
+    if (end === start) return bad(out, 'empty line');
+    if (b[end - 1] !== 125 /* } */) return bad(out, 'not a JSON object (cut off?)');
+    if (hasPrefix(b, start, end, eventPrefix)) {
+      if (!readTimeAndValue(b, start + eventPrefix.length, end, out)) return 'bad';
+      const at = bytesIndex(b, STATUS, start + eventPrefix.length, end);
       if (at === -1) return bad(out, `${latencyMetric} sample without a status tag (keep k6's default --system-tags)`);
-      const from = at + 10;
-      const status = Number(line.slice(from, line.indexOf('"', from)));
-      if (!Number.isInteger(status) || status < 0 || status > 999) return bad(out, 'status tag is not an HTTP status');
+      const from = at + STATUS.length;
+      const close = byteIndex(b, 34, from, end);
+      let status = 0;
+      for (let i = from; i < close; i++) {
+        const c = b[i]! - 48;
+        if (c < 0 || c > 9) return bad(out, 'status tag is not an HTTP status');
+        status = status * 10 + c;
+      }
+      if (close === -1 || close === from || close - from > 3) return bad(out, 'status tag is not an HTTP status');
       if (out.latencyMs < 0) return bad(out, 'negative latency');
       out.status = status;
       out.level = Number.NaN;
       return 'event';
     }
-    if (line.startsWith(vusPrefix)) {
-      if (!readTimeAndValue(line, vusPrefix.length, out)) return 'bad';
+    if (hasPrefix(b, start, end, vusPrefix)) {
+      if (!readTimeAndValue(b, start + vusPrefix.length, end, out)) return 'bad';
       out.level = out.latencyMs;
       return 'level';
     }
-    if (line.startsWith(POINT) || line.startsWith(METRIC_DEFINITION)) return 'skip';
+    if (hasPrefix(b, start, end, POINT) || hasPrefix(b, start, end, METRIC_DEFINITION)) return 'skip';
     return bad(out, 'not a k6 JSON output line');
   };
 }
 
+/** The same parser over a decoded line (tests, and the schedule pass). */
+export function k6Parser(latencyMetric: K6LatencyMetric = 'http_req_duration'): LineParser {
+  const parse = k6ByteParser(latencyMetric);
+  return (line, out) => {
+    const b = Buffer.from(line, 'utf8');
+    return parse(b, 0, b.length, out);
+  };
+}
+
 /** Reads `…time":"<iso>","value":<number>` starting at the time string into tsMs and latencyMs. */
-function readTimeAndValue(line: string, from: number, out: Parsed): boolean {
-  const endTime = line.indexOf('"', from);
-  out.tsMs = parseIsoMs(line.slice(from, endTime));
+function readTimeAndValue(b: Uint8Array, from: number, end: number, out: Parsed): boolean {
+  const endTime = byteIndex(b, 34, from, end);
+  out.tsMs = endTime === -1 ? Number.NaN : parseIsoBytes(b, from, endTime);
   if (Number.isNaN(out.tsMs)) return !bad(out, 'unreadable data.time');
-  if (!line.startsWith('","value":', endTime)) return !bad(out, 'no data.value after data.time');
-  const v = endTime + 10;
-  let end = line.indexOf(',', v);
-  if (end === -1) end = line.indexOf('}', v);
-  out.latencyMs = Number(line.slice(v, end));
-  if (end === -1 || !Number.isFinite(out.latencyMs) || end === v) return !bad(out, 'data.value is not a number');
+  if (!hasPrefix(b, endTime, end, VALUE)) return !bad(out, 'no data.value after data.time');
+  const v = endTime + VALUE.length;
+  let stop = byteIndex(b, 44 /* , */, v, end);
+  if (stop === -1) stop = byteIndex(b, 125 /* } */, v, end);
+  out.latencyMs = stop === -1 ? Number.NaN : parseNumberBytes(b, v, stop);
+  if (!Number.isFinite(out.latencyMs) || stop === v) return !bad(out, 'data.value is not a number');
   return true;
 }
 
@@ -70,6 +94,6 @@ export function k6Tool(latencyMetric: K6LatencyMetric = 'http_req_duration'): To
     loadModel: 'closed',
     parameter: 'vus',
     levelsFrom: 'the vus samples (each change of the VU count is a step)',
-    format: { kind: 'lines', open: () => k6Parser(latencyMetric), scheduleNeedle: '{"metric":"vus","type":"Point"' },
+    format: { kind: 'lines', open: () => k6ByteParser(latencyMetric), scheduleNeedle: '{"metric":"vus","type":"Point"' },
   };
 }

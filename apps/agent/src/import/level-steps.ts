@@ -1,4 +1,4 @@
-import type { Recorder } from '@kneeboard/agent-sdk';
+import type { StepWindowInput } from '@kneeboard/contracts';
 
 export interface LevelReport {
   level: number;
@@ -27,10 +27,13 @@ interface Step {
  */
 export class LevelSteps {
   private readonly steps = new Map<number, Step>();
+  private current: number | undefined;
 
+  /** `live`: a stream still being written; a level's window is closed as soon as the load moves on. */
   constructor(
-    private readonly recorder: Recorder,
+    private readonly post: (window: StepWindowInput) => void,
     private readonly warmupMs: number,
+    private readonly live = false,
   ) {}
 
   /** Counts one request of `level`; opens the level's window on its first. */
@@ -38,11 +41,15 @@ export class LevelSteps {
     let s = this.steps.get(level);
     const sent = tsMs - latencyMs;
     if (s === undefined) {
+      // Live, a new level means the load moved on: the one left behind is shown done. (Its requests
+      // still in flight, and a level the load returns to, are covered by the final windows of close().)
+      const left = this.current === undefined ? undefined : this.steps.get(this.current);
+      if (this.live && left !== undefined) this.post(this.window(this.current!, left, false));
+      this.current = level;
       const scheduledStart = schedule?.firstAt(level);
       s = { requests: 0, errors: 0, firstSend: sent, lastDone: tsMs, scheduledStart };
       this.steps.set(level, s);
-      const startedAt = Math.min(sent, scheduledStart ?? sent);
-      this.recorder.step(level).start({ startedAt, measureFrom: startedAt + this.warmupMs });
+      this.post(this.window(level, s, true));
     }
     s.requests += 1;
     if (status < 1 || status > 399) s.errors += 1;
@@ -54,15 +61,17 @@ export class LevelSteps {
   close(): LevelReport[] {
     const reports: LevelReport[] = [];
     for (const [level, s] of this.steps) {
-      const started_at = Math.min(s.firstSend, s.scheduledStart ?? s.firstSend);
-      const measure_from = started_at + this.warmupMs;
-      const ended_at = Math.max(s.lastDone, measure_from);
-      const handle = this.recorder.step(level);
-      handle.start({ startedAt: started_at, measureFrom: measure_from });
-      // Delivery is the recorder's: finish() waits for it, bounded by the delivery timeout.
-      void handle.end({ endedAt: ended_at });
-      reports.push({ level, requests: s.requests, errors: s.errors, started_at, measure_from, ended_at });
+      const w = this.window(level, s, false);
+      this.post(w);
+      reports.push({ level, requests: s.requests, errors: s.errors, started_at: w.started_at, measure_from: w.measure_from, ended_at: w.ended_at! });
     }
     return reports;
+  }
+
+  /** The window spanning every request of the level seen so far; open (no end) while it may grow. */
+  private window(level: number, s: Step, open: boolean): StepWindowInput & { started_at: number; measure_from: number; ended_at: number | null } {
+    const started_at = Math.min(s.firstSend, s.scheduledStart ?? s.firstSend);
+    const measure_from = started_at + this.warmupMs;
+    return { level, started_at, measure_from, ended_at: open ? null : Math.max(s.lastDone, measure_from) };
   }
 }

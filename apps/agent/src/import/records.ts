@@ -22,6 +22,17 @@ export type LineKind = 'event' | 'level' | 'skip' | 'bad';
 /** Parses one line, without its newline. Each file gets its own (CSV parsers learn the header). */
 export type LineParser = (line: string, out: Parsed) => LineKind;
 
+/** Parses one line given as bytes [start, end) of `buf`, without its newline: no string per line. */
+export type ByteLineParser = (buf: Uint8Array, start: number, end: number, out: Parsed) => LineKind;
+
+/**
+ * A text parser fed from bytes. Latin-1 decoding is a plain copy, and every field the parsers
+ * read is ASCII; free text elsewhere on the line (labels, URLs) is passed over, never interpreted.
+ */
+export function fromText(parse: LineParser): ByteLineParser {
+  return (buf, start, end, out) => parse(Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString('latin1'), out);
+}
+
 export const newParsed = (): Parsed => ({ tsMs: 0, latencyMs: 0, status: 0, level: Number.NaN, reason: '' });
 
 /** How a tool's file is read. */
@@ -29,7 +40,7 @@ export type ToolFormat =
   | {
       kind: 'lines';
       /** A fresh parser per file. */
-      open(): LineParser;
+      open(): ByteLineParser;
       /**
        * Lines holding the tool's load schedule contain this text: the first pass (which also hashes
        * the file) finds them without splitting every line.

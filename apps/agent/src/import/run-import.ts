@@ -1,23 +1,21 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { createRecorder, KneeboardApi, type Recorder } from '@kneeboard/agent-sdk';
+import { KneeboardApi } from '@kneeboard/agent-sdk';
 import { SweepError } from '../sweep/sweep-error.ts';
-import { countBad, newFileReport, outOfBounds, type FileReport } from './file-report.ts';
+import { CHUNK_BYTES, readByteLines } from './byte-lines.ts';
+import { newFileReport, type FileReport } from './file-report.ts';
 import { firstPass } from './fingerprint.ts';
 import { ImportConfig, fileLevels, requireLevelSource, type ImportInput } from './import-options.ts';
+import { ImportSink } from './import-sink.ts';
 import { LevelSteps, type LevelReport } from './level-steps.ts';
-import { readLines } from './line-reader.ts';
 import { LoadSchedule } from './load-schedule.ts';
-import { newParsed, type LineKind, type Parsed, type ToolSpec } from './records.ts';
+import { newParsed, type Parsed, type ToolSpec } from './records.ts';
 import { chooseRun, IMPORT_KEY_TAG, importKey } from './run-identity.ts';
+import { Uploader, type UploadStats } from './uploader.ts';
 
 /** The same agent id every time: the API's duplicate check covers it, so a repeat must match. */
-const IMPORT_AGENT_ID = 'kneeboard-import';
-/** Requests read but not yet acknowledged, at most: reading pauses beyond, so memory stays flat. */
-const MAX_UNACKED_EVENTS = 250_000;
-/** Batches are cut only when full or at the end (never on a timer), so their contents — and ids — repeat. */
-const NEVER = 2 ** 31 - 1;
+export const IMPORT_AGENT_ID = 'kneeboard-import';
 
 export interface ImportProgress {
   file: string;
@@ -45,26 +43,61 @@ export interface ImportResult {
   upload: { recorded: number; uploaded: number; batches: number; duplicateBatches: number; lostEvents: number };
 }
 
-/**
- * Imports a load tool's output files as a Kneeboard run. Each file is read twice, in constant
- * memory: once to hash it (its identity) and collect the tool's load schedule, once to stream its
- * requests through the SDK's recorder in deterministic batches. Throws SweepError for people.
- */
-export async function runImport(tool: ToolSpec, input: ImportInput, reporter: ImportReporter = {}): Promise<ImportResult> {
+export function checkConfig(tool: ToolSpec, input: ImportInput): ImportConfig {
   const parsed = ImportConfig.safeParse(input);
   if (!parsed.success) throw new SweepError('config', `invalid import options:\n${z.prettifyError(parsed.error)}`);
-  const cfg = parsed.data;
-  const missing = requireLevelSource(cfg, tool);
+  const missing = requireLevelSource(parsed.data, tool);
   if (missing !== null) throw new SweepError('config', missing);
+  return parsed.data;
+}
+
+/** The tags and settings of a run an import creates. */
+export function newRunBody(tool: ToolSpec, cfg: ImportConfig, key: string) {
+  return {
+    ...cfg.run!,
+    load_model: cfg.loadModel ?? tool.loadModel,
+    parameter: cfg.parameter ?? tool.parameter,
+    tags: { ...cfg.run!.tags, [IMPORT_KEY_TAG]: key, import_tool: tool.name, import_files: cfg.files.map((f) => basename(f)).join(',').slice(0, 500) },
+  };
+}
+
+export const runUrlOf = (cfg: ImportConfig, id: string): string => `${cfg.web.replace(/\/+$/, '')}/runs/${id}`;
+
+export async function checkApi(api: KneeboardApi, cfg: ImportConfig): Promise<void> {
+  try {
+    await api.health();
+  } catch (err) {
+    throw new SweepError('api-failed', `the Kneeboard API at ${cfg.api} is not reachable (${(err as Error).message})`, { cause: err });
+  }
+}
+
+/** After the last batch: the upload must be complete, or the import failed (and can be run again). */
+export function checkDelivered(up: Uploader, delivered: boolean, timeoutMs: number): UploadStats {
+  if (up.failure !== undefined) throw new SweepError('api-failed', up.failure.message);
+  const s = up.stats;
+  if (!delivered || s.uploaded < s.recorded) {
+    throw new SweepError('api-failed', `the API took ${s.uploaded} of ${s.recorded} requests within ${timeoutMs / 1000} s; run the same import again to send the rest (what arrived is stored once)`);
+  }
+  return { ...s };
+}
+
+/**
+ * Imports a load tool's output files as a Kneeboard run. Each file is read twice, in constant
+ * memory: once to hash it (its identity) and collect the tool's load schedule, once to parse its
+ * requests straight into column batches, posted as Arrow several at a time. Batches are cut only
+ * when full (never on a timer), so their contents — and their ids — repeat: a repeated import is
+ * stored once. Throws SweepError for people.
+ */
+export async function runImport(tool: ToolSpec, input: ImportInput, reporter: ImportReporter = {}): Promise<ImportResult> {
+  const cfg = checkConfig(tool, input);
   const levels = fileLevels(cfg);
 
   // First pass: identity, and the schedule where the tool writes one and no --level overrides it.
   const schedules: Array<LoadSchedule | null> = [];
   const reports: FileReport[] = [];
+  const format = tool.format;
   for (const [i, path] of cfg.files.entries()) {
-    const format = tool.format;
-    const wantSchedule = levels[i] === null && format.kind === 'lines' && format.scheduleNeedle !== undefined;
-    const schedule = wantSchedule ? new LoadSchedule() : null;
+    const schedule = levels[i] === null && format.kind === 'lines' && format.scheduleNeedle !== undefined ? new LoadSchedule() : null;
     let pass;
     try {
       pass = await firstPass(path, schedule && format.kind === 'lines' ? { needle: format.scheduleNeedle!, parser: format.open(), into: schedule, bucketMs: format.scheduleBucketMs } : undefined);
@@ -76,54 +109,25 @@ export async function runImport(tool: ToolSpec, input: ImportInput, reporter: Im
   }
   const key = importKey(tool.identity, cfg, reports.map((r) => r.sha256));
 
-  const api = new KneeboardApi({ baseUrl: cfg.api });
-  const runUrlOf = (id: string) => `${cfg.web.replace(/\/+$/, '')}/runs/${id}`;
+  const api = new KneeboardApi({ baseUrl: cfg.api, token: cfg.token });
   try {
-    try {
-      await api.health();
-    } catch (err) {
-      throw new SweepError('api-failed', `the Kneeboard API at ${cfg.api} is not reachable (${(err as Error).message})`, { cause: err });
-    }
+    await checkApi(api, cfg);
     const choice = await chooseRun(api, cfg, key);
     if (choice.kind === 'given' && (await api.runStatus(choice.runId)) === null) throw new SweepError('config', `the API has no run ${choice.runId} (--run)`);
     if (choice.kind === 'done') {
-      reporter.runChosen?.({ runId: choice.runId, runUrl: runUrlOf(choice.runId), how: 'done' });
-      return { runId: choice.runId, runUrl: runUrlOf(choice.runId), how: 'done', importKey: key, files: reports, levels: [], upload: { recorded: 0, uploaded: 0, batches: 0, duplicateBatches: 0, lostEvents: 0 } };
+      reporter.runChosen?.({ runId: choice.runId, runUrl: runUrlOf(cfg, choice.runId), how: 'done' });
+      return { runId: choice.runId, runUrl: runUrlOf(cfg, choice.runId), how: 'done', importKey: key, files: reports, levels: [], upload: { recorded: 0, uploaded: 0, batches: 0, duplicateBatches: 0, lostEvents: 0 } };
     }
+    const runId = choice.kind === 'new' ? await api.createRun(newRunBody(tool, cfg, key)) : choice.runId;
+    const runUrl = runUrlOf(cfg, runId);
+    reporter.runChosen?.({ runId, runUrl, how: choice.kind });
 
-    let lost: string | undefined;
-    let batchSeq = 0;
-    const recorder = await createRecorder({
-      api,
-      ...(choice.kind === 'new'
-        ? {
-            run: {
-              ...cfg.run!,
-              load_model: cfg.loadModel ?? tool.loadModel,
-              parameter: cfg.parameter ?? tool.parameter,
-              tags: { ...cfg.run!.tags, [IMPORT_KEY_TAG]: key, import_tool: tool.name, import_files: cfg.files.map((f) => basename(f)).join(',').slice(0, 500) },
-            },
-          }
-        : { runId: choice.runId }),
-      // The files are the durable copy: an import that fails is run again, and is stored once.
-      spoolDir: null,
-      agentId: IMPORT_AGENT_ID,
-      flushIntervalMs: NEVER,
-      maxBatchEvents: cfg.maxBatchEvents,
-      newBatchId: () => `imp-${key.slice(0, 48)}-${batchSeq++}`,
-      onWarning: (m) => reporter.warn?.(m),
-      onLost: (err, l) => {
-        lost ??= `the API refused ${l.events > 0 ? `a batch of ${l.events} events` : `a ${l.kind} call`}: ${(err as Error).message}`;
-      },
-    });
-    const runUrl = runUrlOf(recorder.runId);
-    reporter.runChosen?.({ runId: recorder.runId, runUrl, how: choice.kind });
-
-    const steps = new LevelSteps(recorder, cfg.warmupMs);
+    const up = new Uploader({ api, runId, agentId: IMPORT_AGENT_ID, batchEvents: cfg.maxBatchEvents, batchId: (seq) => `imp-${key.slice(0, 48)}-${seq}`, inFlight: cfg.inFlight });
+    const steps = new LevelSteps((w) => up.postStep(w), cfg.warmupMs);
     let failure: unknown;
     try {
       for (const [i, path] of cfg.files.entries()) {
-        await importFile(tool, path, reports[i]!, levels[i]!, schedules[i]!, steps, recorder, () => lost, (bytesRead, events) =>
+        await importFile(tool, path, reports[i]!, new ImportSink(reports[i]!, up, steps, levels[i]!, schedules[i]!), schedules[i]!, levels[i]!, up, (bytesRead, events) =>
           reporter.progress?.({ file: path, fileIndex: i, files: cfg.files.length, bytesRead, bytes: reports[i]!.bytes, events }),
         );
       }
@@ -131,100 +135,78 @@ export async function runImport(tool: ToolSpec, input: ImportInput, reporter: Im
       failure = err;
     }
     const levelReports = steps.close();
+    const delivered = await up.drain(cfg.deliveryTimeoutMs);
     // A run made here is closed here; one given with --run belongs to whoever made it.
-    const report = choice.kind === 'given' ? await closeWithoutFinish(recorder, cfg.deliveryTimeoutMs) : await recorder.finish(failure === undefined && lost === undefined ? 'finished' : 'aborted', { timeoutMs: cfg.deliveryTimeoutMs });
+    if (choice.kind !== 'given') await finishRun(api, runId, failure === undefined && up.failure === undefined && delivered ? 'finished' : 'aborted', reporter);
     if (failure !== undefined) throw failure;
-    if (lost !== undefined) throw new SweepError('api-failed', lost);
-    if (report.spooledEvents > 0 || report.uploaded < report.recorded) {
-      throw new SweepError('api-failed', `the API took ${report.uploaded} of ${report.recorded} requests within ${cfg.deliveryTimeoutMs / 1000} s; run the same import again to send the rest (what arrived is stored once)`);
-    }
-    return {
-      runId: recorder.runId,
-      runUrl,
-      how: choice.kind,
-      importKey: key,
-      files: reports,
-      levels: levelReports,
-      upload: { recorded: report.recorded, uploaded: report.uploaded, batches: report.batches, duplicateBatches: report.duplicateBatches, lostEvents: report.lostEvents },
-    };
+    const upload = checkDelivered(up, delivered, cfg.deliveryTimeoutMs);
+    return { runId, runUrl, how: choice.kind, importKey: key, files: reports, levels: levelReports, upload };
   } finally {
     await api.close();
   }
 }
 
-/** Delivers everything without finishing a run this import did not create. */
-async function closeWithoutFinish(recorder: Recorder, timeoutMs: number) {
-  await Promise.race([recorder.flush(), sleep(timeoutMs)]);
-  const s = recorder.stats();
-  return { ...s, spooledEvents: s.recorded - s.uploaded - s.lostEvents };
+export async function finishRun(api: KneeboardApi, runId: string, status: 'finished' | 'aborted', reporter: ImportReporter): Promise<void> {
+  try {
+    await api.finishRun(runId, status);
+  } catch (err) {
+    reporter.warn?.(`could not mark the run ${status}: ${(err as Error).message}`);
+  }
+}
+
+/** Reading waits while batches are on their way, so memory stays bounded whatever the file's size. */
+export function pacer(up: Uploader, progress: (bytesRead: number, events: number) => void, events: () => number) {
+  // Progress only for imports long enough to wonder about: the first chunk after a second.
+  let lastProgress = Date.now();
+  return async (bytesRead: number): Promise<void> => {
+    const now = Date.now();
+    if (now - lastProgress >= 1_000) {
+      lastProgress = now;
+      progress(bytesRead, events());
+    }
+    if (up.failure !== undefined) throw new SweepError('api-failed', up.failure.message);
+    await up.ready();
+  };
 }
 
 async function importFile(
   tool: ToolSpec,
   path: string,
   report: FileReport,
-  fileLevel: number | null,
+  sink: ImportSink,
   schedule: LoadSchedule | null,
-  steps: LevelSteps,
-  recorder: Recorder,
-  lost: () => string | undefined,
+  fileLevel: number | null,
+  up: Uploader,
   progress: (bytesRead: number, events: number) => void,
 ): Promise<void> {
   if (fileLevel === null && schedule !== null && schedule.isEmpty && tool.format.kind === 'lines') {
     throw new SweepError('config', `${path} holds no load samples (${tool.levelsFrom}): give --level`);
   }
   const p = newParsed();
-  // Progress only for imports long enough to wonder about: the first line after a second.
-  let lastProgress = Date.now();
-  const take = (kind: LineKind, lineNumber: number, text: string): void => {
-    report.lines += 1;
-    if (kind === 'event') {
-      const level = fileLevel ?? (Number.isNaN(p.level) ? (schedule?.at(p.tsMs - p.latencyMs) ?? Number.NaN) : p.level);
-      const refused = outOfBounds(p, level);
-      if (refused !== null) return countBad(report, lineNumber, refused, text);
-      recorder.record({ level, tsMs: p.tsMs, latencyMs: p.latencyMs, status: p.status });
-      steps.add(level, p.tsMs, p.latencyMs, p.status, schedule);
-      report.events += 1;
-    } else if (kind === 'bad') {
-      countBad(report, lineNumber, p.reason, text);
-    } else {
-      report.skipped += 1;
-    }
-  };
-  // Reading waits while the API is behind, so memory stays bounded whatever the file's size.
-  const pace = async (bytesRead: number): Promise<void> => {
-    const now = Date.now();
-    if (now - lastProgress >= 1_000) {
-      lastProgress = now;
-      progress(bytesRead, report.events);
-    }
-    for (;;) {
-      const why = lost();
-      if (why !== undefined) throw new SweepError('api-failed', why);
-      const s = recorder.stats();
-      if (s.recorded - s.uploaded - s.lostEvents <= MAX_UNACKED_EVENTS) return;
-      await sleep(2);
-    }
-  };
-
+  const pace = pacer(up, progress, () => report.events);
   const format = tool.format;
   if (format.kind === 'lines') {
     const parse = format.open();
-    await readLines(path, {
-      line: (text, n) => take(parse(text, p), n, text),
-      unterminated: (text, n) => {
-        const kind = parse(text, p);
-        if (kind === 'bad') {
-          report.truncated = true;
-          p.reason = `cut off (no newline at the end): ${p.reason}`;
-        }
-        take(kind, n, text);
+    await readByteLines(createReadStream(path, { highWaterMark: CHUNK_BYTES }), {
+      line: (buf, start, end, n) => sink.take(parse(buf, start, end, p), p, n, () => lineText(buf, start, end)),
+      unterminated: (buf, start, end, n) => {
+        const kind = parse(buf, start, end, p);
+        if (kind === 'bad') cutOff(report, p);
+        sink.take(kind, p, n, () => lineText(buf, start, end));
       },
       chunk: pace,
     });
   } else {
-    await format.read(path, p, (kind, rowNumber) => take(kind, rowNumber, `row ${rowNumber}`), (fraction) => pace(Math.round(fraction * report.bytes)));
+    await format.read(path, p, (kind, rowNumber) => sink.take(kind, p, rowNumber, () => `row ${rowNumber}`), (fraction) => pace(Math.round(fraction * report.bytes)));
   }
 }
+
+export function cutOff(report: FileReport, p: Parsed): void {
+  report.truncated = true;
+  p.reason = `cut off (no newline at the end): ${p.reason}`;
+}
+
+/** A bad line as a person reads it (UTF-8), only ever decoded for the report. */
+export const lineText = (buf: Uint8Array, start: number, end: number): string => Buffer.from(buf.buffer, buf.byteOffset + start, Math.min(end - start, 400)).toString('utf8');
 
 export type { Parsed };

@@ -1,5 +1,5 @@
 import { parseIsoMs } from './iso-time.ts';
-import type { LineKind, LineParser, Parsed, ToolSpec } from './records.ts';
+import { fromText, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
 
 /**
  * vegeta's results as `vegeta encode` writes them: JSON lines (the default) or CSV, detected per
@@ -67,5 +67,5 @@ export const vegetaTool: ToolSpec = {
   loadModel: 'open',
   parameter: 'rate',
   levelsFrom: null,
-  format: { kind: 'lines', open: vegetaParser },
+  format: { kind: 'lines', open: () => fromText(vegetaParser()) },
 };

@@ -6,7 +6,7 @@ import type { TokenStore } from './token-store.ts';
 import { FLEET_ROUTES } from '../routes/v1/agent-routes.ts';
 
 /** What a route needs: nothing, a read, what an agent does, a change by a person, token management. */
-type Need = 'none' | 'read' | 'ingest' | 'write' | 'admin';
+type Need = 'none' | 'read' | 'ingest' | 'write' | 'admin' | 'share-create';
 
 const PREFIX = '/api/v1';
 /** An agent's whole conversation: create, steps, events, finish, and its run's status before replaying a spool. */
@@ -17,6 +17,8 @@ function needOf(method: string, url: string | undefined): Need {
   // Health, the OpenAPI document and unknown routes (a 404 follows; nothing is read or written).
   if (url === undefined || !url.startsWith(`${PREFIX}/`) || method === 'OPTIONS') return 'none';
   const route = url.slice(PREFIX.length);
+  // Creating a share link is a read decision (it grants only reads): a write token may, for share tokens.
+  if (method === 'POST' && route === '/tokens') return 'share-create';
   if (route === '/tokens' || route.startsWith('/tokens/')) return 'admin';
   if (INGEST.has(`${method} ${route}`)) return SAFE.has(method) ? 'read' : 'ingest';
   return SAFE.has(method) ? 'read' : 'write';
@@ -47,7 +49,7 @@ function shareAllows(token: TokenRow, req: FastifyRequest, route: string): boole
 function allows(token: TokenRow, need: Need, req: FastifyRequest, url: string): boolean {
   const route = url.slice(PREFIX.length);
   if (token.scope === 'admin') return true;
-  if (token.scope === 'write') return need !== 'admin';
+  if (token.scope === 'write') return need !== 'admin' && !(need === 'share-create' && token.service !== '');
   if (token.scope === 'share') return shareAllows(token, req, route);
   // ingest: the agent's routes only (its run's status included), nothing else, no other read.
   return INGEST.has(`${req.method} ${route}`);
@@ -113,8 +115,12 @@ export function registerAuth(app: FastifyInstance, access: AccessConfig, tokens:
 
   app.addHook('preHandler', async (req) => {
     const token = req.token;
-    if (!token || token.service === '' || SAFE.has(req.method)) return;
     const url = req.routeOptions.url ?? '';
+    // The body is parsed by now: a write token creates share tokens, nothing more powerful.
+    if (token?.scope === 'write' && url === `${PREFIX}/tokens` && (req.body as { scope?: string } | undefined)?.scope !== 'share') {
+      throw new HttpError(403, 'a write token can create share tokens only', 'authorization');
+    }
+    if (!token || token.service === '' || SAFE.has(req.method)) return;
     let service: string | null = null;
     if (url === `${PREFIX}/runs`) service = (req.body as { service?: string } | undefined)?.service ?? null;
     else if (url.startsWith(`${PREFIX}/runs/:id`)) service = await services.of((req.params as { id: string }).id);

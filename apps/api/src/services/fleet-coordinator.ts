@@ -68,11 +68,13 @@ const HEARTBEAT_MS = 1_000;
 export class FleetCoordinator {
   private readonly fleets = new Map<string, Fleet>();
   private readonly timer: NodeJS.Timeout;
+  private lastCheck: number;
 
   constructor(
     private readonly sink: FleetSink,
     private readonly options: FleetOptions,
   ) {
+    this.lastCheck = options.now();
     this.timer = setInterval(() => this.checkSilence(), options.checkEveryMs ?? 250);
     this.timer.unref();
   }
@@ -293,8 +295,12 @@ export class FleetCoordinator {
   /** Agents with a share in an unsettled step that have been silent past the timeout are dead. */
   private checkSilence(): void {
     const now = this.options.now();
+    // When this process itself stalled (a long synchronous insert, a busy host), heartbeats wait
+    // unread in its socket buffers: the stall is not the agents' silence.
+    const stalled = Math.max(0, now - this.lastCheck - 2 * (this.options.checkEveryMs ?? 250));
+    this.lastCheck = now;
     for (const fleet of this.fleets.values()) {
-      for (const a of fleet.agents.values()) if (a.polling > 0) a.lastSeen = now;
+      for (const a of fleet.agents.values()) a.lastSeen = a.polling > 0 ? now : a.lastSeen + stalled;
       for (const step of fleet.steps) {
         if (step.settled) continue;
         for (const id of step.shares.keys()) {

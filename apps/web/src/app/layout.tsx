@@ -31,6 +31,7 @@ export default function RootLayout({ children }: { children: React.ReactNode }) 
           <nav className="topnav">
             <Link href="/">Runs</Link>
             <Link href="/services">Services</Link>
+            <Link href="/tokens">Tokens</Link>
           </nav>
         </header>
         <main className="page" id="content" tabIndex={-1}>

@@ -14,8 +14,10 @@ import {
   type RunSummary,
   type ServiceSummary,
 } from '@kneeboard/contracts';
+import { forbidden, unauthorized } from 'next/navigation';
 import type { z } from 'zod';
 import { serverEnv } from './env.ts';
+import { requestCredential } from './server-credentials.ts';
 import { runsFilterQuery, type RunsFilter } from './runs-filter.ts';
 import { compareApiQuery, type CompareViewState } from './view-state.ts';
 
@@ -33,14 +35,19 @@ export class ApiUnavailableError extends Error {
 const TIMEOUT_MS = 5000;
 
 async function getJson(path: string): Promise<{ status: number; body: unknown }> {
-  const { KNEEBOARD_API_URL: base, KNEEBOARD_API_TOKEN: token } = serverEnv();
+  const { KNEEBOARD_API_URL: base } = serverEnv();
+  const credential = await requestCredential();
   let res: Response;
   try {
-    const headers: Record<string, string> = { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    const headers: Record<string, string> = { accept: 'application/json', ...(credential.kind !== 'none' ? { authorization: `Bearer ${credential.token}` } : {}) };
     res = await fetch(`${base}${path}`, { cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS), headers });
   } catch (err) {
     throw new ApiUnavailableError(`Cannot reach the Kneeboard API at ${base}: ${(err as Error).message}`, base);
   }
+  // No token, a revoked or expired one, or a share link asked for more than its view: the app's
+  // unauthorized.tsx / forbidden.tsx pages say which, with the right status.
+  if (res.status === 401) unauthorized();
+  if (res.status === 403) forbidden();
   let body: unknown = null;
   try {
     body = await res.json();

@@ -102,6 +102,12 @@ describe('groups of repeats', () => {
     expect(s.map((x) => x.label)).toEqual(['v1 ×3', 'v1 ×3', 'v1 ×3', 'v2 ×2', 'v2 ×2']);
     expect(s[1]?.memberLabel).toBe('v1 · run 2/3');
     expect(compareCharts(runs, DEFAULT_SETTINGS, [3, 2]).qps.lines.map((l) => l.colour)).toEqual(s.map((x) => x.colour));
+    // Repeats that agree on the knee share one mark per group.
+    const knees = kneeMarks(s.map((x) => ({ ...x, knee: 4 })), 'linear', [0, 10]);
+    expect(knees.map((k) => [k.colour, k.title])).toEqual([
+      [RUN_PALETTE[0], 'v1 ×3 knee · 4 (3 of 3 runs)'],
+      [RUN_PALETTE[1], 'v2 ×2 knee · 4 (2 of 2 runs)'],
+    ]);
   });
 
   it('without sizes, every run is its own group (as before)', () => {

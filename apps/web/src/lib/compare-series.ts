@@ -200,12 +200,27 @@ export interface KneeMark {
   title: string;
 }
 
-/** Each run's knee as a small mark on the level axis, where the axis can place it. */
+/**
+ * Each run's knee as a small mark on the level axis, where the axis can place it. Repeats of a group
+ * that put the knee at the same level share one mark (titled with how many runs put it there).
+ */
 export function kneeMarks(series: ReadonlyArray<RunSeries>, xScale: ScaleKind, xDomain: readonly [number, number]): KneeMark[] {
-  return series
+  const placed = series
     .filter((s): s is RunSeries & { knee: number } => s.knee !== null && Number.isFinite(s.knee))
-    .filter((s) => (xScale === 'log' ? s.knee > 0 : true) && s.knee >= xDomain[0] && s.knee <= xDomain[1])
-    .map((s) => ({ key: s.key, level: s.knee, colour: s.colour, title: `${s.memberLabel} knee · ${formatLevelApprox(s.knee)}` }));
+    .filter((s) => (xScale === 'log' ? s.knee > 0 : true) && s.knee >= xDomain[0] && s.knee <= xDomain[1]);
+  const marks = new Map<string, { s: RunSeries & { knee: number }; runs: number }>();
+  for (const s of placed) {
+    const key = `${s.group}@${s.knee}`;
+    const m = marks.get(key);
+    if (m) m.runs++;
+    else marks.set(key, { s, runs: 1 });
+  }
+  return [...marks.values()].map(({ s, runs }) => ({
+    key: s.key,
+    level: s.knee,
+    colour: s.colour,
+    title: s.groupSize > 1 ? `${s.label} knee · ${formatLevelApprox(s.knee)} (${runs} of ${s.groupSize} runs)` : `${s.memberLabel} knee · ${formatLevelApprox(s.knee)}`,
+  }));
 }
 
 /** Everything a comparison's charts draw, from the runs and the view's settings. */

@@ -8,7 +8,7 @@ import { notFound } from '../../errors.ts';
 export const tokenRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { tokens }) => {
   app.post('/tokens', {
     schema: {
-      summary: 'Create a token (ingest, write or admin, optionally limited to a service); the secret is in this answer only',
+      summary: 'Create a token (ingest, write, admin or share; admin only, except that a write token may create share tokens); the secret is in this answer only',
       tags: ['tokens'],
       body: CreateTokenBody,
       response: { 201: CreatedToken, 400: ApiError, 401: ApiError, 403: ApiError },

@@ -12,6 +12,8 @@ import { useReplaceUrl } from '../common/useReplaceUrl.ts';
 import { CopyMarkdownButton } from '../share/CopyMarkdownButton.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
+import { ShareLinkButton } from '../share/ShareLinkButton.tsx';
+import { pinnedCompareState } from '../../lib/share-view.ts';
 import { ComparedRuns } from './ComparedRuns.tsx';
 import { DeltaTable } from './DeltaTable.tsx';
 import { OverlayPanels } from './OverlayPanels.tsx';
@@ -72,6 +74,7 @@ export function CompareView({ details, sizes, stats: initialStats, initial }: { 
         <h1 data-testid="compare-title">{title}</h1>
         <div className="actions no-print">
           <ShareButton path={path} />
+          <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(pinnedCompareState(state, details, sizes))} label={title} />
           {stats.ok ? <CopyMarkdownButton apiQuery={compareApiQuery(state)} /> : null}
           <Link className="button" href={compareViewPath(state, 'review')} data-testid="open-review">
             Review

@@ -45,7 +45,10 @@ export function CurveChartFrame({
   const zoomHandlers =
     zoom !== null && width === undefined
       ? {
-          onMouseDown: (state: { activeLabel?: unknown }) => {
+          onMouseDown: (state: { activeLabel?: unknown }, event: { preventDefault(): void }) => {
+            // No focus on press: a focused chart is Recharts' keyboard mode, which pins the tooltip
+            // to the first level (and the focus ring would frame the plot after every drag).
+            event.preventDefault();
             const l = levelAt(state);
             setDrag(l === null ? null : { from: l, to: l });
           },

@@ -7,6 +7,7 @@ import { LevelRangePicker } from '../common/LevelRangePicker.tsx';
 import { ZoomReset } from '../zoom/LevelZoom.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
+import { ShareLinkButton } from '../share/ShareLinkButton.tsx';
 
 /** The run page's view-wide controls: the visible level range, Share, exports, and the way to comparisons. */
 export function RunToolbar({
@@ -42,6 +43,7 @@ export function RunToolbar({
           embed={{ imagePath: `/api/v1/runs/${run.id}/curve.svg${queryString(svgViewPairs(settings))}`, viewPath: path, alt: title }}
         />
         <ShareButton path={path} />
+        <ShareLinkButton runs={[run.id]} path={path} label={title} />
       </div>
     </div>
   );

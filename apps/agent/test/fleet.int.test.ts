@@ -1,0 +1,153 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FleetStatus } from '@kneeboard/contracts';
+import { startTargetProcess, type TargetProcess } from './support/demo-target-process.ts';
+import { agentJson, barrierSpreads, runAgents, runDetail, startAgent, startCoordinator, until } from './support/fleet-harness.ts';
+import { freePort, startApi, type ApiProcess } from './support/real-api.ts';
+
+// The real API (its own process, embedded ClickHouse), the demo target (8 workers × 10 ms, its own
+// process) and every agent as a CLI process of its own, all on loopback.
+let api: ApiProcess;
+let target: TargetProcess;
+beforeAll(async () => {
+  api = await startApi(mkdtempSync(join(tmpdir(), 'kb-fleet-')), await freePort(), 60_000);
+  target = await startTargetProcess(['--workers', '8', '--service-ms', '10']);
+}, 90_000);
+afterAll(async () => {
+  await target?.stop();
+  await api?.stop();
+});
+
+const status = async (runId: string) => FleetStatus.parse(await (await fetch(`${api.url}/api/v1/runs/${runId}/fleet`)).json());
+/** Steps of different agents must start within this of each other on loopback. */
+const BARRIER_MS = 50;
+
+describe('several agents, one run (kneeboard sweep --agents, kneeboard agent --join)', () => {
+  it('three agents: every event lands in the run, the level is the sum of the shares, the steps start together, the curve matches one agent', async () => {
+    const fleet = await startCoordinator(api.url, `${target.url}/`, 3, '3,6');
+    const agents = ['a1', 'a2', 'a3'].map((id) => startAgent(api.url, fleet.runId, id));
+    const outs = await Promise.all(agents.map((a) => a.done));
+    const coord = await fleet.coordinator.done;
+    expect(coord.code, coord.stderr).toBe(0);
+    for (const o of outs) expect(o.code, o.stderr).toBe(0);
+    const reports = outs.map((o) => agentJson(o.stdout));
+
+    const stored = await runAgents(api.url, fleet.runId);
+    // Each agent's events are stored, all of them, once: the run's count is the sum the agents report.
+    for (const r of reports) {
+      const a = stored.agents.find((x) => x.agent_id === r.agent_id)!;
+      expect(a.state).toBe('left');
+      expect(a.stored).toBe(r.recorded);
+      expect(a.recorded).toBe(r.recorded);
+    }
+    const detail = await runDetail(api.url, fleet.runId);
+    expect(stored.agents.reduce((n, a) => n + a.stored, 0)).toBe(reports.reduce((n, r) => n + r.recorded, 0));
+    // The level shown is the total; each step's shares add up to it.
+    expect(detail.curve.map((p) => p.level)).toEqual([3, 6]);
+    for (const level of [3, 6]) {
+      const parts = stored.steps.filter((s) => s.level === level);
+      expect(parts.map((s) => s.outcome)).toEqual(['ok', 'ok', 'ok']);
+      expect(parts.reduce((n, s) => n + s.load, 0)).toBe(level);
+    }
+    for (const p of detail.curve) expect(p.health?.target).toBe(p.level);
+    // The barrier: every agent's first send within BARRIER_MS of the others'.
+    const spreads = barrierSpreads(stored);
+    expect(spreads.size).toBe(2);
+    for (const spread of spreads.values()) expect(spread, JSON.stringify(reports.map((r) => r.steps.map((x) => [x.late_ms, x.ahead_ms])))).toBeLessThan(BARRIER_MS);
+
+    // Every agent's requests are in the level's numbers: by Little's law the requests in flight,
+    // from the stored events alone, are the total concurrency — not one agent's share of it. (How
+    // close this curve is to one agent's at the same total load is measured by bench/fleet.bench.ts:
+    // on a box shared with other jobs, four Node processes are too noisy for a test to hold it to 5%.)
+    for (const p of detail.curve) {
+      const inFlight = (p.qps * p.mean_ms!) / 1000;
+      expect(inFlight / p.level, JSON.stringify(detail.curve)).toBeGreaterThan(0.8);
+      expect(inFlight / p.level, JSON.stringify(detail.curve)).toBeLessThan(1.1);
+    }
+  }, 300_000);
+
+  it('an agent killed mid-step (SIGKILL): the step is partial and flagged, the others’ events are kept, the rest of the plan runs on them', async () => {
+    const fleet = await startCoordinator(api.url, `${target.url}/`, 3, '6,9', ['--agent-timeout', '2s', '-d', '3s']);
+    const agents = ['k1', 'k2', 'k3'].map((id) => startAgent(api.url, fleet.runId, id));
+    // Kill k3 half a second after the first barrier.
+    expect(await until(async () => (await status(fleet.runId)).started, 120_000)).toBe(true);
+    const barrier = (await status(fleet.runId)).steps[0]!.barrier_at;
+    await new Promise((r) => setTimeout(r, Math.max(0, barrier - Date.now()) + 500));
+    agents[2]!.child.kill('SIGKILL');
+    const outs = await Promise.all(agents.slice(0, 2).map((a) => a.done));
+    const coord = await fleet.coordinator.done;
+    for (const o of outs) expect(o.code, o.stderr).toBe(0);
+    // A partial step makes the coordinator fail: the run is not a clean curve.
+    expect(coord.code).toBe(1);
+
+    const stored = await runAgents(api.url, fleet.runId);
+    expect(stored.agents.map((a) => [a.agent_id, a.state])).toEqual(expect.arrayContaining([['k1', 'left'], ['k2', 'left'], ['k3', 'lost']]));
+    for (const o of outs) {
+      const r = agentJson(o.stdout);
+      expect(stored.agents.find((a) => a.agent_id === r.agent_id)!.stored).toBe(r.recorded);
+    }
+    const first = stored.steps.filter((s) => s.index === 0);
+    expect(first.find((s) => s.agent_id === 'k3')!.outcome).toBe('lost');
+    // The next step went to the two that were left, at the full level.
+    const second = stored.steps.filter((s) => s.index === 1);
+    expect(second.map((s) => s.agent_id).sort()).toEqual(['k1', 'k2']);
+    expect(second.reduce((n, s) => n + s.load, 0)).toBe(9);
+
+    const detail = await runDetail(api.url, fleet.runId);
+    const [p6, p9] = [detail.curve.find((p) => p.level === 6)!, detail.curve.find((p) => p.level === 9)!];
+    expect(p6.health?.generator_limited).toBe(true);
+    expect(p6.health?.reason).toMatch(/^partial step: /);
+    expect(p6.health?.reason).toContain('k3 (no heartbeat for 2.0 s, share 2)');
+    // The step after it is whole: k3 is not in it, so it cannot make it partial.
+    expect(second.map((s) => s.outcome)).not.toContain('lost');
+    expect(p9.health?.reason ?? '').not.toContain('k3');
+    expect(p6.requests).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('an agent joining late takes the next step, not the one under way', async () => {
+    const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '4,6,8', ['-d', '5s', '--warmup', '0']);
+    // Long steps: on a busy box the CLI alone takes seconds to load, and the late agent must still
+    // find a step after the one under way when it joins.
+    const early = ['e1', 'e2'].map((id) => startAgent(api.url, fleet.runId, id));
+    expect(await until(async () => (await status(fleet.runId)).started, 120_000)).toBe(true);
+    const late = startAgent(api.url, fleet.runId, 'late');
+    const outs = await Promise.all([...early, late].map((a) => a.done));
+    const coord = await fleet.coordinator.done;
+    expect(coord.code, coord.stderr).toBe(0);
+    for (const o of outs) expect(o.code, o.stderr).toBe(0);
+    // It joined during step 0 (or later, on a slow box): it never took step 0, and took every step after its first.
+    const taken = agentJson(outs[2]!.stdout).steps.map((s) => s.index);
+    expect(taken.length).toBeGreaterThan(0);
+    expect(taken[0]).toBeGreaterThan(0);
+    expect(taken).toEqual([1, 2].filter((i) => i >= taken[0]!));
+    const stored = await runAgents(api.url, fleet.runId);
+    expect(stored.steps.filter((s) => s.index === 0).map((s) => s.agent_id).sort()).toEqual(['e1', 'e2']);
+    for (const index of taken) {
+      const parts = stored.steps.filter((s) => s.index === index);
+      expect(parts.map((s) => s.agent_id).sort()).toEqual(['e1', 'e2', 'late']);
+      expect(parts.reduce((n, s) => n + s.load, 0)).toBe(parts[0]!.level);
+    }
+    for (const spread of barrierSpreads(stored).values()) expect(spread).toBeLessThan(BARRIER_MS);
+  }, 300_000);
+
+  it("applies each agent's clock offset: a host whose clock is 3 s behind still starts on the barrier, its offset recorded, its events in the window", async () => {
+    const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '4');
+    const agents = [startAgent(api.url, fleet.runId, 'true'), startAgent(api.url, fleet.runId, 'skewed', { KNEEBOARD_TEST_CLOCK_SKEW_MS: '-3000' })];
+    const outs = await Promise.all(agents.map((a) => a.done));
+    const coord = await fleet.coordinator.done;
+    expect(coord.code, coord.stderr).toBe(0);
+    for (const o of outs) expect(o.code, o.stderr).toBe(0);
+    const stored = await runAgents(api.url, fleet.runId);
+    const offset = (id: string) => stored.agents.find((a) => a.agent_id === id)!.clock_offset_ms;
+    expect(Math.abs(offset('true'))).toBeLessThan(25);
+    expect(Math.abs(offset('skewed') - 3000)).toBeLessThan(25);
+    for (const spread of barrierSpreads(stored).values()) expect(spread).toBeLessThan(BARRIER_MS);
+    // Unshifted, the skewed agent's requests would lie 3 s before the window and drop out of the curve.
+    const measured = outs.map((o) => agentJson(o.stdout).steps[0]!.requests).reduce((a, b) => a + b, 0);
+    const point = (await runDetail(api.url, fleet.runId)).curve[0]!;
+    expect(point.requests / measured).toBeGreaterThan(0.95);
+    expect(point.requests / measured).toBeLessThan(1.05);
+  }, 300_000);
+});

@@ -1,0 +1,188 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ListRunsResponse } from '@kneeboard/contracts';
+import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
+import { k6Tool } from '../src/import/k6.ts';
+import { runImport } from '../src/import/run-import.ts';
+import { k6Requests } from './support/import-helpers.ts';
+import { findTool, fixture, fixturePath } from './support/load-tools.ts';
+import { freePort, startApi, type ApiProcess } from './support/real-api.ts';
+import { runCli, type CliRun } from './support/run-cli.ts';
+
+const BIN = fileURLToPath(new URL('../bin/kneeboard.mjs', import.meta.url));
+
+/** The CLI reading k6's stdout as its stdin, like `k6 … | kneeboard import k6 - --follow`. */
+function pipeCli(args: string[], from: Readable, timeoutMs: number): CliRun {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  from.pipe(child.stdin);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+  return { child, done, stdout: () => stdout, stderr: () => stderr };
+}
+
+/**
+ * `--follow` with the real k6: the curve must have points while k6 is still running, the run
+ * must stay running until the stream ends, and then hold exactly k6's own request count. Needs k6
+ * (scripts/lib/load-tools.sh installs it); there is no sample to fall back on, a stream is live.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'kb-import-follow-'));
+const SCRIPT = fixturePath('k6-follow.js');
+const Summary = z.object({ metrics: z.object({ http_reqs: z.object({ values: z.object({ count: z.number() }) }) }) });
+const k6 = findTool('k6');
+
+let api: ApiProcess;
+let target: DemoTarget;
+
+beforeAll(async () => {
+  [api, target] = await Promise.all([startApi(join(dir, 'data'), await freePort(), 90_000), startDemoTarget({ workers: 2, serviceMs: 5, jitterMs: 2, port: 0 })]);
+}, 120_000);
+
+afterAll(async () => {
+  await api?.stop();
+  await target?.close();
+});
+
+/** The run of a release, once the import has made it. */
+async function runOf(release: string) {
+  const res = ListRunsResponse.parse(await (await fetch(`${api.url}/api/v1/runs?service=follow&release=${release}`)).json());
+  return res.runs[0];
+}
+
+/**
+ * Polls the API while k6 runs. Returns what it saw: the most levels on the curve, and the run's
+ * status then, from a poll that finished before k6 exited.
+ */
+async function watchWhileRunning(release: string, k6Exited: () => boolean): Promise<{ levels: number; status: string | undefined; requests: number }> {
+  let seen = { levels: 0, status: undefined as string | undefined, requests: 0 };
+  const deadline = Date.now() + 40_000;
+  while (!k6Exited() && Date.now() < deadline) {
+    const run = await runOf(release);
+    if (run !== undefined) {
+      const detail = await api.run(run.id);
+      const requests = detail.curve.reduce((s, p) => s + p.requests, 0);
+      // Only what was seen before k6 ended counts as live.
+      if (!k6Exited() && detail.curve.length >= seen.levels) seen = { levels: detail.curve.length, status: detail.run.status, requests };
+    }
+    await sleep(250);
+  }
+  return seen;
+}
+
+/** Resolves once the CLI has made its run (it prints the run's link): only then is the load started. */
+async function runMade(cli: CliRun): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!/^run http/m.test(cli.stdout())) {
+    if (cli.child.exitCode !== null || Date.now() > deadline) throw new Error(`the CLI made no run: ${cli.stderr()}`);
+    await sleep(50);
+  }
+}
+
+async function afterCli(cli: CliRun, release: string, summaryPath: string) {
+  const out = await cli.done;
+  expect(out.code, out.stderr).toBe(0);
+  const run = (await runOf(release))!;
+  const detail = await api.run(run.id);
+  const k6Count = Summary.parse(JSON.parse(readFileSync(summaryPath, 'utf8'))).metrics.http_reqs.values.count;
+  return { detail, k6Count, out };
+}
+
+describe.runIf(k6 !== null)('kneeboard import k6 --follow (real k6)', () => {
+  it('draws the curve from `k6 run --out json=- | kneeboard import k6 - --follow` while k6 runs', async () => {
+    const summaryPath = join(dir, 'pipe-summary.json');
+    const release = `pipe-${Date.now()}`;
+    const stream = new PassThrough();
+    const cli = pipeCli(['import', 'k6', '-', '--follow', '--service', 'follow', '--release', release, '--api', api.url], stream, 90_000);
+    await runMade(cli);
+    const k6Run = spawn(k6!, ['run', '--quiet', '--out', 'json=-', SCRIPT], {
+      env: { ...process.env, TARGET: `${target.url}/`, SUMMARY: summaryPath, K6_NO_USAGE_REPORT: 'true' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    k6Run.stdout.pipe(stream);
+    let exited = false;
+    k6Run.on('exit', () => (exited = true));
+    const live = await watchWhileRunning(release, () => exited);
+    expect(exited).toBe(true);
+    expect(live.levels).toBeGreaterThanOrEqual(1);
+    expect(live.requests).toBeGreaterThan(0);
+    expect(live.status).toBe('running');
+
+    const { detail, k6Count } = await afterCli(cli, release, summaryPath);
+    expect(detail.run.status).toBe('finished');
+    // k6 may sample the VU count mid-jump (3 between 2 and 4): the first and last levels are sure.
+    const levels = detail.curve.map((p) => p.level);
+    expect([levels[0], levels.at(-1)]).toEqual([2, 4]);
+    expect(detail.curve.reduce((s, p) => s + p.requests, 0)).toBe(k6Count);
+  }, 120_000);
+
+  it('follows a file k6 is still writing, and ends when it stops growing', async () => {
+    const summaryPath = join(dir, 'file-summary.json');
+    const output = join(dir, 'growing.json');
+    const release = `file-${Date.now()}`;
+    // Started first: it waits for the file to appear.
+    const cli = runCli(['import', 'k6', output, '--follow', '--follow-idle', '3s', '--service', 'follow', '--release', release, '--api', api.url], 90_000);
+    await runMade(cli);
+    const k6Run = spawn(k6!, ['run', '--quiet', '--out', `json=${output}`, SCRIPT], {
+      env: { ...process.env, TARGET: `${target.url}/`, SUMMARY: summaryPath, K6_NO_USAGE_REPORT: 'true' },
+      stdio: 'inherit',
+    });
+    let exited = false;
+    k6Run.on('exit', () => (exited = true));
+    const live = await watchWhileRunning(release, () => exited);
+    expect(live.levels).toBeGreaterThanOrEqual(1);
+    expect(live.status).toBe('running');
+
+    const { detail, k6Count } = await afterCli(cli, release, summaryPath);
+    expect(detail.run.status).toBe('finished');
+    expect(detail.curve.reduce((s, p) => s + p.requests, 0)).toBe(k6Count);
+    // Live or after the fact, the same file gives the same steps and counts.
+    const after = await runImport(k6Tool(), { files: [output], api: api.url, run: { service: 'follow', release: `${release}-after` } });
+    const afterDetail = await api.run(after.runId);
+    expect(detail.curve.map((p) => [p.level, p.requests])).toEqual(afterDetail.curve.map((p) => [p.level, p.requests]));
+  }, 120_000);
+});
+
+describe('kneeboard import --follow, ended by Ctrl-C', () => {
+  it('on SIGINT sends what it read, finishes the run and exits 0', async () => {
+    // k6's output from the committed sample, as a file that could still grow: only SIGINT ends this follow.
+    const file = fixture('k6-ramp.json.gz', join(dir, 'sigint.json'));
+    const release = `sigint-${Date.now()}`;
+    const cli = runCli(['import', 'k6', file, '--follow', '--follow-idle', '10m', '--service', 'follow', '--release', release, '--api', api.url], 90_000);
+    await runMade(cli);
+    const expected = k6Requests(file);
+    const run = (await runOf(release))!;
+    // Live, the newest requests wait for a load sample after them, and late ones for the final
+    // windows: the stored count grows to near the file's, then holds until the stream ends.
+    const deadline = Date.now() + 60_000;
+    let stored = 0;
+    for (let previous = -1; (stored === 0 || stored !== previous) && Date.now() < deadline; ) {
+      await sleep(1_000);
+      previous = stored;
+      stored = (await api.run(run.id)).curve.reduce((n, p) => n + p.requests, 0);
+    }
+    expect(stored).toBeGreaterThan(expected / 2);
+    expect((await api.run(run.id)).run.status).toBe('running');
+    cli.child.kill('SIGINT');
+    const out = await cli.done;
+    expect(out.code, out.stderr).toBe(0);
+    const detail = await api.run(run.id);
+    expect(detail.run.status).toBe('finished');
+    expect(detail.curve.reduce((n, p) => n + p.requests, 0)).toBe(expected);
+  }, 120_000);
+});
