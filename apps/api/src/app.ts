@@ -14,6 +14,7 @@ import type { RouteDeps } from './deps.ts';
 import { IngestService, type IngestOptions } from './ingest/ingest-service.ts';
 import { LiveHub } from './live/live-hub.ts';
 import { StreamSlots } from './live/stream-slots.ts';
+import { registerBodyBudget } from './plugins/body-budget.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
@@ -35,7 +36,9 @@ import { runRoutes } from './routes/v1/runs.ts';
 import { stepRoutes } from './routes/v1/steps.ts';
 import { pngEmbedRoutes } from './routes/v1/png-embeds.ts';
 import { tokenRoutes } from './routes/v1/tokens.ts';
+import { buildComparison } from './services/compare.ts';
 import { CompareGuard } from './services/compare-guard.ts';
+import { ComparePool } from './services/compare-pool.ts';
 import { createFleetCoordinator } from './services/fleet-storage.ts';
 import { loadRunDetail } from './services/run-detail.ts';
 
@@ -83,6 +86,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const tokenStore = new TokenStore(db);
   registerAuth(app, access, tokenStore, db);
   await registerRateLimit(app, limits, access);
+  const bodies = registerBodyBudget(app, limits);
   const tokens = new TokenAdmin(db, tokenStore);
 
   const hub = new LiveHub(
@@ -95,7 +99,10 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const ingest = new IngestService(db, { lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS, ...ingestOptions });
   app.addHook('onClose', async () => ingest.settled());
 
-  const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs);
+  // The bootstrap runs in worker threads, as many as comparisons may run at once.
+  const comparePool = new ComparePool(limits.compareConcurrency);
+  app.addHook('onClose', async () => comparePool.close());
+  const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs, (d, q) => buildComparison(d, q, comparePool.compare));
   hub.onChange((runId) => comparisons.forget(runId));
   const liveSlots = new StreamSlots(limits.livePerClient, limits.liveTotal);
   if (retention) {
@@ -105,7 +112,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
     });
   }
 
-  const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots };
+  const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots, bodies };
   const fleet = createFleetCoordinator(db, hub, ingest, (err) => app.log.error({ err }, 'fleet write failed'));
   app.addHook('onClose', async () => fleet.close());
   await app.register(healthRoutes, deps);

@@ -19,4 +19,6 @@ export interface RouteDeps {
   comparisons: CompareGuard;
   /** Open live streams, per client and in all. */
   liveSlots: StreamSlots;
+  /** Bytes of request bodies being read right now (the body budget's use). */
+  bodies: { readonly inFlight: number };
 }

@@ -73,6 +73,7 @@ const Env = z.object({
   // Limits (see plugins/limits.ts and the README's "Limits and retention").
   KNEEBOARD_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_LIMITS.bodyBytes),
   KNEEBOARD_EVENTS_BODY_LIMIT_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(DEFAULT_LIMITS.eventsBodyBytes),
+  KNEEBOARD_BODY_BUDGET_BYTES: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_LIMITS.bodyBudgetBytes),
   KNEEBOARD_REQUEST_TIMEOUT_S: z.coerce.number().min(1).max(3600).default(DEFAULT_LIMITS.requestTimeoutMs / 1000),
   /** 0 turns the rate limit off. */
   KNEEBOARD_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.rateMax),
@@ -118,6 +119,7 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     limits: {
       bodyBytes: e.KNEEBOARD_BODY_LIMIT_BYTES,
       eventsBodyBytes: e.KNEEBOARD_EVENTS_BODY_LIMIT_BYTES,
+      bodyBudgetBytes: e.KNEEBOARD_BODY_BUDGET_BYTES,
       requestTimeoutMs: e.KNEEBOARD_REQUEST_TIMEOUT_S * 1000,
       rateMax: e.KNEEBOARD_RATE_LIMIT_PER_MIN,
       rateWindowMs: 60_000,

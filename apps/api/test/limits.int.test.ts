@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '@kneeboard/contracts';
-import { createRun, startTestApi, type TestApi } from './helpers.ts';
+import { createRun, postJson, startTestApi, type TestApi } from './helpers.ts';
 
 /** Small limits, so a few requests reach each. */
-const LIMITS = { bodyBytes: 4096, eventsBodyBytes: 64 * 1024, requestTimeoutMs: 1000, rateMax: 1000 };
+const LIMITS = { bodyBytes: 4096, eventsBodyBytes: 64 * 1024, bodyBudgetBytes: 100 * 1024, requestTimeoutMs: 1000, rateMax: 1000 };
 
 let api: TestApi;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ async function send(url: string, body: string, type = 'application/json'): Promi
 }
 
 /** Headers and part of a body, then silence: answers what the server sent before it closed the socket. */
-function slowBody(url: string, declared: number, sent: string): Promise<string> {
+function slowBody(url: string, declared: number, sent: string, path = '/api/v1/runs'): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -26,7 +26,7 @@ function slowBody(url: string, declared: number, sent: string): Promise<string> 
     socket.on('data', (d) => (answer += d.toString()));
     socket.on('close', () => resolve(answer));
     socket.on('error', reject);
-    socket.write(`POST /api/v1/runs HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n${sent}`);
+    socket.write(`POST ${path} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n${sent}`);
   });
 }
 
@@ -68,6 +68,30 @@ describe('field limits', () => {
     expect(long.status).toBe(400);
     expect(long.body.field).toBe('tags.k');
   });
+});
+
+describe('bodies in flight', () => {
+  it('past KNEEBOARD_BODY_BUDGET_BYTES of bodies being read at once, another is a 429 before it is read; the budget comes back when a slow body is cut', async () => {
+    const runId = await createRun(api.url);
+    const path = `/api/v1/runs/${runId}/events`;
+    // Holds 60 KB of the 100 KB budget until the request timeout cuts it.
+    const held = slowBody(api.url, 60_000, '{"batch_id":', path);
+    const inFlight = async () => ((await (await fetch(`${api.url}/readyz`)).json()) as { load: { body_bytes_in_flight: number } }).load.body_bytes_in_flight;
+    for (let i = 0; i < 100 && (await inFlight()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await inFlight()).toBe(60_000);
+    const refused = await send(`${api.url}${path}`, JSON.stringify({ pad: 'x'.repeat(50_000) }));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body.message).toContain('KNEEBOARD_BODY_BUDGET_BYTES');
+    // A small body still fits beside it.
+    expect((await postJson(`${api.url}/api/v1/runs`, { service: 's', release: 'r' })).status).toBe(201);
+    expect((await held).startsWith('HTTP/1.1 408')).toBe(true);
+    for (let i = 0; i < 100 && (await inFlight()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await inFlight()).toBe(0);
+    // Released: the same 50 KB body is now read (and refused for what it is, not for the budget).
+    const after = await send(`${api.url}${path}`, JSON.stringify({ pad: 'x'.repeat(50_000) }));
+    expect(after.status).toBe(400);
+  }, 20_000);
 });
 
 describe('request timeout', () => {

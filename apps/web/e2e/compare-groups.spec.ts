@@ -13,9 +13,10 @@ import { pathOf, startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
 
+// Starting `next start` and Chromium can take over a minute while the other workers build.
 beforeAll(async () => {
   stack = await startStack({ live: false, repeats: true });
-});
+}, 180_000);
 
 afterAll(async () => {
   await stack?.close();

@@ -128,8 +128,10 @@ describe('token page and share links on a team server', () => {
     expect((await fetch(`${api.url}/api/v1/runs/${base}`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(401);
     await page.setViewportSize({ width: 390, height: 844 });
     await saveScreenshot(page, 'tokens-390');
+    // The token table scrolls inside its panel; the page itself does not get wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.close();
-  });
+  }, 90_000);
 
   it('shares one run read-only: the link opens in a fresh browser, the secret leaves the URL, nothing else can be listed', async () => {
     const adminPage = await admin.newPage();
@@ -137,6 +139,15 @@ describe('token page and share links on a team server', () => {
     const link = await makeShareLink(adminPage, '1');
     await saveScreenshot(adminPage, 'share-link-run');
     await adminPage.close();
+
+    // The first answer is a redirect to the same path without the token, never to another site.
+    const token = new URL(link).searchParams.get('share') ?? '';
+    const first = await fetch(link, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect(first.headers.get('location')).toBe(`/runs/${base}`);
+    expect(first.headers.get('set-cookie')).toMatch(/kb_share=.*HttpOnly/i);
+    const offsite = await fetch(`${web.url}//evil.example/x?share=${encodeURIComponent(token)}`, { redirect: 'manual' });
+    expect(offsite.headers.get('location')).toBe('/evil.example/x');
 
     const { page, dialogs } = await strangerPage();
     const res = await page.goto(link);
@@ -164,14 +175,16 @@ describe('token page and share links on a team server', () => {
     const png = await page.request.get(`${web.url}/api/v1/runs/${base}.png`);
     expect(png.status()).toBe(200);
     expect(pngSize(Buffer.from(await png.body())).width).toBeGreaterThan(600);
+    const svg = await page.request.get(`${web.url}/api/v1/runs/${base}/curve.svg`);
+    expect(svg.status()).toBe(200);
+    expect(await svg.text()).toContain('&lt;script&gt;');
     // …and with the token in the URL, as a README or chat embeds it (no cookie, no header).
-    const token = new URL(link).searchParams.get('share') ?? '';
     const embed = await fetch(`${web.url}/api/v1/runs/${base}.png?share=${encodeURIComponent(token)}`);
     expect(embed.status).toBe(200);
     expect(pngSize(Buffer.from(await embed.arrayBuffer()))).toMatchObject({ width: expect.any(Number) as number });
     expect((await fetch(`${web.url}/api/v1/runs/${other}.png?share=${encodeURIComponent(token)}`)).status).toBe(403);
     expect(dialogs).toEqual([]);
-  });
+  }, 90_000);
 
   it('shares a comparison and its printable review; revoking the link shows a clear page', async () => {
     const adminPage = await admin.newPage();
@@ -210,5 +223,6 @@ describe('token page and share links on a team server', () => {
     expect(await page.getByTestId('share-revoked').innerText()).toContain('revoked or has expired');
     await saveScreenshot(page, 'share-revoked-390');
     await expectAxeClean(page, 'revoked link page');
-  });
+    // Three server-rendered comparisons and a revocation: slow on a loaded 2-core box, not stuck.
+  }, 120_000);
 });

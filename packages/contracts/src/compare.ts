@@ -106,6 +106,12 @@ export const CompareSettings = z.object({
   confidence: z.number(),
   min_effect: z.number(),
   resamples: z.number().int(),
+  /**
+   * Where the bootstrap's latencies came from: `exact` — a random sample of stored values;
+   * `rollup` — quantiles of the rollup's DDSketch states (large runs), each within 0.5%.
+   * Absent in reports made before it existed.
+   */
+  samples: z.enum(['exact', 'rollup']).optional(),
 });
 
 export const CompareResponse = z.object({

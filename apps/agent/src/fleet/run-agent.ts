@@ -38,6 +38,8 @@ export interface AgentPart {
   load: number;
   /** How far after the barrier this agent's first send left, ms (API clock). */
   lateMs: number;
+  /** How long before the barrier the step reached this agent, ms (negative: after it). */
+  aheadMs: number;
   summary: LevelSummary;
 }
 
@@ -107,6 +109,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       if (a.kind === 'wait') continue;
       // The barrier is on the API's clock: on this host it is barrier − offset.
       const startLocal = a.barrier_at - clock.offsetMs;
+      const aheadMs = startLocal - now();
+      if (aheadMs < 0) warn(`step ${a.index + 1} reached this agent ${(-aheadMs).toFixed(0)} ms after its barrier: raise --barrier-lead on the coordinator`);
       await waitUntil(startLocal, now);
       const capture = recorder.beginCapture();
       const beat = setInterval(() => void api.heartbeat(agentId, a.index).catch((err: unknown) => warn(`heartbeat: ${(err as Error).message}`)), heartbeatMs);
@@ -126,7 +130,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       };
       await api.report(agentId, report);
       const lateMs = startedAt - a.barrier_at;
-      parts.push({ index: a.index, level: a.level, load: a.load, lateMs, summary });
+      parts.push({ index: a.index, level: a.level, load: a.load, lateMs, aheadMs, summary });
       say(
         `step ${a.index + 1}: level ${a.level}, my share ${a.load} · ${summary.requests} requests · ${summary.qps.toFixed(1)} req/s · ` +
           `p50 ${summary.p50_ms?.toFixed(2) ?? '–'} ms · started ${lateMs.toFixed(1)} ms after the barrier${summary.health.generator_limited ? ' · GENERATOR-LIMITED' : ''}`,

@@ -8,6 +8,8 @@ export interface Limits {
   bodyBytes: number;
   /** An event batch: 100,000 events are ~8 MB of JSON, ~4 MB of Arrow. */
   eventsBodyBytes: number;
+  /** Request bodies being read at once, all together (each reserves its Content-Length). */
+  bodyBudgetBytes: number;
   /** Headers and body must have arrived within this; a slow body is cut (408) after it. */
   requestTimeoutMs: number;
   /** Requests per window per client (its token, or its IP without one); 0 turns it off. */
@@ -30,6 +32,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = {
   bodyBytes: 256 * 1024,
   eventsBodyBytes: 16 * 1024 * 1024,
+  bodyBudgetBytes: 256 * 1024 * 1024,
   requestTimeoutMs: 30_000,
   rateMax: 6000,
   rateWindowMs: 60_000,
@@ -46,6 +49,7 @@ export const DEFAULT_LIMITS: Limits = {
 export const LIMIT_VARS = {
   bodyBytes: 'KNEEBOARD_BODY_LIMIT_BYTES',
   eventsBodyBytes: 'KNEEBOARD_EVENTS_BODY_LIMIT_BYTES',
+  bodyBudgetBytes: 'KNEEBOARD_BODY_BUDGET_BYTES',
   requestTimeoutMs: 'KNEEBOARD_REQUEST_TIMEOUT_S',
   rateMax: 'KNEEBOARD_RATE_LIMIT_PER_MIN',
   rateWindowMs: 'KNEEBOARD_RATE_LIMIT_PER_MIN',

@@ -17,7 +17,7 @@ const Readiness = z.object({
     disk: Check.extend({ free_bytes: z.number().nullable(), min_free_bytes: z.number() }),
   }),
   /** What the API is busy with: open streams, runs watched, comparisons running and waiting. */
-  load: z.object({ live_streams: z.number(), watched_runs: z.number(), live_refreshes: z.number(), live_polls: z.number(), compare_running: z.number(), compare_waiting: z.number(), compare_cached: z.number() }),
+  load: z.object({ live_streams: z.number(), watched_runs: z.number(), live_refreshes: z.number(), live_polls: z.number(), compare_running: z.number(), compare_waiting: z.number(), compare_cached: z.number(), body_bytes_in_flight: z.number() }),
 });
 
 const DisksRow = z.object({ free: z.coerce.number() });
@@ -40,7 +40,7 @@ async function dataDirWritable(db: Db): Promise<string> {
   return `${db.config.path} writable`;
 }
 
-export const healthRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, comparisons, liveSlots, limits }) => {
+export const healthRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, comparisons, liveSlots, limits, bodies }) => {
   app.get('/healthz', {
     schema: {
       summary: 'Liveness: the process answers (and whether ClickHouse answers a ping). For traffic decisions use /readyz.',
@@ -81,7 +81,7 @@ export const healthRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, 
         ready,
         storage: describeStorage(db.config),
         checks: { clickhouse, data_dir, disk },
-        load: { live_streams: liveSlots.open, watched_runs: live.watchedRuns, live_refreshes: live.refreshes, live_polls: live.polls, compare_running: comparisons.queue.running, compare_waiting: comparisons.queue.waiting, compare_cached: comparisons.cached },
+        load: { live_streams: liveSlots.open, watched_runs: live.watchedRuns, live_refreshes: live.refreshes, live_polls: live.polls, compare_running: comparisons.queue.running, compare_waiting: comparisons.queue.waiting, compare_cached: comparisons.cached, body_bytes_in_flight: bodies.inFlight },
       });
     },
   });

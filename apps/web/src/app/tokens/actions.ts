@@ -64,7 +64,7 @@ export async function revokeTokenAction(form: FormData): Promise<void> {
 }
 
 // The label only names the token in the list: a long title is cut, not refused.
-const ShareInput = z.object({ runs: z.array(RunId).min(1).max(8), label: z.string().transform((l) => Array.from(l).slice(0, 90).join('')), days: ExpiryDays });
+const ShareInput = z.object({ runs: z.array(RunId).min(1).max(64), label: z.string().transform((l) => Array.from(l).slice(0, 90).join('')), days: ExpiryDays });
 
 /** A share token for exactly these runs (one run, or one comparison's); the caller builds the URL. */
 export async function createShareLink(input: { runs: string[]; label: string; days: number }): Promise<{ token: string; expiresAt: number | null } | { error: string }> {

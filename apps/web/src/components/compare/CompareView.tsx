@@ -13,6 +13,7 @@ import { CopyMarkdownButton } from '../share/CopyMarkdownButton.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
 import { ShareLinkButton } from '../share/ShareLinkButton.tsx';
+import { pinnedCompareState } from '../../lib/share-view.ts';
 import { ComparedRuns } from './ComparedRuns.tsx';
 import { DeltaTable } from './DeltaTable.tsx';
 import { OverlayPanels } from './OverlayPanels.tsx';
@@ -73,7 +74,7 @@ export function CompareView({ details, sizes, stats: initialStats, initial }: { 
         <h1 data-testid="compare-title">{title}</h1>
         <div className="actions no-print">
           <ShareButton path={path} />
-          <ShareLinkButton runs={details.map((d) => d.run.id)} path={path} label={title} />
+          <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(pinnedCompareState(state, details, sizes))} label={title} />
           {stats.ok ? <CopyMarkdownButton apiQuery={compareApiQuery(state)} /> : null}
           <Link className="button" href={compareViewPath(state, 'review')} data-testid="open-review">
             Review

@@ -11,6 +11,7 @@ import { DeltaTable } from '../compare/DeltaTable.tsx';
 import { StatsFootnote } from '../compare/StatsFootnote.tsx';
 import { VerdictBanner } from '../compare/VerdictBanner.tsx';
 import { ShareLinkButton } from '../share/ShareLinkButton.tsx';
+import { pinnedCompareState } from '../../lib/share-view.ts';
 import { PrintButton } from './PrintButton.tsx';
 import { ReviewCharts } from './ReviewCharts.tsx';
 import { RunCard } from './RunCard.tsx';
@@ -30,7 +31,7 @@ export function ReviewReport({ details, sizes, stats, state, generatedAt }: { de
       <div className="review-actions no-print">
         <Link href={compareViewPath(state)}>← Interactive view</Link>
         <PrintButton />
-        <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(state, 'review')} label={`review ${title}`} />
+        <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(pinnedCompareState(state, details, sizes), 'review')} label={`review ${title}`} />
       </div>
 
       <section className="review-section">
