@@ -21,7 +21,7 @@ export const CreateTokenBody = z
     /** Writes limited to runs of this service (ingest and write tokens). */
     service: z.string().trim().min(1).max(200).superRefine(plainLine).meta(NONBLANK_LINE).optional(),
     /** Epoch ms after which the token no longer works. */
-    expires_at: IngestEpochMs.optional(),
+    expires_at: IngestEpochMs.int('must be whole milliseconds').optional(),
     /** A share token's runs: one run, or the runs of one comparison. */
     runs: z.array(RunId).min(1).max(64).optional(),
   })
