@@ -1,50 +1,38 @@
 /**
  * Two runs of 10,000,000 requests each (10 levels × 1,000,000, 30 s per level) stored, then the
  * reads timed through the real API: the curve (rollup and exact), the runs list and the
- * comparison, and the rollup's largest relative error against exact over every percentile.
- * Rows go in with `INSERT … SELECT FROM numbers()` (the rollup's view runs on them as on any
- * insert), so the bench times the reads, not the ingest path (bench/ingest.bench.ts does that).
+ * comparison, each cold (the first request a fresh API process answers) and warm (p50 of repeats:
+ * results are kept per version of a run's data), and the rollup's largest relative error against
+ * exact over every percentile. Next to each API figure, the same work done in this process straight
+ * on the engine (a fresh handle, so cold) — a peer ratio that stays meaningful on a loaded box.
+ * Rows go in with `INSERT … SELECT FROM numbers()` (bench/scale-data.ts), so the bench times the
+ * reads, not the ingest path (bench/ingest.bench.ts does that).
  *
  *   flock /tmp/kb-bench.lock pnpm tsx bench/scale.bench.ts [--per-level 1000000] [--levels 10] [--modes embedded,server]
+ *     [--data-dir /tmp/kb-scale/data]   keep the embedded data set there and reuse it (not deleted)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServerProcess } from '@kneeboard/api/spawn';
-import { insertRun, migrate, openDb, upsertStep, type Db, type StorageConfig } from '@kneeboard/clickhouse';
+import { openDb, queryComparisonSamples, queryCurve, queryRunSummaries, type StorageConfig } from '@kneeboard/clickhouse';
 import { startClickHouseServer } from '@kneeboard/clickhouse-server';
-import { RunDetail, type CurvePoint } from '@kneeboard/contracts';
+import { CompareResponse, RunDetail, type CurvePoint } from '@kneeboard/contracts';
 import { quantile, report } from './lib/report.ts';
+import { ensureScaleData } from './scale-data.ts';
 
 const { values } = parseArgs({
-  options: { 'per-level': { type: 'string', default: '1000000' }, levels: { type: 'string', default: '10' }, modes: { type: 'string', default: 'embedded,server' } },
+  options: {
+    'per-level': { type: 'string', default: '1000000' },
+    levels: { type: 'string', default: '10' },
+    modes: { type: 'string', default: 'embedded,server' },
+    'data-dir': { type: 'string' },
+  },
 });
 const perLevel = Number(values['per-level']);
 const levels = Number(values.levels);
 const modes = (values.modes ?? '').split(',');
-const STEP_MS = 30_000;
-const WARMUP_MS = 2_000;
-
-/** One run: per level a step whose window starts and ends mid-second, lognormal latencies whose median grows with the level. */
-async function storeRun(db: Db, release: string, seed: number, slower: number): Promise<string> {
-  const run = await insertRun(db, { service: 'scale-bench', release, load_model: 'closed', parameter: 'concurrency', tags: {} });
-  const t0 = 1_800_000_000_000 + seed * 10_000_000;
-  for (let l = 1; l <= levels; l++) {
-    const started = t0 + (l - 1) * (STEP_MS + WARMUP_MS + 1_000) + 137.25;
-    await upsertStep(db, run.id, { level: 2 ** (l - 1), started_at: started, measure_from: started + WARMUP_MS, ended_at: started + WARMUP_MS + STEP_MS, health: null });
-    await db.client.command({
-      query: `INSERT INTO kb_requests_v1 (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status)
-        SELECT {run:UUID}, 'bench', {level:Float64}, {started:Float64} + number * {span:Float64} / {n:UInt32},
-               lat, lat * 0.7, if(number % 10 = 0, NULL, lat * 0.2), if(number % 200 = 0, 503, 200)
-        FROM (SELECT number, {median:Float64} * exp(0.4 * sqrt(-2 * log((cityHash64(number, {seed:UInt32}, 1) % 1000003 + 1) / 1000004))
-                                        * cos(2 * pi() * (cityHash64(number, {seed:UInt32}, 2) % 1000003) / 1000003)) AS lat
-              FROM numbers({n:UInt32}))`,
-      query_params: { run: run.id, level: 2 ** (l - 1), started, span: WARMUP_MS + STEP_MS, n: perLevel, median: 5 * slower * Math.max(1, 2 ** (l - 1) / 8), seed: seed * 100 + l },
-    });
-  }
-  return run.id;
-}
 
 async function timed(n: number, f: () => Promise<unknown>): Promise<number[]> {
   const ms: number[] = [];
@@ -54,6 +42,10 @@ async function timed(n: number, f: () => Promise<unknown>): Promise<number[]> {
     ms.push(performance.now() - t);
   }
   return ms;
+}
+
+async function once(f: () => Promise<unknown>): Promise<number> {
+  return (await timed(1, f))[0] as number;
 }
 
 async function json(url: string): Promise<unknown> {
@@ -74,39 +66,53 @@ function maxRelativeError(rollup: CurvePoint[], exact: CurvePoint[]): number {
   return worst;
 }
 
+const load = () => loadavg()[0]?.toFixed(1) ?? '?';
 const rows: Array<Record<string, string | number>> = [];
 for (const mode of modes) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kb-bench-scale-'));
+  const kept = mode === 'embedded' ? values['data-dir'] : undefined;
+  const dataDir = kept ?? mkdtempSync(join(tmpdir(), 'kb-bench-scale-'));
   const server = mode === 'server' ? await startClickHouseServer() : null;
   const storage: StorageConfig = server ? { mode: 'server', url: server.url, username: 'default', password: '', database: 'default' } : { mode: 'embedded', path: dataDir };
   try {
     // The bench writes the rows itself, then hands the data to the API (embedded: one process per data directory).
     const db = openDb(storage);
-    await migrate(db);
-    const t = performance.now();
-    const base = await storeRun(db, 'v1', 1, 1);
-    const head = await storeRun(db, 'v2', 2, 1.05);
-    const storeS = (performance.now() - t) / 1000;
+    const data = await ensureScaleData(db, dataDir, levels, perLevel);
+    const { base, head } = data;
+    // Peer: the same work on the engine directly, in this process, with nothing kept yet.
+    const direct = {
+      curve: await once(() => queryCurve(db, base, 'rollup')),
+      list: await once(() => queryRunSummaries(db, [base, head])),
+      samples: await once(() => Promise.all([queryComparisonSamples(db, base, 'rollup'), queryComparisonSamples(db, head, 'rollup')])),
+    };
     await db.close();
 
     const api = await startServerProcess(server ? { CLICKHOUSE_URL: server.url } : { KNEEBOARD_DATA_DIR: dataDir }, 120_000);
     try {
       const detail = async (q: string) => RunDetail.parse(await json(`${api.url}/api/v1/runs/${base}${q}`));
+      const compare = async () => CompareResponse.parse(await json(`${api.url}/api/v1/compare?base=${base}&head=${head}`));
+      const loadAtStart = load();
+      const curveCold = await once(() => detail(''));
       const auto = await detail('');
       if (auto.percentiles !== 'rollup') throw new Error(`expected the rollup for a run this large, got ${auto.percentiles}`);
       const curveMs = await timed(20, () => detail(''));
       const exactMs = await timed(2, () => detail('?exact=1'));
+      const listCold = await once(() => json(`${api.url}/api/v1/runs`));
       const listMs = await timed(20, () => json(`${api.url}/api/v1/runs`));
-      const compareMs = await timed(2, () => json(`${api.url}/api/v1/compare?base=${base}&head=${head}`));
+      const compareCold = await once(compare);
+      const compareMs = await timed(5, compare);
+      const samplesSource = (await compare()).settings.samples ?? 'absent';
       const error = maxRelativeError((await detail('?exact=0')).curve, (await detail('?exact=1')).curve);
       const requests = auto.curve.reduce((s, p) => s + p.requests, 0);
-      const tag = `${mode}: 2 runs × ${levels} levels × ${perLevel.toLocaleString('en')}, load average ${loadavg()[0]?.toFixed(1)}`;
+      const tag = `${mode}: 2 runs × ${levels} levels × ${perLevel.toLocaleString('en')}`;
       rows.push(
-        { mode, measure: 'store both runs (INSERT … SELECT, rollup view on)', value: storeS, unit: 's', detail: tag },
-        { mode, measure: 'curve p50 (GET /runs/{id}, rollup)', value: quantile(curveMs, 0.5), unit: 'ms', detail: `max ${Math.max(...curveMs).toFixed(0)} ms, ${requests} requests in windows` },
-        { mode, measure: 'curve p50 (GET /runs/{id}?exact=1)', value: quantile(exactMs, 0.5), unit: 'ms', detail: 'every raw row' },
-        { mode, measure: 'runs list p50 (GET /runs)', value: quantile(listMs, 0.5), unit: 'ms', detail: `max ${Math.max(...listMs).toFixed(0)} ms` },
-        { mode, measure: 'comparison p50 (GET /compare)', value: quantile(compareMs, 0.5), unit: 'ms', detail: 'bootstrap from raw samples (samples.ts), unchanged' },
+        { mode, measure: 'store both runs (INSERT … SELECT, rollup view on)', value: data.store_s, unit: 's', detail: kept ? `${tag}, kept in ${kept} (stored earlier)` : tag },
+        { mode, measure: 'curve, cold (first GET /runs/{id}, rollup)', value: curveCold, unit: 'ms', detail: `engine direct ${direct.curve.toFixed(0)} ms; load ${loadAtStart}` },
+        { mode, measure: 'curve p50, warm (GET /runs/{id}, rollup)', value: quantile(curveMs, 0.5), unit: 'ms', detail: `max ${Math.max(...curveMs).toFixed(0)} ms, ${requests} requests in windows; load ${load()}` },
+        { mode, measure: 'curve p50 (GET /runs/{id}?exact=1)', value: quantile(exactMs, 0.5), unit: 'ms', detail: `every raw row; load ${load()}` },
+        { mode, measure: 'runs list, cold (GET /runs)', value: listCold, unit: 'ms', detail: `engine direct (summaries) ${direct.list.toFixed(0)} ms; load ${load()}` },
+        { mode, measure: 'runs list p50, warm (GET /runs)', value: quantile(listMs, 0.5), unit: 'ms', detail: `max ${Math.max(...listMs).toFixed(0)} ms; load ${load()}` },
+        { mode, measure: 'comparison, cold (GET /compare)', value: compareCold, unit: 'ms', detail: `samples: ${samplesSource}; engine direct (samples of both) ${direct.samples.toFixed(0)} ms; load ${load()}` },
+        { mode, measure: 'comparison p50, warm (GET /compare)', value: quantile(compareMs, 0.5), unit: 'ms', detail: `max ${Math.max(...compareMs).toFixed(0)} ms; load ${load()}` },
         { mode, measure: 'rollup vs exact, worst relative error', value: error * 100, unit: '%', detail: `${PERCENTILES.length} percentiles × ${levels} levels` },
       );
     } finally {
@@ -114,7 +120,7 @@ for (const mode of modes) {
     }
   } finally {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!kept) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 report('scale', rows, { per_level: perLevel, levels, runs: 2 });

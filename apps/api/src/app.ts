@@ -19,6 +19,7 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { DEFAULT_RETENTION, registerRetention, type RetentionPolicy } from './plugins/retention.ts';
+import { registerMethodNotAllowed } from './plugins/method-not-allowed.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -35,7 +36,9 @@ import { runRoutes } from './routes/v1/runs.ts';
 import { stepRoutes } from './routes/v1/steps.ts';
 import { pngEmbedRoutes } from './routes/v1/png-embeds.ts';
 import { tokenRoutes } from './routes/v1/tokens.ts';
+import { buildComparison } from './services/compare.ts';
 import { CompareGuard } from './services/compare-guard.ts';
+import { ComparePool } from './services/compare-pool.ts';
 import { createFleetCoordinator } from './services/fleet-storage.ts';
 import { loadRunDetail } from './services/run-detail.ts';
 
@@ -62,6 +65,8 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const limits: Limits = { ...DEFAULT_LIMITS, ...limitOptions };
   const app = Fastify({
     logger,
+    // Above the longest path value a route accepts (an agent name is 128 characters, up to 12 bytes each once percent-encoded), so a long one is the route's 400, not a 414.
+    routerOptions: { maxParamLength: 8192 },
     bodyLimit: limits.bodyBytes,
     // Node's own timeouts, checked every second rather than every 30 s (its default), so a slow
     // body is cut (408, connection closed) within a second of the limit.
@@ -73,6 +78,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
 
   const origins = new OriginPolicy(corsOrigins);
   registerSecurityHeaders(app);
+  registerMethodNotAllowed(app);
   await registerCors(app, origins);
   await registerOpenApi(app);
   registerErrorHandler(app, limits);
@@ -93,7 +99,10 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const ingest = new IngestService(db, { lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS, ...ingestOptions });
   app.addHook('onClose', async () => ingest.settled());
 
-  const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs);
+  // The bootstrap runs in worker threads, as many as comparisons may run at once.
+  const comparePool = new ComparePool(limits.compareConcurrency);
+  app.addHook('onClose', async () => comparePool.close());
+  const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs, (d, q) => buildComparison(d, q, comparePool.compare));
   hub.onChange((runId) => comparisons.forget(runId));
   const liveSlots = new StreamSlots(limits.livePerClient, limits.liveTotal);
   if (retention) {

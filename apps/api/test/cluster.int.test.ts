@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@clickhouse/client';
-import { countRequests, countRollupRequests, insertEventBatch } from '@kneeboard/clickhouse';
+import { countRequests, countRollupRequests, insertEventBatch, listExpiredRuns, queryRunChangeMarks } from '@kneeboard/clickhouse';
 import { startClickHouseCluster, type ClickHouseCluster } from '@kneeboard/clickhouse-server';
 import { RunDetail, type CurvePoint } from '@kneeboard/contracts';
 import { encodeArrowColumns } from '@kneeboard/event-wire';
@@ -108,5 +108,14 @@ describe('a 2-shard cluster (CLICKHOUSE_CLUSTER, no Keeper: tables node by node)
     await insertEventBatch(onCluster.db, { ...direct, batchId: 'direct-2', arrow: encodeArrowColumns(columns(0.5)) });
     expect(await countRequests(onCluster.db, clusterRun)).toBe(data.total + 2 * n);
     expect(await countRollupRequests(onCluster.db, clusterRun)).toBe(data.total + 2 * n);
+  });
+
+  it('answers the guard\'s queries through the Distributed tables: change marks, expired runs, readiness', async () => {
+    const marks = await queryRunChangeMarks(onCluster.db, [clusterRun]);
+    expect(marks.get(clusterRun)).toMatch(/^b40@.*\|r\d+\|s3@\d+$/);
+    const tomorrow = Date.now() + 86_400_000;
+    expect(await listExpiredRuns(onCluster.db, { defaultCutoffMs: tomorrow, services: [], keepLabel: 'pinned', limit: 10 })).toEqual([clusterRun]);
+    expect(await listExpiredRuns(onCluster.db, { defaultCutoffMs: tomorrow, services: [{ service: 'cluster', cutoffMs: null }], keepLabel: 'pinned', limit: 10 })).toEqual([]);
+    expect((await fetch(`${onCluster.url}/readyz`)).status).toBe(200);
   });
 });

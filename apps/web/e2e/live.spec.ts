@@ -25,6 +25,9 @@ describe('live run', () => {
   it('gains points over Server-Sent Events while the run runs, then settles as finished', async () => {
     stack.api.setSseEnabled(true);
     stack.api.restartLive();
+    // Held at its first level until the page has had its first look: on a loaded box the page can
+    // take longer to load than the whole sweep takes to run.
+    stack.api.setLivePaused(true);
     const before = stack.api.stats();
     const { page, errors } = await stack.newPage();
     await page.goto(`${stack.web.url}/runs/${stack.api.liveRunId}`);
@@ -34,7 +37,7 @@ describe('live run', () => {
     expect(first.levels.length).toBeGreaterThanOrEqual(1);
     expect(first.levels.length).toBeLessThan(LIVE_LEVELS.length);
     expect(first.live.length).toBe(1); // the level being measured is drawn hollow
-    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), { timeout: 5000 }).toBe('stream');
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), { timeout: 20_000 }).toBe('stream');
 
     // Before the 8-worker knee has levels past it to show, there is no knee to draw or state.
     const knees = () => page.locator('.kb-knee').evaluateAll((els) => els.map((e) => e.getAttribute('data-level')));
@@ -43,7 +46,8 @@ describe('live run', () => {
       expect(await page.getByTestId('verdict').textContent()).not.toMatch(/^Saturates/);
     }
 
-    await expect.poll(async () => (await drawn(page)).levels.length, { timeout: 5000 }).toBeGreaterThan(first.levels.length);
+    stack.api.setLivePaused(false);
+    await expect.poll(async () => (await drawn(page)).levels.length, { timeout: 20_000 }).toBeGreaterThan(first.levels.length);
     await stack.screenshot(page, 'run-live');
 
     // As levels arrive the analysis firms up: the fit is drawn, then the knee appears on both charts
@@ -87,13 +91,15 @@ describe('live run', () => {
   it('falls back to polling every second when the stream is unavailable', async () => {
     stack.api.setSseEnabled(false);
     stack.api.restartLive();
+    stack.api.setLivePaused(true);
     const before = stack.api.stats();
     const { page } = await stack.newPage();
     await page.goto(`${stack.web.url}/runs/${stack.api.liveRunId}`);
     await page.locator('[data-testid="qps-chart"] circle.kb-dot').first().waitFor();
     const first = await drawn(page);
-    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), { timeout: 5000 }).toBe('polling');
-    await expect.poll(async () => (await drawn(page)).levels.length, { timeout: 5000 }).toBeGreaterThan(first.levels.length);
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), { timeout: 20_000 }).toBe('polling');
+    stack.api.setLivePaused(false);
+    await expect.poll(async () => (await drawn(page)).levels.length, { timeout: 20_000 }).toBeGreaterThan(first.levels.length);
     await expect.poll(() => page.getByTestId('run-status').textContent(), { timeout: LIVE_LEVELS.length * STEP_MS + 8000 }).toBe('finished');
     expect((await drawn(page)).levels).toEqual(LIVE_LEVELS);
 

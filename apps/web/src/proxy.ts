@@ -44,9 +44,14 @@ function proxyApi(request: NextRequest): NextResponse {
 function acceptShareLink(request: NextRequest): NextResponse | null {
   const share = request.nextUrl.searchParams.get('share');
   if (share === null) return null;
-  const clean = request.nextUrl.clone();
-  clean.searchParams.delete('share');
-  const res = withStaticHeaders(NextResponse.redirect(clean, 303));
+  const clean = new URLSearchParams(request.nextUrl.search);
+  clean.delete('share');
+  const query = clean.toString();
+  // One leading slash: `//evil.example/…` as a Location would leave the site.
+  const path = `/${request.nextUrl.pathname.replace(/^[/\\]+/, '')}`;
+  // The scheme and host the browser used (a TLS proxy in front says https; Host is kept as sent).
+  const origin = `${isHttps(request.headers, request.nextUrl) ? 'https' : 'http'}://${request.headers.get('host') ?? request.nextUrl.host}`;
+  const res = withStaticHeaders(NextResponse.redirect(new URL(`${path}${query ? `?${query}` : ''}`, origin), 303));
   res.headers.set('cache-control', 'no-store');
   if (TokenText.safeParse(share).success) res.cookies.set(SHARE_COOKIE, share, cookieOptions('share', isHttps(request.headers, request.nextUrl)));
   return res;

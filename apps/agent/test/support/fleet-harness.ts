@@ -17,12 +17,13 @@ export interface Fleet {
 }
 
 /** `kneeboard sweep … --agents n --json`, resolved once it has printed the run to join. */
-export async function startCoordinator(api: string, target: string, n: number, levels: string, extra: string[] = [], timeoutMs = 60_000): Promise<Fleet> {
+export async function startCoordinator(api: string, target: string, n: number, levels: string, extra: string[] = [], timeoutMs = 240_000): Promise<Fleet> {
   const coordinator = runCli(
     ['sweep', '--target', target, '-c', levels, '-d', '1500ms', '--warmup', '300ms', '--service', 'fleet', '--release', 'v1', '--api', api, '--agents', String(n), '--json', ...extra],
     timeoutMs,
   );
-  for (let i = 0; i < 300; i++) {
+  // Generous: on a box shared with other jobs, loading the CLI alone has taken over 15 s.
+  for (let i = 0; i < 1_800; i++) {
     const m = /--join ([0-9a-f-]{36})/.exec(coordinator.stderr());
     if (m) return { coordinator, runId: m[1]! };
     if (coordinator.child.exitCode !== null) break;
@@ -32,7 +33,7 @@ export async function startCoordinator(api: string, target: string, n: number, l
 }
 
 /** `kneeboard agent --join RUN --json` on the Node engine (the same on every box: no native build needed). */
-export function startAgent(api: string, runId: string, id: string, env: Record<string, string> = {}, timeoutMs = 60_000): CliRun {
+export function startAgent(api: string, runId: string, id: string, env: Record<string, string> = {}, timeoutMs = 240_000): CliRun {
   return runCli(['agent', '--api', api, '--join', runId, '--agent-id', id, '--engine', 'node', '--json'], timeoutMs, env);
 }
 

@@ -1,6 +1,8 @@
-import { compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup, type RunSamples } from '@kneeboard/analysis/compare';
-import { queryLevelSamples, type Db } from '@kneeboard/clickhouse';
-import type { CompareResponse, Run, RunAnalysis, RunDetail } from '@kneeboard/contracts';
+import { compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup, type RunSamples, type RunToRunNoise } from '@kneeboard/analysis/compare';
+import { createHash } from 'node:crypto';
+import { cacheOf, queryComparisonSamples, type Db } from '@kneeboard/clickhouse';
+import type { CompareResponse, PercentileSource, Run, RunAnalysis, RunDetail } from '@kneeboard/contracts';
+import type { CompareFn } from './compare-pool.ts';
 import type { ResolvedCompare } from './compare-refs.ts';
 import { requireRunDetail } from './run-detail.ts';
 import { serviceRunToRunNoise } from './run-to-run-history.ts';
@@ -30,21 +32,23 @@ function labelFor(runs: Run[], all: Run[][]): string {
   return clash ? `${first.release} (${first.name || first.id.slice(0, 8)})${repeats}` : `${first.release}${repeats}`;
 }
 
-async function samplesOf(db: Db, detail: Detail, label: string): Promise<RunSamples> {
+async function samplesOf(db: Db, detail: Detail, label: string, sources: Set<PercentileSource>): Promise<RunSamples> {
+  const { samples, source } = await queryComparisonSamples(db, detail.run.id, detail.percentiles ?? 'rollup');
+  sources.add(source);
   return {
     label,
     run_id: detail.run.id,
     curve: detail.curve,
     knee: detail.analysis.knee?.level ?? null,
     knee_bracket: detail.analysis.knee?.bracket ?? null,
-    samples: await queryLevelSamples(db, detail.run.id),
+    samples,
     flags: levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter),
   };
 }
 
-async function groupOf(db: Db, details: Detail[], label: string): Promise<RunGroup> {
+async function groupOf(db: Db, details: Detail[], label: string, sources: Set<PercentileSource>): Promise<RunGroup> {
   const runs: RunSamples[] = [];
-  for (const d of details) runs.push(await samplesOf(db, d, label));
+  for (const d of details) runs.push(await samplesOf(db, d, label, sources));
   return { label, runs };
 }
 
@@ -54,28 +58,51 @@ async function groupOf(db: Db, details: Detail[], label: string): Promise<RunGro
  * from earlier repeats (if any) widens its intervals; levels where an agent was the limit are
  * flagged and get no verdict.
  */
-export async function buildComparison(db: Db, query: ResolvedCompare): Promise<{ report: CompareResponse; details: RunDetail[] }> {
+export async function buildComparison(
+  db: Db,
+  query: ResolvedCompare,
+  // The bootstrap; the API runs it in worker threads (compare-pool.ts) so it cannot stall other requests.
+  compare: CompareFn = async (base, head, options) => compareGroups(base, head, options),
+): Promise<{ report: CompareResponse; details: RunDetail[] }> {
   const baseDetails = await Promise.all(query.base.map((id) => requireRunDetail(db, id, 'base')));
   const headDetails = await Promise.all(query.head.map((group) => Promise.all(group.map((id) => requireRunDetail(db, id, 'head')))));
-  const allGroups = [baseDetails, ...headDetails].map((g) => g.map((d) => d.run));
-  const base = await groupOf(db, baseDetails, labelFor(allGroups[0] as Run[], allGroups));
   const anySingle = [baseDetails, ...headDetails].some((g) => g.length === 1);
   const runToRun = anySingle ? await serviceRunToRunNoise(db, baseDetails[0]!.run.service) : null;
+  const details = [...baseDetails, ...headDetails.flat()];
+  // The report is a function of the query, the runs, their windows and curves (whose counts move
+  // with any stored event in a window, the only events samples are drawn from) and the noise; the
+  // bootstrap's seed comes from the samples. So the same inputs give the same report: keep it.
+  const key = createHash('sha256')
+    .update(JSON.stringify([query, details.map((d) => [d.run, d.steps, d.curve, d.percentiles]), runToRun]))
+    .digest('hex');
+  const cache = cacheOf<CompareResponse>(db, 'comparison', 64);
+  const report = cache.get('report', key) ?? (await computeReport(db, query, baseDetails, headDetails, runToRun, compare));
+  cache.set('report', key, report);
+  return { report, details };
+}
 
+async function computeReport(
+  db: Db,
+  query: ResolvedCompare,
+  baseDetails: Detail[],
+  headDetails: Detail[][],
+  runToRun: RunToRunNoise | null,
+  compare: CompareFn,
+): Promise<CompareResponse> {
+  const allGroups = [baseDetails, ...headDetails].map((g) => g.map((d) => d.run));
+  const sources = new Set<PercentileSource>();
+  const base = await groupOf(db, baseDetails, labelFor(allGroups[0] as Run[], allGroups), sources);
   const heads = [];
   for (const [i, details] of headDetails.entries()) {
-    const head = await groupOf(db, details, labelFor(allGroups[i + 1] as Run[], allGroups));
+    const head = await groupOf(db, details, labelFor(allGroups[i + 1] as Run[], allGroups), sources);
     const seed = seedOf(...[...base.runs, ...head.runs].map((r) => r.samples));
-    const result = compareGroups(base, head, { minEffect: query.min_effect, seed, parameter: baseDetails[0]!.run.parameter, runToRun });
+    const result = await compare(base, head, { minEffect: query.min_effect, seed, parameter: baseDetails[0]!.run.parameter, runToRun });
     heads.push({ run: details[0]!.run, runs: details.map((d) => d.run), ...result });
   }
   return {
-    report: {
-      base: baseDetails[0]!.run,
-      base_runs: baseDetails.map((d) => d.run),
-      heads,
-      settings: { confidence: DEFAULT_CONFIDENCE, min_effect: query.min_effect, resamples: DEFAULT_RESAMPLES },
-    },
-    details: [...baseDetails, ...headDetails.flat()],
+    base: baseDetails[0]!.run,
+    base_runs: baseDetails.map((d) => d.run),
+    heads,
+    settings: { confidence: DEFAULT_CONFIDENCE, min_effect: query.min_effect, resamples: DEFAULT_RESAMPLES, samples: sources.has('rollup') ? 'rollup' : 'exact' },
   };
 }

@@ -1,8 +1,9 @@
-import { z } from 'zod';
 import type { CurvePoint, PercentileSource, PercentilesWanted } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
+import { cacheOf } from '../versioned-cache.ts';
 import { queryExactCurve } from './curve.ts';
 import { queryRollupCurve } from './curve-rollup.ts';
+import { NO_DATA, readRunState, versionKey } from './run-versions.ts';
 
 /**
  * Up to this many requests in a run, `auto` reads raw rows: one query over them costs no more
@@ -10,23 +11,25 @@ import { queryRollupCurve } from './curve-rollup.ts';
  */
 export const EXACT_UP_TO_REQUESTS = 200_000;
 
-const Size = z.array(z.object({ n: z.coerce.number() }));
-
-/** The run's size from the rollup: one small read. */
-async function rolledUpRequests(db: Db, runId: string): Promise<number> {
-  const result = await db.client.query({
-    query: 'SELECT sum(requests) AS n FROM kb_request_seconds_v1 WHERE run_id = {run_id:UUID}',
-    query_params: { run_id: runId },
-    format: 'JSONEachRow',
-  });
-  return Size.parse(await result.json())[0]?.n ?? 0;
-}
-
 /**
  * The run's curve with percentiles from the rollup or from every raw row, as asked; `auto` picks
  * raw rows for small runs. Says which it used.
+ *
+ * A curve is a function of the run's stored events and step windows only, so it is computed once
+ * per version of those (one small read: the run's steps and the rollup's totals for it) and kept:
+ * a finished run's curve costs those two reads however many requests it holds; a running one is
+ * recomputed when a batch or a step has arrived since, which is when it has changed.
  */
 export async function queryCurve(db: Db, runId: string, wanted: PercentilesWanted = 'auto'): Promise<{ curve: CurvePoint[]; percentiles: PercentileSource }> {
-  const source: PercentileSource = wanted !== 'auto' ? wanted : (await rolledUpRequests(db, runId)) <= EXACT_UP_TO_REQUESTS ? 'exact' : 'rollup';
-  return { curve: source === 'exact' ? await queryExactCurve(db, runId) : await queryRollupCurve(db, runId), percentiles: source };
+  const { versions, windows } = await readRunState(db, [runId]);
+  const version = versions.get(runId) ?? NO_DATA;
+  const source: PercentileSource = wanted !== 'auto' ? wanted : version.requests <= EXACT_UP_TO_REQUESTS ? 'exact' : 'rollup';
+  const cache = cacheOf<CurvePoint[]>(db, `curve-${source}`);
+  const key = versionKey(version, windows);
+  let curve = cache.get(runId, key);
+  if (!curve) {
+    curve = source === 'exact' ? await queryExactCurve(db, runId) : await queryRollupCurve(db, runId, windows);
+    cache.set(runId, key, curve);
+  }
+  return { curve, percentiles: source };
 }

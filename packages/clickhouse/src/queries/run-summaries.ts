@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
 import { qps, windowSeconds } from './curve.ts';
-import { readStepWindows, windowConditions } from './rollup-window.ts';
+import { cacheOf } from '../versioned-cache.ts';
+import { windowConditions, type StepWindowBounds } from './rollup-window.ts';
+import { NO_DATA, readRunState, versionKey } from './run-versions.ts';
 import { OK } from './window.ts';
 
 const SummaryRow = z.object({
@@ -19,12 +21,39 @@ export interface RunCurveSummary {
 }
 
 /**
- * What the runs list shows per run — levels with requests, requests, peak QPS — for many runs in
- * one query: exact counts from the rollup's whole seconds plus the raw rows at each window's edges.
+ * What the runs list shows per run — levels with requests, requests, peak QPS — for many runs:
+ * each run's summary is kept per version of its data (see run-versions.ts), so a list of finished
+ * runs costs one small read (the steps and the rollup's per-run totals); only runs that changed since
+ * they were last summarised are read again, together in one query.
  */
 export async function queryRunSummaries(db: Db, runIds: string[]): Promise<Map<string, RunCurveSummary>> {
   const out = new Map<string, RunCurveSummary>();
-  const windows = await readStepWindows(db, runIds);
+  const { versions, windows } = await readRunState(db, runIds);
+  if (windows.length === 0) return out;
+  const cache = cacheOf<RunCurveSummary | null>(db, 'run-summary');
+  const keys = new Map<string, string>();
+  const stale: StepWindowBounds[] = [];
+  for (const id of new Set(windows.map((w) => w.run_id))) {
+    const own = windows.filter((w) => w.run_id === id);
+    const key = versionKey(versions.get(id) ?? NO_DATA, own);
+    const kept = cache.get(id, key);
+    if (kept === undefined) {
+      keys.set(id, key);
+      stale.push(...own);
+    } else if (kept !== null) out.set(id, kept);
+  }
+  const fresh = await summarise(db, stale);
+  for (const [id, key] of keys) {
+    const s = fresh.get(id);
+    cache.set(id, key, s ?? null);
+    if (s) out.set(id, s);
+  }
+  return out;
+}
+
+/** Exact counts from the rollup's whole seconds plus the raw rows at each window's edges, in one query. */
+async function summarise(db: Db, windows: StepWindowBounds[]): Promise<Map<string, RunCurveSummary>> {
+  const out = new Map<string, RunCurveSummary>();
   if (windows.length === 0) return out;
   const where = windowConditions(windows);
   const result = await db.client.query({

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { PercentileSource } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
+import { queryRollupLevelSamples } from './samples-rollup.ts';
 import { OK, WINDOWED_REQUESTS } from './window.ts';
 
 /** Per level, the raw material for confidence intervals. Structurally the analysis package's LevelSamples. */
@@ -69,4 +71,15 @@ export async function queryLevelSamples(db: Db, runId: string, maxLatencies = 20
       for (const [bucket, n] of row.counts) perSecond[bucket] = (n * 1000) / row.bucket_ms;
       return { level: row.level, per_second_ok: perSecond, latencies: row.latencies };
     });
+}
+
+/**
+ * A comparison's samples from where the run's curve came from: the rollup for a curve answered by
+ * the rollup (large runs; see samples-rollup.ts), raw rows otherwise or where the rollup cannot
+ * stand in. Says which it used: `rollup` latencies are approximate (within 0.5%), `exact` ones are
+ * a random sample of the stored values.
+ */
+export async function queryComparisonSamples(db: Db, runId: string, curveSource: PercentileSource): Promise<{ samples: LevelSampleRows[]; source: PercentileSource }> {
+  const rolled = curveSource === 'rollup' ? await queryRollupLevelSamples(db, runId) : null;
+  return rolled ? { samples: rolled, source: 'rollup' } : { samples: await queryLevelSamples(db, runId), source: 'exact' };
 }

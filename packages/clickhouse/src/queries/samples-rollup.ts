@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { Db } from '../db.ts';
+import { readStepWindows, windowConditions, type StepWindowBounds } from './rollup-window.ts';
+import type { LevelSampleRows } from './samples.ts';
+
+/** The grid's size: as many latencies per level as the raw sample takes (samples.ts). */
+export const GRID_POINTS = 20_000;
+/** DDSketch relative accuracy and value scale of the rollup's states (see curve-rollup.ts). */
+const DD = '0.005';
+const SCALE = 1e6;
+/** A window of at least this many whole seconds has ≥ 10 one-second QPS buckets, as samples.ts asks. */
+const MIN_WHOLE_SECONDS = 10;
+
+/**
+ * The mid-points of GRID_POINTS equal slices of (0, 1): literals fixed by a constant, so the SQL
+ * never depends on a value. ~200 KB of text, hence the raised max_query_size below.
+ */
+const GRID = Array.from({ length: GRID_POINTS }, (_, k) => String((2 * k + 1) / (2 * GRID_POINTS))).join(',');
+
+const CountRow = z.object({ level: z.number(), second: z.coerce.number(), n: z.coerce.number() });
+const GridRow = z.object({ level: z.number(), q: z.array(z.number().nullable()) });
+
+/**
+ * A comparison's raw material from the rollup, for runs too large to sample raw rows quickly:
+ * - QPS per one-second bucket: the rollup's exact successful-request counts of each whole second
+ *   in the window (the raw path anchors its buckets at measure_from; here they are the stored
+ *   seconds, and the two partial edge seconds are left out rather than counted as short buckets);
+ * - latencies: GRID_POINTS quantiles of the level's merged DDSketch at evenly spaced ranks — a
+ *   stratified sample of the whole seconds' successful requests, each value within 0.5% of the
+ *   order statistic at its rank. Resampling it gives the intervals a 20,000-value random sample
+ *   gives, with less sampling noise; the answer is marked approximate (`samples: 'rollup'`).
+ * Null when a window is open, shorter than ten whole seconds, or has fewer successful requests than
+ * the grid: there the raw rows are as cheap and exact (the caller falls back to them).
+ */
+export async function queryRollupLevelSamples(db: Db, runId: string, known?: StepWindowBounds[]): Promise<LevelSampleRows[] | null> {
+  const windows = (known ?? (await readStepWindows(db, [runId]))).filter((w) => w.run_id === runId);
+  if (windows.length === 0) return null;
+  if (windows.some((w) => w.end_second === null || w.end_second - w.first_second < MIN_WHOLE_SECONDS)) return null;
+  const where = windowConditions(windows);
+  const counts = z.array(CountRow).parse(
+    await (
+      await db.client.query({
+        query: `SELECT r.level AS level, r.second AS second, sum(r.ok) AS n FROM kb_request_seconds_v1 AS r WHERE ${where.rollup} GROUP BY level, second`,
+        query_params: where.params,
+        format: 'JSONEachRow',
+      })
+    ).json(),
+  );
+  const perLevel = new Map(windows.map((w) => [w.level, new Array<number>((w.end_second as number) - w.first_second).fill(0)]));
+  for (const c of counts) {
+    const w = windows.find((x) => x.level === c.level) as StepWindowBounds;
+    const buckets = perLevel.get(c.level);
+    if (buckets) buckets[c.second - w.first_second] = c.n;
+  }
+  const levels = [...perLevel.entries()].filter(([, b]) => b.some((n) => n > 0));
+  if (levels.some(([, b]) => b.reduce((a, n) => a + n, 0) < GRID_POINTS)) return null;
+
+  const grid = z.array(GridRow).parse(
+    await (
+      await db.client.query({
+        query: `SELECT r.level AS level, quantilesDDMerge(${DD}, ${GRID})(r.latency) AS q FROM kb_request_seconds_v1 AS r WHERE ${where.rollup} GROUP BY level`,
+        query_params: where.params,
+        format: 'JSONEachRow',
+        clickhouse_settings: { max_query_size: '1000000' },
+      })
+    ).json(),
+  );
+  const byLevel = new Map(grid.map((g) => [g.level, g.q.flatMap((v) => (v === null || Number.isNaN(v) ? [] : [v / SCALE]))]));
+  return levels
+    .sort(([a], [b]) => a - b)
+    .map(([level, per_second_ok]) => ({ level, per_second_ok, latencies: byLevel.get(level) ?? [] }));
+}
