@@ -83,15 +83,17 @@ async function measure(url: string, levels: number[], rounds: number): Promise<S
 }
 
 const median = (xs: number[]) => (xs.length === 0 ? Number.NaN : quantile(xs, 0.5));
-/** Per round, the tool's figure over wrk's in the same round; the median of those. */
-function ratioToWrk(samples: Sample[], tool: string, c: number, key: 'qps' | 'p50'): number {
+/** Per round, the tool's figure over wrk's in the same round. */
+function ratiosToWrk(samples: Sample[], tool: string, c: number, key: 'qps' | 'p50'): number[] {
   const ratios: number[] = [];
   for (const s of samples.filter((x) => x.tool === tool && x.c === c)) {
     const w = samples.find((x) => x.tool === 'wrk -t1' && x.c === c && x.round === s.round);
     if (w && w[key] > 0) ratios.push(s[key] / w[key]);
   }
-  return median(ratios);
+  return ratios;
 }
+const ratioToWrk = (samples: Sample[], tool: string, c: number, key: 'qps' | 'p50'): number => median(ratiosToWrk(samples, tool, c, key));
+const spread = (xs: number[]): string => (xs.length === 0 ? '—' : `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`);
 
 const nginx = await startNginx(TARGET_CORE, 18_000 + Math.floor(Math.random() * 2_000));
 let throughput: Sample[];
@@ -124,13 +126,17 @@ for (const c of LEVELS) {
       tool: t.name,
       'req/s': Math.round(qps),
       '× wrk': Number(ratioToWrk(throughput, t.name, c, 'qps').toFixed(2)),
+      '× wrk range': spread(ratiosToWrk(throughput, t.name, c, 'qps')),
       'p50 ms': Number(median(xs.map((s) => s.p50)).toFixed(3)),
+      // Little's law: in a closed loop of c, the mean latency is c ÷ throughput whatever the shape.
+      'mean ms (c÷req/s)': Number(((c / qps) * 1000).toFixed(3)),
       'p50 × wrk': Number(ratioToWrk(throughput, t.name, c, 'p50').toFixed(2)),
       'p99 ms': Number(median(xs.map((s) => s.p99)).toFixed(3)),
       'cpu cores': Number(cpu.toFixed(2)),
       'req/s per core': Math.round(qps / cpu),
       'peak RSS MiB': Math.round(Math.max(...xs.map((s) => s.rssMiB))),
       limited: xs.map((s) => (s.limited === undefined ? '—' : s.limited === 'no' ? 'no' : 'YES')).join('/'),
+      load: spread(xs.map((s) => s.load)).replace(/\.\d+/g, ''),
     });
   }
 }

@@ -52,7 +52,7 @@ export function treeRssMiB(pid: number): number {
  * Runs `cmd args` pinned to `core` under bash (open-file limit raised for 10,000 connections),
  * samples the tree's RSS every 50 ms, and takes its CPU from `times` (children, reaped).
  */
-export function runPinned(core: number, cmd: string, args: string[], timeoutMs = 180_000): Promise<{ stdout: string; stderr: string; cpuS: number; rssMiB: number; code: number | null }> {
+export function runPinned(core: number | string, cmd: string, args: string[], timeoutMs = 180_000): Promise<{ stdout: string; stderr: string; cpuS: number; rssMiB: number; code: number | null }> {
   const quoted = [cmd, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
   const errFile = join(mkdtempSync(join(tmpdir(), 'kb-bench-')), 'stderr');
   return new Promise((resolve, reject) => {
@@ -135,13 +135,13 @@ export async function kneeboard(engine: 'native' | 'node', core: number, url: st
 }
 
 /** nginx with one worker, pinned to `core`, answering "ok" on keep-alive connections; no daemon, a temp prefix. */
-export async function startNginx(core: number, port: number): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+export async function startNginx(core: number | string, port: number, workers = 1): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'kb-nginx-'));
   writeFileSync(
     join(dir, 'nginx.conf'),
-    `worker_processes 1;
+    `worker_processes ${workers};
 daemon off;
-master_process off;
+master_process ${workers > 1 ? 'on' : 'off'};
 error_log ${dir}/error.log warn;
 pid ${dir}/nginx.pid;
 events { worker_connections 20000; }

@@ -10,3 +10,6 @@ export { runFollow } from './import/follow.ts';
 export { k6ByteParser, k6Parser } from './import/k6.ts';
 export { readByteLines } from './import/byte-lines.ts';
 export { newParsed, type ByteLineParser, type LineParser, type Parsed, type ToolSpec } from './import/records.ts';
+/** The native engine's binary and its frame reader, for benches that drive the engine alone. */
+export { DEFAULT_ENGINE_BINARY } from './native/engine-binary.ts';
+export { FrameReader } from './native/frames.ts';

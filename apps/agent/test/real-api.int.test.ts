@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
 import { demoTargetArgs } from './support/demo-target-process.ts';
 import { freePort, startApi, type ApiProcess } from './support/real-api.ts';
+import { ENGINES } from './support/engines.ts';
 import { runCli } from './support/run-cli.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kb-agent-api-'));
@@ -39,10 +40,10 @@ async function countsAgree(runId: string, levels: JsonLevel[]) {
 }
 
 describe('the agent CLI against the real API (ClickHouse embedded) on 127.0.0.1', () => {
-  it('loses and doubles nothing when the API dies mid-sweep: the rest waits in the spool, `kneeboard flush` delivers it', async () => {
+  it.each(ENGINES)('on the %s engine: loses and doubles nothing when the API dies mid-sweep: the rest waits in the spool, `kneeboard flush` delivers it', async (engine) => {
     const spoolDir = mkdtempSync(join(tmpdir(), 'kb-agent-spool-'));
     const sweep = runCli(
-      ['sweep', '--target', `${target.url}/`, '--levels', '2,4,8', '--duration', '1s', '--warmup', '0', '--service', 'demo', '--release', 'spool', '--api', api.url, '--spool-dir', spoolDir, '--delivery-timeout', '1s', '--json'],
+      ['sweep', '--target', `${target.url}/`, '--levels', '2,4,8', '--duration', '1s', '--warmup', '0', '--service', 'demo', '--release', 'spool', '--api', api.url, '--spool-dir', spoolDir, '--delivery-timeout', '1s', '--engine', engine, '--json'],
       40_000,
     );
     // Kill the API hard in the middle of level 4, once the run exists and batches are flowing.

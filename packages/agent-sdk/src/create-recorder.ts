@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { FinishRunBody, MAX_BATCH_EVENTS, StepWindow, type CreateRunInput, type StepWindowInput } from '@kneeboard/contracts';
+import type { EventColumns } from '@kneeboard/event-wire';
 import { KneeboardApi } from './api-client.ts';
 import { EventBuffer } from './event-buffer.ts';
 import { Outbox, type Delivery, type OutboxStats } from './outbox.ts';
@@ -83,6 +84,12 @@ export interface Recorder {
   step(level: number): StepHandle;
   /** Constant time, never waits on the network. */
   record(event: RecordedEvent): void;
+  /**
+   * Records a block of events already in columns (`ts_ms` epoch ms, NaN for a missing
+   * compute/queue time), kept as it is: nothing per event. The caller must not change it afterwards.
+   * Optional: a recorder without it takes events one by one through record().
+   */
+  recordColumns?(columns: EventColumns): void;
   /** Cuts the current batch and resolves once everything recorded so far is delivered (or settled otherwise). */
   flush(): Promise<void>;
   /** Cuts the last batch, finishes the run, waits up to timeoutMs (default 30 s) for delivery; the rest stays spooled. */
@@ -181,7 +188,18 @@ class RunRecorder implements Recorder {
     if (this.finished) throw new Error('record() after finish()');
     this.buffer.append(e.level, e.tsMs ?? nowEpochMs(), e.latencyMs, e.computeMs ?? null, e.queueMs ?? null, e.status);
     this.recorded += 1;
-    // Cut a full batch soon, not inside the caller's completion handler.
+    this.scheduleFullCut();
+  }
+
+  recordColumns(columns: EventColumns): void {
+    if (this.finished) throw new Error('recordColumns() after finish()');
+    this.buffer.appendColumns(columns);
+    this.recorded += columns.length;
+    this.scheduleFullCut();
+  }
+
+  /** Cut a full batch soon, not inside the caller's completion handler. */
+  private scheduleFullCut(): void {
     if (this.buffer.length >= this.maxBatchEvents && !this.cutScheduled) {
       this.cutScheduled = true;
       setImmediate(() => this.cut(this.maxBatchEvents));

@@ -11,16 +11,23 @@ interface Pending {
 }
 
 const empty = (): Pending => ({ level: [], ts_ms: [], latency_ms: [], compute_ms: [], queue_ms: [], status: [] });
+const F64_COLUMNS = ['level', 'ts_ms', 'latency_ms', 'compute_ms', 'queue_ms'] as const;
+type Building = { -readonly [K in keyof EventColumns]: EventColumns[K] };
 
 /**
- * Request events as parallel arrays of numbers: appending is six pushes, no object per request. A
- * batch is cut into typed arrays (EventColumns), ready to encode.
+ * Request events in columns, in the order recorded. Single events are six pushes onto number
+ * arrays (no object per request); a whole block of columns (a native engine's frame) is kept as
+ * it is, so recording it costs nothing per event. A batch is cut as typed arrays (EventColumns),
+ * ready to encode: one copy of each column.
  */
 export class EventBuffer {
   private cols = empty();
+  /** Sealed blocks, oldest first; `cols` holds the events recorded after the last of them. */
+  private blocks: EventColumns[] = [];
+  private blocked = 0;
 
   get length(): number {
-    return this.cols.level.length;
+    return this.blocked + this.cols.level.length;
   }
 
   append(level: number, tsMs: number, latencyMs: number, computeMs: number | null, queueMs: number | null, status: number): void {
@@ -33,31 +40,70 @@ export class EventBuffer {
     c.status.push(status);
   }
 
+  /** Appends a block as it is (the caller hands it over and must not change it afterwards). */
+  appendColumns(block: EventColumns): void {
+    if (block.length === 0) return;
+    this.seal();
+    this.blocks.push(block);
+    this.blocked += block.length;
+  }
+
   /** Removes and returns the oldest `max` events (or all of them). */
   take(max: number): EventColumns {
-    let taken: Pending;
-    if (this.length <= max) {
-      taken = this.cols;
-      this.cols = empty();
-    } else {
-      const c = this.cols;
-      taken = {
-        level: c.level.splice(0, max),
-        ts_ms: c.ts_ms.splice(0, max),
-        latency_ms: c.latency_ms.splice(0, max),
-        compute_ms: c.compute_ms.splice(0, max),
-        queue_ms: c.queue_ms.splice(0, max),
-        status: c.status.splice(0, max),
-      };
+    this.seal();
+    const n = Math.min(max, this.blocked);
+    const parts: EventColumns[] = [];
+    let got = 0;
+    while (got < n) {
+      const b = this.blocks[0]!;
+      const want = n - got;
+      if (b.length <= want) {
+        parts.push(b);
+        this.blocks.shift();
+        got += b.length;
+      } else {
+        parts.push(slice(b, 0, want));
+        this.blocks[0] = slice(b, want, b.length);
+        got += want;
+      }
     }
-    return {
-      length: taken.level.length,
-      level: Float64Array.from(taken.level),
-      ts_ms: Float64Array.from(taken.ts_ms),
-      latency_ms: Float64Array.from(taken.latency_ms),
-      compute_ms: Float64Array.from(taken.compute_ms),
-      queue_ms: Float64Array.from(taken.queue_ms),
-      status: Uint16Array.from(taken.status),
-    };
+    this.blocked -= n;
+    return parts.length === 1 ? parts[0]! : concat(parts, n);
   }
+
+  /** Turns the pending single events into a block, so blocks keep the recording order. */
+  private seal(): void {
+    const c = this.cols;
+    if (c.level.length === 0) return;
+    this.cols = empty();
+    this.blocks.push({
+      length: c.level.length,
+      level: Float64Array.from(c.level),
+      ts_ms: Float64Array.from(c.ts_ms),
+      latency_ms: Float64Array.from(c.latency_ms),
+      compute_ms: Float64Array.from(c.compute_ms),
+      queue_ms: Float64Array.from(c.queue_ms),
+      status: Uint16Array.from(c.status),
+    });
+    this.blocked += c.level.length;
+  }
+}
+
+/** Views, not copies: the rows [from, to) of a block. */
+function slice(b: EventColumns, from: number, to: number): EventColumns {
+  const out = { length: to - from, status: b.status.subarray(from, to) } as Building;
+  for (const k of F64_COLUMNS) out[k] = b[k].subarray(from, to);
+  return out;
+}
+
+function concat(parts: EventColumns[], n: number): EventColumns {
+  const out = { length: n, status: new Uint16Array(n) } as Building;
+  for (const k of F64_COLUMNS) out[k] = new Float64Array(n);
+  let at = 0;
+  for (const p of parts) {
+    for (const k of F64_COLUMNS) out[k].set(p[k], at);
+    out.status.set(p.status, at);
+    at += p.length;
+  }
+  return out;
 }

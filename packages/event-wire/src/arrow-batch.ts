@@ -141,13 +141,26 @@ function asFloat64(chunks: NumericData[], n: number): Float64Array {
   return out;
 }
 
-/** A validity bitmap from NaN markers, or undefined when nothing is null. */
+/**
+ * A validity bitmap from NaN markers, or undefined when nothing is null. `v !== v` is the NaN test
+ * (Number.isNaN here cost ~60 ns a value in the agent's profile); the bitmap is only built when a
+ * null was seen, in the same pass from that point on.
+ */
 function validityOf(values: Float64Array): { bitmap: Uint8Array | undefined; nulls: number } {
+  const n = values.length;
+  let first = 0;
+  while (first < n && values[first] === values[first]) first++;
+  if (first === n) return { bitmap: undefined, nulls: 0 };
+  const bitmap = new Uint8Array(((n + 63) & ~63) >> 3);
+  // Everything before the first NaN is valid: whole bytes at once, then the bits of the last one.
+  bitmap.fill(0xff, 0, first >> 3);
+  for (let i = first & ~7; i < first; i++) bitmap[i >> 3]! |= 1 << (i & 7);
   let nulls = 0;
-  for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) nulls++;
-  if (nulls === 0) return { bitmap: undefined, nulls };
-  const bitmap = new Uint8Array(((values.length + 63) & ~63) >> 3);
-  for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) bitmap[i >> 3]! |= 1 << (i & 7);
+  for (let i = first; i < n; i++) {
+    const v = values[i]!;
+    if (v === v) bitmap[i >> 3]! |= 1 << (i & 7);
+    else nulls++;
+  }
   return { bitmap, nulls };
 }
 

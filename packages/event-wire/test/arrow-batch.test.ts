@@ -62,6 +62,17 @@ describe('decodeArrowColumns', () => {
     expect(encodeArrowColumns(again)).toEqual(encodeArrowColumns(c));
   });
 
+  it('keeps every null where it was, wherever the first one falls (bitmap bytes before it filled whole)', () => {
+    for (const firstNull of [0, 5, 8, 13, 64, 99]) {
+      const n = 100;
+      const compute = Float64Array.from({ length: n }, (_, i) => (i === firstNull || (i > firstNull && i % 3 === 0) ? Number.NaN : i / 4));
+      const c = { length: n, level: new Float64Array(n).fill(1), ts_ms: new Float64Array(n).fill(T0), latency_ms: new Float64Array(n).fill(2), compute_ms: compute, queue_ms: new Float64Array(n).fill(0.5), status: new Uint16Array(n).fill(200) };
+      const back = decodeArrowColumns(encodeArrowColumns(c), bounds);
+      expect(Array.from(back.compute_ms).map((v) => (Number.isNaN(v) ? null : v))).toEqual(Array.from(compute).map((v) => (Number.isNaN(v) ? null : v)));
+      expect(Array.from(back.queue_ms).every((v) => v === 0.5)).toBe(true);
+    }
+  });
+
   it.each([
     ['a wrong column type', () => good({ latency_ms: vec(['12', '13'], new Utf8()) }), 'latency_ms'],
     ['a float status', () => good({ status: vec([200, 0], new Float64()) }), 'status'],

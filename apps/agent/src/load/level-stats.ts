@@ -58,20 +58,27 @@ export class LevelStats {
 
   /** `completedAtMs` is epoch ms, as stored. */
   add(completedAtMs: number, latencyMs: number, c: Pick<Completion, 'errorKind' | 'computeMs' | 'queueMs' | 'unparseable'>): void {
+    this.addValues(completedAtMs, latencyMs, c.errorKind, c.computeMs ?? Number.NaN, c.queueMs ?? Number.NaN, c.unparseable);
+  }
+
+  /** The same with no object per request (a block of columns): compute/queue NaN when absent. */
+  addValues(completedAtMs: number, latencyMs: number, errorKind: string | null, computeMs: number, queueMs: number, unparseable: number): void {
     if (completedAtMs < this.measureFrom || completedAtMs > this.endAt) return;
     this.requests += 1;
     this.latencySumMs += latencyMs;
-    if (c.unparseable > 0) this.unparseable += 1;
-    if (c.errorKind !== null) {
+    if (unparseable > 0) this.unparseable += 1;
+    if (errorKind !== null) {
       this.errors += 1;
-      this.errorKinds.set(c.errorKind, (this.errorKinds.get(c.errorKind) ?? 0) + 1);
+      this.errorKinds.set(errorKind, (this.errorKinds.get(errorKind) ?? 0) + 1);
       return;
     }
     this.okLatencySumMs += latencyMs;
     this.latency.recordValue(toMicros(latencyMs));
-    if (c.computeMs !== null) this.compute.recordValue(toMicros(c.computeMs));
-    if (c.queueMs !== null) this.queue.recordValue(toMicros(c.queueMs));
-    if (c.computeMs !== null || c.queueMs !== null) this.other.recordValue(toMicros(latencyMs - (c.computeMs ?? 0) - (c.queueMs ?? 0)));
+    const hasCompute = computeMs === computeMs;
+    const hasQueue = queueMs === queueMs;
+    if (hasCompute) this.compute.recordValue(toMicros(computeMs));
+    if (hasQueue) this.queue.recordValue(toMicros(queueMs));
+    if (hasCompute || hasQueue) this.other.recordValue(toMicros(latencyMs - (hasCompute ? computeMs : 0) - (hasQueue ? queueMs : 0)));
   }
 
   /** Mean latency over every request in the window (errors included), ms. */

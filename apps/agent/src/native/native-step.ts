@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { SweepError } from '../sweep/sweep-error.ts';
 import type { AgentMonitor, AgentUsage } from '../load/agent-monitor.ts';
-import type { BeginStep, DriverResult, StepDriver, StepEvent, StepPlan } from '../sweep/step-driver.ts';
+import type { BeginStep, DriverResult, StepDriver, StepPlan, StepSink } from '../sweep/step-driver.ts';
 import { FrameReader, KIND_CANCELLED, type EventColumnsFrame } from './frames.ts';
 import type { NativeRequest } from './native-request.ts';
 
@@ -75,7 +75,7 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
   let wireArea = 0;
   let t0 = 0;
   let kinds: string[] = [];
-  let sink: ((e: StepEvent) => void) | undefined;
+  let sink: StepSink | undefined;
   let end: z.infer<typeof End> | undefined;
   let stderr = '';
   let failure: Error | undefined;
@@ -114,20 +114,27 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
     };
 
     const onEvents = (f: EventColumnsFrame) => {
+      // Time on the wire inside the window: the exact integral of the in-flight count.
       for (let i = 0; i < f.length; i++) {
         const sent = f.sent[i]!;
-        const ended = f.ended[i]!;
-        // Time on the wire inside the window: the exact integral of the in-flight count.
-        if (sent === sent) {
-          const a = Math.max(sent, windowFrom);
-          const b = Math.min(ended, windowTo);
-          if (b > a) wireArea += b - a;
-        }
+        if (sent !== sent) continue; // NaN: never sent
+        const a = Math.max(sent, windowFrom);
+        const b = Math.min(f.ended[i]!, windowTo);
+        if (b > a) wireArea += b - a;
+      }
+      const columns = sink!.columns;
+      if (columns) {
+        // The step takes the frame's columns as they are: no object per request.
+        columns({ length: f.length, intended: f.intended, ended: f.ended, compute: f.compute, queue: f.queue, status: f.status, kind: f.errorKind, kinds, cancelled: KIND_CANCELLED, unparseable: f.unparseable });
+        return;
+      }
+      for (let i = 0; i < f.length; i++) {
         const kind = f.errorKind[i]!;
         if (kind === KIND_CANCELLED) continue;
         const status = f.status[i]!;
         const compute = f.compute[i]!;
         const queue = f.queue[i]!;
+        const ended = f.ended[i]!;
         sink!({
           tsMs: t0 + ended,
           latencyMs: ended - f.intended[i]!,

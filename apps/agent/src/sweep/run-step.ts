@@ -8,7 +8,7 @@ import type { NativeRequest } from '../native/native-request.ts';
 import { startNativeStep } from '../native/native-step.ts';
 import { startNodeStep } from './node-step.ts';
 import type { SweepReporter } from './reporter.ts';
-import type { StepDriver, StepEvent, StepPlan } from './step-driver.ts';
+import type { StepColumns, StepDriver, StepEvent, StepPlan, StepSink } from './step-driver.ts';
 
 /** Which engine sends the requests: this process (undici), or the native binary it spawns per step. */
 export type StepEngine = { kind: 'node' } | { kind: 'native'; binary: string; request: NativeRequest; threads: number | undefined };
@@ -60,15 +60,57 @@ export async function runStep(ctx: StepContext, level: number, load: number, ind
     stats.add(tsMs, e.latencyMs, e);
     if (e.errorKind === null) okSinceTick += 1;
   };
+  // A block from the native engine: one pass over its columns, which go to the recorder as they
+  // are (no object per request) when it takes blocks.
+  const onColumns = (c: StepColumns) => {
+    const n = c.length;
+    const { ended, intended, compute, queue, status, kind, kinds, unparseable } = c;
+    const ts = new Float64Array(n);
+    const latency = new Float64Array(n);
+    let m = 0;
+    const keep = recorder.recordColumns === undefined ? null : new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const k = kind[i]!;
+      if (k === c.cancelled) continue;
+      const s = status[i]!;
+      const tsMs = micros(started_at + ended[i]!);
+      const latencyMs = ended[i]! - intended[i]!;
+      const errorKind = k > 0 ? (kinds[k - 1] ?? 'socket error') : s >= 400 ? `HTTP ${s}` : null;
+      stats.addValues(tsMs, latencyMs, errorKind, compute[i]!, queue[i]!, unparseable[i]!);
+      if (errorKind === null) okSinceTick += 1;
+      if (keep === null) {
+        const cm = compute[i]!;
+        const qm = queue[i]!;
+        recorder.record({ level, latencyMs: micros(latencyMs), computeMs: cm === cm ? cm : null, queueMs: qm === qm ? qm : null, status: s, tsMs });
+        continue;
+      }
+      keep[i] = 1;
+      ts[m] = tsMs;
+      latency[m] = micros(latencyMs);
+      m++;
+    }
+    if (keep === null || m === 0) return;
+    // Cancelled requests are not events: when the block has any, its columns are compacted.
+    const pick = <T extends Float64Array | Uint16Array>(col: T): T => (m === n ? col : (col.filter((_, i) => keep[i] === 1) as T));
+    recorder.recordColumns!({
+      length: m,
+      level: new Float64Array(m).fill(level),
+      ts_ms: ts.subarray(0, m),
+      latency_ms: latency.subarray(0, m),
+      compute_ms: pick(compute),
+      queue_ms: pick(queue),
+      status: pick(status),
+    });
+  };
   // Called by the engine when it fixes the first send time; events only come after it.
-  const begin = (startedAt: number) => {
+  const begin = (startedAt: number): StepSink => {
     started_at = startedAt;
     measure_from = started_at + warmupMs;
     ends_at = measure_from + durationMs;
     stats = new LevelStats(level, measure_from, ends_at);
     step.start({ startedAt: started_at, measureFrom: measure_from });
     reporter.stepStarted?.({ level, load, index, count: ctx.levelCount, started_at, measure_from, ends_at });
-    return onEvent;
+    return Object.assign(onEvent, { columns: onColumns });
   };
   const common = {
     plan,

@@ -36,10 +36,35 @@ export interface StepPlan {
 }
 
 /**
+ * A block of requests in columns, as the native engine sends them: the step takes it without an
+ * object per request. Times are ms since the step's start (the `startedAtEpochMs` given to
+ * BeginStep); compute/queue are NaN when the server did not say.
+ */
+export interface StepColumns {
+  length: number;
+  intended: Float64Array;
+  ended: Float64Array;
+  compute: Float64Array;
+  queue: Float64Array;
+  status: Uint16Array;
+  /** 0: an HTTP response; k ≥ 1: `kinds[k-1]`, a transport error; `cancelled`: not an event, skipped. */
+  kind: Uint8Array;
+  kinds: readonly string[];
+  cancelled: number;
+  unparseable: Uint8Array;
+}
+
+/** Where an engine puts its requests: one at a time, or (when the step offers it) a block at a time. */
+export interface StepSink {
+  (e: StepEvent): void;
+  columns?: (c: StepColumns) => void;
+}
+
+/**
  * Called once, synchronously, when the engine fixes the step's first send time (epoch ms); returns
  * the sink for its events. Events never arrive before it.
  */
-export type BeginStep = (startedAtEpochMs: number) => (e: StepEvent) => void;
+export type BeginStep = (startedAtEpochMs: number) => StepSink;
 
 /** A step under way in one of the engines. */
 export interface StepDriver {
