@@ -31,8 +31,10 @@ export function registerMethodNotAllowed(app: FastifyInstance): void {
     known.set(route.url, entry);
   });
   app.addHook('onRequest', async (req, reply) => {
-    const path = req.url.split('?')[0] ?? '';
     const matched = req.routeOptions.url;
+    // A catch-all route took it on purpose: the CORS preflight (OPTIONS on every path).
+    if (matched?.includes('*')) return;
+    const path = req.url.split('?')[0] ?? '';
     let best: KnownPath | undefined;
     for (const entry of known.values()) {
       if (entry.pattern.test(path) && (!best || entry.literal > best.literal)) best = entry;
