@@ -77,13 +77,13 @@ async function runPass(pass: string, env: Record<string, string>, headers: strin
       '--max-examples', String(MAX_EXAMPLES),
       '--seed', String(SEED),
       '--generation-deterministic',
-      '--generation-database', 'none',
       '--request-timeout', '20',
       '--max-time', String(Math.floor(PASS_TIMEOUT_S * 0.8)),
       '--report', 'junit', '--report-junit-path', junit,
       ...headers.flatMap((h) => ['--header', h]),
     ];
-    const child = spawn(ST, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Run in the (ignored) results directory: schemathesis keeps a .schemathesis cache in its working directory.
+    const child = spawn(ST, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd: OUT });
     let output = '';
     child.stdout.on('data', (d: Buffer) => {
       output += d.toString();
