@@ -238,7 +238,11 @@ export function fitUsl(input: readonly Sample[]): UslFitResult | null {
   }
 
   const se = standardErrors(samples, scaling, best, freeCount, bestSse);
-  const peakLevel = model === 'usl' ? uslPeakLevel(p) : null;
+  // USL throughput is only meaningful from one client up: a fitted N* below 1 means the fitted
+  // curve falls from the first level on, so its peak is at 1 (not at N*, where X would be negative).
+  const rawPeak = model === 'usl' ? uslPeakLevel(p) : null;
+  const peakLevel = rawPeak !== null ? Math.max(1, rawPeak) : null;
+  const peakQps = peakLevel !== null ? uslThroughput(peakLevel, p) : model === 'amdahl' ? amdahlCeiling(p) : null;
   return {
     ...p,
     lambda_se: se?.lambda_se ?? null,
@@ -247,7 +251,8 @@ export function fitUsl(input: readonly Sample[]): UslFitResult | null {
     residual_se: se?.residual_se ?? null,
     r2: rSquared(samples, bestSse),
     peak_level: peakLevel,
-    peak_qps: peakLevel !== null ? uslThroughput(peakLevel, p) : model === 'amdahl' ? amdahlCeiling(p) : null,
+    // A peak the contract can carry (finite, positive) or none: a degenerate fit must not break the run's page.
+    peak_qps: peakQps !== null && Number.isFinite(peakQps) && peakQps > 0 ? peakQps : null,
     model,
   };
 }
