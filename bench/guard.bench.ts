@@ -14,10 +14,14 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { freePort } from '@kneeboard/api/spawn';
 import { createRun, postJson, storeSyntheticRun } from '@kneeboard/api/testing';
 import { cpuSeconds } from './lib/process-cpu.ts';
 import { quantile, report } from './lib/report.ts';
+
+// A queued comparison may wait minutes on a loaded box: no client-side header timeout (fetch's is 300 s).
+setGlobalDispatcher(new Agent({ headersTimeout: 0, bodyTimeout: 0 }));
 
 const apiDir = resolve(process.env.KB_API_DIR ?? fileURLToPath(new URL('../apps/api/', import.meta.url)));
 const label = process.env.KB_LABEL ?? 'after';

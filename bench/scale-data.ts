@@ -19,7 +19,7 @@ export interface ScaleData {
   store_s: number;
 }
 
-async function storeRun(db: Db, levels: number, perLevel: number, release: string, seed: number, slower: number): Promise<string> {
+export async function storeRun(db: Db, levels: number, perLevel: number, release: string, seed: number, slower: number): Promise<string> {
   const run = await insertRun(db, { service: 'scale-bench', release, load_model: 'closed', parameter: 'concurrency', tags: {} });
   const t0 = 1_800_000_000_000 + seed * 10_000_000;
   for (let l = 1; l <= levels; l++) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every test: typecheck, lint (zero warnings), unit and integration tests against the embedded
-# ClickHouse and real loopback servers, then the browser tests in a real Chromium.
+# ClickHouse and real loopback servers, then the browser tests in a real Chromium, then schemathesis.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/quiet.sh
@@ -8,6 +8,10 @@ source scripts/lib/pnpm.sh
 if [ ! -x /usr/bin/chromium ]; then
   echo "installing Chromium from Debian for the browser tests…"
   (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || { echo "could not install chromium: run 'apt-get install -y chromium' as root"; exit 1; }
+fi
+if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+  echo "installing python3-venv from Debian for schemathesis…"
+  (apt-get update -qq && apt-get install -y -qq python3 python3-venv >/dev/null) || { echo "could not install python3-venv: run 'apt-get install -y python3-venv' as root"; exit 1; }
 fi
 pnpm install --frozen-lockfile
 source scripts/lib/build-engine.sh
@@ -18,4 +22,7 @@ status=0
 pnpm test 2>&1 | tee "$log" || status=$?
 node scripts/lib/tally-tests.mjs "$log"
 rm -f "$log"
+# The OpenAPI document against the real API (open, then with tokens): schemathesis from PyPI, pinned,
+# installed into ~/.cache/kneeboard on first use; fixed seed, few examples, a hard time limit per pass.
+pnpm --filter @kneeboard/api test:schemathesis || status=$?
 exit "$status"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvFields } from '../src/import/csv-fields.ts';
-import { gatlingParser } from '../src/import/gatling.ts';
+import { gatlingBinaryTool, gatlingParser, gatlingTool } from '../src/import/gatling.ts';
 import { parseIsoMs } from '../src/import/iso-time.ts';
 import { jmeterParser } from '../src/import/jmeter.ts';
 import { jmeterXmlParser } from '../src/import/jmeter-xml.ts';
@@ -115,10 +115,11 @@ describe('gatlingParser', () => {
     expect(parse('USER\tsteps\tEND\t1795459222400', p)).toBe('level');
     expect(p.level).toBe(1);
   });
-  it('refuses a binary log (Gatling 3.11+) with a reason', () => {
+  it('leaves a binary log (Gatling 3.13+) to the binary reader: the first byte decides', () => {
     const p = newParsed();
     expect(gatlingParser()('\u0000\u0003\u0001abc', p)).toBe('bad');
-    expect(p.reason).toMatch(/binary/);
+    expect(gatlingTool.sniff!(Buffer.from([0, 0, 0, 0, 6]))).toBe(gatlingBinaryTool);
+    expect(gatlingTool.sniff!(Buffer.from('RUN\tkb.Steps', 'latin1'))).toBe(gatlingTool);
   });
 });
 

@@ -19,6 +19,7 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { DEFAULT_RETENTION, registerRetention, type RetentionPolicy } from './plugins/retention.ts';
+import { registerMethodNotAllowed } from './plugins/method-not-allowed.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerSecurityHeaders } from './plugins/security-headers.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -64,6 +65,8 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const limits: Limits = { ...DEFAULT_LIMITS, ...limitOptions };
   const app = Fastify({
     logger,
+    // Above the longest path value a route accepts (an agent name is 128 characters, up to 12 bytes each once percent-encoded), so a long one is the route's 400, not a 414.
+    routerOptions: { maxParamLength: 8192 },
     bodyLimit: limits.bodyBytes,
     // Node's own timeouts, checked every second rather than every 30 s (its default), so a slow
     // body is cut (408, connection closed) within a second of the limit.
@@ -75,6 +78,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
 
   const origins = new OriginPolicy(corsOrigins);
   registerSecurityHeaders(app);
+  registerMethodNotAllowed(app);
   await registerCors(app, origins);
   await registerOpenApi(app);
   registerErrorHandler(app, limits);

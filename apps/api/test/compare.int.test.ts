@@ -25,6 +25,7 @@ describe('GET /api/v1/compare', () => {
     const base = await syntheticRun(1, 'v1.0.0');
     const head = await syntheticRun(2, 'v1.1.0', { qps: 0.8, latency: 1.25 });
     const report = await compare(base, [head]);
+    expect(report.settings.samples).toBe('exact'); // small runs: a random sample of the stored values
     const [h] = report.heads;
     expect(h?.levels.map((l) => l.level)).toEqual(LEVELS);
     for (const l of h?.levels ?? []) {

@@ -32,16 +32,17 @@ let other: string;
 let admin: BrowserContext;
 
 beforeAll(async () => {
-  const open = await startServerProcess({ KNEEBOARD_DATA_DIR: dataDir });
+  // Generous start-up bounds: the API starts twice on a box shared with other test runs.
+  const open = await startServerProcess({ KNEEBOARD_DATA_DIR: dataDir }, 90_000);
   base = await storeSyntheticRun(open.url, { seed: 1, service: `svc ${IMG}`, release: SCRIPT, seconds: 2 });
   head = await storeSyntheticRun(open.url, { seed: 2, service: `svc ${IMG}`, release: `v2 ${IMG}`, seconds: 2 });
   other = await storeSyntheticRun(open.url, { seed: 3, service: 'private', release: 'secret-release', seconds: 1 });
   await open.stop();
-  api = await startServerProcess({ KNEEBOARD_DATA_DIR: dataDir, KNEEBOARD_ADMIN_TOKEN: ADMIN, KNEEBOARD_READ: 'token' });
+  api = await startServerProcess({ KNEEBOARD_DATA_DIR: dataDir, KNEEBOARD_ADMIN_TOKEN: ADMIN, KNEEBOARD_READ: 'token' }, 90_000);
   web = await startNextApp({ apiUrl: api.url });
   browser = await launchChromium();
   admin = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -68,6 +69,20 @@ async function expectAxeClean(page: Page, label: string): Promise<void> {
     report.blocking.map((v) => `${v.impact} ${v.id} ×${v.nodes.length}`),
     formatViolations(label, report.blocking),
   ).toEqual([]);
+}
+
+/**
+ * Opens a view, again while it says the API did not answer: the dashboard gives a comparison 5 s,
+ * which a box running several test suites at once can exceed. This file tests who may see what,
+ * not how fast; a refusal (401/403) is never retried.
+ */
+async function openView(page: Page, url: string): Promise<number | undefined> {
+  let status: number | undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    status = (await page.goto(url))?.status();
+    if ((await page.getByTestId('api-error').count()) === 0) break;
+  }
+  return status;
 }
 
 /** Opens the Read-only link popover on the current page and makes a link expiring after `days`. */
@@ -135,7 +150,7 @@ describe('token page and share links on a team server', () => {
 
   it('shares one run read-only: the link opens in a fresh browser, the secret leaves the URL, nothing else can be listed', async () => {
     const adminPage = await admin.newPage();
-    await adminPage.goto(`${web.url}/runs/${base}`);
+    await openView(adminPage, `${web.url}/runs/${base}`);
     const link = await makeShareLink(adminPage, '1');
     await saveScreenshot(adminPage, 'share-link-run');
     await adminPage.close();
@@ -144,10 +159,12 @@ describe('token page and share links on a team server', () => {
     const token = new URL(link).searchParams.get('share') ?? '';
     const first = await fetch(link, { redirect: 'manual' });
     expect(first.status).toBe(303);
-    expect(first.headers.get('location')).toBe(`/runs/${base}`);
+    // Next writes a same-origin Location as a path; either way it resolves to this page on this site.
+    expect(new URL(first.headers.get('location') ?? '', web.url).href).toBe(`${web.url}/runs/${base}`);
     expect(first.headers.get('set-cookie')).toMatch(/kb_share=.*HttpOnly/i);
     const offsite = await fetch(`${web.url}//evil.example/x?share=${encodeURIComponent(token)}`, { redirect: 'manual' });
-    expect(offsite.headers.get('location')).toBe('/evil.example/x');
+    // (Next itself folds the double slash first; either way the browser stays on this site.)
+    expect(new URL(offsite.headers.get('location') ?? '', web.url).origin).toBe(web.url);
 
     const { page, dialogs } = await strangerPage();
     const res = await page.goto(link);
@@ -188,18 +205,18 @@ describe('token page and share links on a team server', () => {
 
   it('shares a comparison and its printable review; revoking the link shows a clear page', async () => {
     const adminPage = await admin.newPage();
-    await adminPage.goto(`${web.url}/review?base=${base}&head=${head}`);
+    await openView(adminPage, `${web.url}/review?base=${base}&head=${head}`);
     const link = await makeShareLink(adminPage, '7');
     expect(new URL(link).pathname).toBe('/review');
 
     const { page, dialogs } = await strangerPage({ width: 390, height: 844 });
-    expect((await page.goto(link))?.status()).toBe(200);
+    expect(await openView(page, link)).toBe(200);
     expect(page.url()).not.toContain('share=');
     await page.getByTestId('review-title').waitFor();
     expect(await page.getByTestId('review-title').innerText()).toContain(SCRIPT);
     await saveScreenshot(page, 'share-review-390');
     // The comparison view and its PNG embed open with the same link; a third run does not.
-    expect((await page.goto(`${web.url}/compare?base=${base}&head=${head}`))?.status()).toBe(200);
+    expect(await openView(page, `${web.url}/compare?base=${base}&head=${head}`)).toBe(200);
     const png = await page.request.get(`${web.url}/api/v1/compare.png?base=${base}&head=${head}`);
     expect(png.status()).toBe(200);
     const body = Buffer.from(await png.body());

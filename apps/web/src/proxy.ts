@@ -49,8 +49,9 @@ function acceptShareLink(request: NextRequest): NextResponse | null {
   const query = clean.toString();
   // One leading slash: `//evil.example/…` as a Location would leave the site.
   const path = `/${request.nextUrl.pathname.replace(/^[/\\]+/, '')}`;
-  // A relative Location: behind a TLS proxy the app does not know the scheme and host the browser used.
-  const res = withStaticHeaders(new NextResponse(null, { status: 303, headers: { location: `${path}${query ? `?${query}` : ''}` } }));
+  // The scheme and host the browser used (a TLS proxy in front says https; Host is kept as sent).
+  const origin = `${isHttps(request.headers, request.nextUrl) ? 'https' : 'http'}://${request.headers.get('host') ?? request.nextUrl.host}`;
+  const res = withStaticHeaders(NextResponse.redirect(new URL(`${path}${query ? `?${query}` : ''}`, origin), 303));
   res.headers.set('cache-control', 'no-store');
   if (TokenText.safeParse(share).success) res.cookies.set(SHARE_COOKIE, share, cookieOptions('share', isHttps(request.headers, request.nextUrl)));
   return res;

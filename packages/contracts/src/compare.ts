@@ -152,8 +152,15 @@ export function formatRunGroupRef(ref: RunGroupRef): string {
   return ref.kind === 'runs' ? ref.ids.join(',') : `${RELEASE_REF_PREFIX}${ref.service}@${ref.release}`;
 }
 
+/** zod's own run-id pattern, without its anchors, to spell a group of them in the OpenAPI document. */
+const RUN_ID_PATTERN = String((z.toJSONSchema(RunId) as { pattern?: string }).pattern).replace(/^\^|\$$/g, '');
+/** The text of a side, as the OpenAPI document states it; the transform below checks it again (and duplicates). */
+const RunGroupText = z.string().meta({
+  pattern: `^\\s*((${RUN_ID_PATTERN})(\\s*,\\s*(${RUN_ID_PATTERN})){0,${MAX_RUNS_PER_GROUP - 1}}|release:[\\s\\S]*\\S[\\s\\S]*@[^@]*[^@\\s][^@]*)\\s*$`,
+});
+
 /** `ID`, `ID,ID,ID` or `release:SERVICE@RELEASE`. */
-export const RunGroupParam = z.string().transform((raw, ctx): RunGroupRef => {
+export const RunGroupParam = RunGroupText.transform((raw, ctx): RunGroupRef => {
   const s = raw.trim();
   if (s.startsWith(RELEASE_REF_PREFIX)) {
     const ref = parseReleaseRef(s);
@@ -180,7 +187,7 @@ export const RunGroupParam = z.string().transform((raw, ctx): RunGroupRef => {
 export const CompareQuery = z.object({
   base: RunGroupParam,
   head: z
-    .union([z.string(), z.array(z.string())])
+    .union([RunGroupText, z.array(RunGroupText).min(1).max(MAX_COMPARED_HEADS)])
     .transform((h) => (Array.isArray(h) ? h : [h]))
     .pipe(z.array(RunGroupParam).min(1).max(MAX_COMPARED_HEADS, `compare at most ${MAX_COMPARED_HEADS} heads with one base`)),
   /** Smallest relative change worth calling, 0–1 (0.05 = 5%). */

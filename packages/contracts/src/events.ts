@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { plainLine } from './text.ts';
+import { LINE, plainLine } from './text.ts';
 import { IngestEpochMs, IngestLevel, IngestMillis } from './common.ts';
 
 /** Larger batches get a 400: one batch is one atomic ClickHouse insert block, and memory is bounded by it. */
@@ -29,8 +29,8 @@ export const DEFAULT_LATE_DATA_GRACE_MS = 10 * 60_000;
 
 const column = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_BATCH_EVENTS, `at most ${MAX_BATCH_EVENTS} events per batch`);
 
-export const BatchId = z.string().min(1).max(128).superRefine(plainLine);
-export const AgentId = z.string().min(1).max(128).superRefine(plainLine);
+export const BatchId = z.string().min(1).max(128).superRefine(plainLine).meta(LINE);
+export const AgentId = z.string().min(1).max(128).superRefine(plainLine).meta(LINE);
 
 /** The query string of an Arrow batch: what the JSON body carries besides the columns. */
 export const ArrowBatchQuery = z.object({ batch_id: BatchId, agent_id: AgentId });

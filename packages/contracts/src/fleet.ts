@@ -3,7 +3,7 @@ import { AgentId } from './events.ts';
 import { EpochMs, IngestEpochMs, IngestLevel, IngestMillis, Level } from './common.ts';
 import { LoadModel } from './run.ts';
 import { StepHealth } from './step.ts';
-import { plainLine } from './text.ts';
+import { LINE, plainLine } from './text.ts';
 
 /**
  * Several agents, one run: the coordinator posts a plan, agents join it, the API splits each step's
@@ -36,7 +36,7 @@ export const FleetPlanBody = z
     arrivals: z.enum(['uniform', 'poisson']).default('uniform'),
     steps: z.array(FleetPlanStep).min(1).max(1_000),
     warmup_ms: IngestMillis.default(0),
-    duration_ms: IngestMillis.refine((v) => v > 0, 'must be positive'),
+    duration_ms: IngestMillis.positive('must be positive'),
     request: FleetRequest,
     /** How far in the future a step's barrier is set when it is handed out: time to receive it and get ready. */
     lead_ms: z.number().int().min(50).max(60_000).default(1_000),
@@ -62,7 +62,7 @@ export type ClockResponse = z.infer<typeof ClockResponse>;
 
 export const AgentJoinBody = z.object({
   agent_id: AgentId,
-  host: z.string().max(255).superRefine(plainLine).default(''),
+  host: z.string().max(255).superRefine(plainLine).meta(LINE).default(''),
   cores: z.number().int().positive().max(100_000).nullable().default(null),
   /** API clock minus the agent's clock, ms, from the exchange with the smallest round trip. */
   clock_offset_ms: z.number().finite().min(-86_400_000).max(86_400_000),

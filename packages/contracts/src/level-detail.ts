@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { EpochMs, Level, RunId } from './common.ts';
+import { EpochMs, Level, MAX_LEVEL, RunId } from './common.ts';
 
 /** `GET /api/v1/runs/{id}/levels/{level}`: the level as it appears in the curve (a number, e.g. `8` or `0.5`). */
-export const LevelParams = z.object({ id: RunId, level: z.coerce.number().positive() });
+export const LevelParams = z.object({ id: RunId, level: z.coerce.number().positive().max(MAX_LEVEL, `must be at most ${MAX_LEVEL}`) });
 export type LevelParams = z.infer<typeof LevelParams>;
 
 /** The percentiles of the spectrum, in percent. 0 is the fastest request; the tail goes to four nines. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EpochMs, RunId } from './common.ts';
-import { plainLine, plainText } from './text.ts';
+import { LINE, NONBLANK_LINE, TEXT, plainLine, plainText } from './text.ts';
 
 export const LoadModel = z.enum(['closed', 'open']);
 export type LoadModel = z.infer<typeof LoadModel>;
@@ -8,25 +8,25 @@ export type LoadModel = z.infer<typeof LoadModel>;
 export const RunStatus = z.enum(['running', 'finished', 'aborted']);
 export type RunStatus = z.infer<typeof RunStatus>;
 
-const Label = z.string().trim().min(1).max(200).superRefine(plainLine);
+const Label = z.string().trim().min(1).max(200).superRefine(plainLine).meta(NONBLANK_LINE);
 
 /** Tags are for filtering and labels in charts: a few dozen at most, each key ≤ 100 and value ≤ 500 characters. */
 export const MAX_TAGS = 50;
 
 export const Tags = z
-  .record(z.string().min(1).max(100).superRefine(plainLine), z.string().max(500).superRefine(plainLine))
+  .record(z.string().min(1).max(100).superRefine(plainLine).meta(LINE), z.string().max(500).superRefine(plainLine).meta(LINE))
   .refine((tags) => Object.keys(tags).length <= MAX_TAGS, `at most ${MAX_TAGS} tags`);
 export type Tags = z.infer<typeof Tags>;
 
 export const CreateRunBody = z.object({
   service: Label,
-  name: z.string().trim().max(200).superRefine(plainLine).optional(),
+  name: z.string().trim().max(200).superRefine(plainLine).meta(LINE).optional(),
   release: Label,
   git_sha: z.string().regex(/^[0-9a-f]{4,64}$/i, 'must be a hex git sha').optional(),
   load_model: LoadModel.default('closed'),
-  parameter: z.string().trim().min(1).max(100).superRefine(plainLine).default('concurrency'),
+  parameter: z.string().trim().min(1).max(100).superRefine(plainLine).meta(NONBLANK_LINE).default('concurrency'),
   tags: Tags.default({}),
-  agent_host: z.string().max(255).superRefine(plainLine).optional(),
+  agent_host: z.string().max(255).superRefine(plainLine).meta(LINE).optional(),
   agent_cores: z.number().int().positive().max(100_000).optional(),
 });
 export type CreateRunBody = z.infer<typeof CreateRunBody>;
@@ -59,20 +59,21 @@ export const FinishRunBody = z
   .object({ status: z.enum(['finished', 'aborted']).default('finished') })
   .default({ status: 'finished' });
 
-export const RunLabel = z.string().trim().min(1).max(50).superRefine(plainLine);
+export const RunLabel = z.string().trim().min(1).max(50).superRefine(plainLine).meta(NONBLANK_LINE);
 
 /** What people may change on a run after the fact. */
 export const UpdateRunBody = z
   .object({
     labels: z.array(RunLabel).max(20).optional(),
-    note: z.string().max(5000).superRefine(plainText).optional(),
+    note: z.string().max(5000).superRefine(plainText).meta(TEXT).optional(),
   })
-  .refine((b) => b.labels !== undefined || b.note !== undefined, { message: 'give labels or note', path: ['labels'] });
+  .refine((b) => b.labels !== undefined || b.note !== undefined, { message: 'give labels or note', path: ['labels'] })
+  .meta({ anyOf: [{ required: ['labels'] }, { required: ['note'] }] });
 export type UpdateRunBody = z.infer<typeof UpdateRunBody>;
 
 export const ListRunsQuery = z.object({
-  service: z.string().superRefine(plainLine).optional(),
-  release: z.string().superRefine(plainLine).optional(),
+  service: z.string().superRefine(plainLine).meta(LINE).optional(),
+  release: z.string().superRefine(plainLine).meta(LINE).optional(),
   status: RunStatus.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { plainLine } from './text.ts';
+import { LINE, plainLine } from './text.ts';
 import { EpochMs, IngestEpochMs, IngestLevel, Level } from './common.ts';
 
 /**
@@ -22,7 +22,7 @@ export const StepHealth = z.object({
   event_loop_delay_p99_ms: z.number().nonnegative().nullable(),
   generator_limited: z.boolean(),
   /** Why the step was flagged, in one sentence; null when it was not. */
-  reason: z.string().max(500).superRefine(plainLine).nullable().default(null),
+  reason: z.string().max(500).superRefine(plainLine).meta(LINE).nullable().default(null),
 });
 export type StepHealth = z.infer<typeof StepHealth>;
 

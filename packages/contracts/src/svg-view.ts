@@ -10,6 +10,7 @@ export type LatencyMetric = z.infer<typeof LatencyMetric>;
 export const SvgViewQuery = z.object({
   metrics: z
     .string()
+    .meta({ pattern: '^\\s*(p50|p90|p99|p999)\\s*(,\\s*(p50|p90|p99|p999)\\s*){0,3}$' })
     .transform((s) => s.split(',').map((m) => m.trim()))
     .pipe(z.array(LatencyMetric).min(1).max(4))
     .optional(),

@@ -16,6 +16,22 @@ const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 
 const hex = (c: string) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
+/**
+ * The same rules as JSON Schema patterns for the OpenAPI document (`.meta(LINE)` next to
+ * `.superRefine(plainLine)`), so clients and fuzzers know them. A pattern cannot see a lone
+ * surrogate; JSON text generators do not make them, and the refinement still refuses them.
+ */
+const REFUSED_LINE = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+const REFUSED_TEXT = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+/** One line of visible text (possibly empty). */
+export const LINE = { pattern: `^[^${REFUSED_LINE}]*$` };
+/** One line with something besides white space in it (for a field trimmed and then `.min(1)`). */
+export const NONBLANK_LINE = { pattern: `^[^${REFUSED_LINE}]*[^${REFUSED_LINE}\\s][^${REFUSED_LINE}]*$` };
+/** Text that may break lines (a note). */
+export const TEXT = { pattern: `^[^${REFUSED_TEXT}]*$` };
+/** The character class of what a line refuses, for patterns that combine it with more. */
+export const REFUSED_IN_LINE = REFUSED_LINE;
+
 /** Why `value` is not acceptable user text, or null when it is. */
 export function textProblem(value: string, multiline = false): string | null {
   const surrogate = LONE_SURROGATE.exec(value);

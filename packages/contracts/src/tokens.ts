@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { EpochMs, RunId } from './common.ts';
-import { plainLine } from './text.ts';
+import { EpochMs, IngestEpochMs, RunId } from './common.ts';
+import { NONBLANK_LINE, plainLine } from './text.ts';
 
 /**
  * What a token may do. `ingest`: what an agent needs (create a run, post its steps and events,
@@ -16,17 +16,25 @@ export const TokenId = z.string().regex(/^[a-z0-9_]{3,40}$/, 'must be a token id
 
 export const CreateTokenBody = z
   .object({
-    name: z.string().trim().min(1).max(100).superRefine(plainLine),
+    name: z.string().trim().min(1).max(100).superRefine(plainLine).meta(NONBLANK_LINE),
     scope: TokenScope,
     /** Writes limited to runs of this service (ingest and write tokens). */
-    service: z.string().trim().min(1).max(200).superRefine(plainLine).optional(),
+    service: z.string().trim().min(1).max(200).superRefine(plainLine).meta(NONBLANK_LINE).optional(),
     /** Epoch ms after which the token no longer works. */
-    expires_at: EpochMs.optional(),
+    expires_at: IngestEpochMs.int('must be whole milliseconds').optional(),
     /** A share token's runs: one run, or the runs of one comparison. */
     runs: z.array(RunId).min(1).max(64).optional(),
   })
   .refine((b) => !((b.scope === 'admin' || b.scope === 'share') && b.service !== undefined), { message: 'only ingest and write tokens can be limited to a service', path: ['service'] })
-  .refine((b) => (b.scope === 'share') === (b.runs !== undefined), { message: 'a share token needs runs, and only a share token takes them', path: ['runs'] });
+  .refine((b) => (b.scope === 'share') === (b.runs !== undefined), { message: 'a share token needs runs, and only a share token takes them', path: ['runs'] })
+  // The two rules above for the OpenAPI document (OpenAPI 3.0 has no if/then).
+  .meta({
+    anyOf: [
+      { properties: { scope: { enum: ['ingest', 'write'] } }, not: { required: ['runs'] } },
+      { properties: { scope: { enum: ['admin'] } }, not: { anyOf: [{ required: ['runs'] }, { required: ['service'] }] } },
+      { properties: { scope: { enum: ['share'] } }, required: ['runs'], not: { required: ['service'] } },
+    ],
+  });
 export type CreateTokenBody = z.infer<typeof CreateTokenBody>;
 
 export const TokenInfo = z.object({

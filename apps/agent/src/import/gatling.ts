@@ -1,8 +1,9 @@
+import { readGatlingBinaryRows } from './gatling-binary.ts';
 import { fromText, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
 
 /**
- * Gatling's text `simulation.log` (tab-separated; Gatling 3.0–3.10 — 3.11 and later write a binary
- * log, refused with a reason). A request is a `REQUEST` record: start and end in epoch ms, then
+ * Gatling's text `simulation.log` (tab-separated; Gatling 3.0–3.12 — 3.13 and later write a binary
+ * log, read by gatling-binary.ts; `sniff` picks the reader from the file's first byte). A request is a `REQUEST` record: start and end in epoch ms, then
  * OK or KO. The log carries no HTTP status: OK is stored as 200 and KO as 0 (an error). The level
  * is the number of virtual users alive, counted from the `USER … START/END` records — the most in
  * each second, as Gatling's active-users chart counts them (in a closed injection one user ends as
@@ -41,7 +42,7 @@ export function gatlingParser(): LineParser {
       case 'ASSERTION':
         return 'skip';
       default:
-        return bad(out, line.charCodeAt(0) < 32 && line.length > 0 ? 'binary simulation.log (Gatling 3.11 or later): not supported, use --level with a text log' : 'not a simulation.log record');
+        return bad(out, 'not a simulation.log record');
     }
   };
 }
@@ -53,11 +54,25 @@ function bad(out: Parsed, reason: string): 'bad' {
   return 'bad';
 }
 
+const LEVELS_FROM = 'the USER START/END records (the most users alive in each second)';
+
+/** Gatling 3.13+: the binary log, read record by record (its schedule in a pass of its own). */
+export const gatlingBinaryTool: ToolSpec = {
+  name: 'gatling',
+  identity: 'gatling:binary',
+  loadModel: 'closed',
+  parameter: 'users',
+  levelsFrom: LEVELS_FROM,
+  format: { kind: 'rows', read: readGatlingBinaryRows },
+};
+
 export const gatlingTool: ToolSpec = {
   name: 'gatling',
   identity: 'gatling',
   loadModel: 'closed',
   parameter: 'users',
-  levelsFrom: 'the USER START/END records (the most users alive in each second)',
+  levelsFrom: LEVELS_FROM,
   format: { kind: 'lines', open: () => fromText(gatlingParser()), scheduleNeedle: 'USER\t', scheduleBucketMs: 1_000 },
+  // The binary log begins with its RUN record's header byte, 0; the text log with "RUN".
+  sniff: (first) => (first[0] === 0 ? gatlingBinaryTool : gatlingTool),
 };

@@ -72,4 +72,6 @@ export interface ToolSpec {
   format: ToolFormat;
   /** Where a level comes from when `--level` is not given, or null: then `--level` is required. */
   levelsFrom: string | null;
+  /** For tools with more than one file format: the spec for a file that begins with these bytes. */
+  sniff?(firstBytes: Buffer): ToolSpec;
 }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { KneeboardApi } from '@kneeboard/agent-sdk';
@@ -88,8 +89,9 @@ export function checkDelivered(up: Uploader, delivered: boolean, timeoutMs: numb
  * when full (never on a timer), so their contents — and their ids — repeat: a repeated import is
  * stored once. Throws SweepError for people.
  */
-export async function runImport(tool: ToolSpec, input: ImportInput, reporter: ImportReporter = {}): Promise<ImportResult> {
-  const cfg = checkConfig(tool, input);
+export async function runImport(anyTool: ToolSpec, input: ImportInput, reporter: ImportReporter = {}): Promise<ImportResult> {
+  const cfg = checkConfig(anyTool, input);
+  const tool = await sniffFormat(anyTool, cfg.files);
   const levels = fileLevels(cfg);
 
   // First pass: identity, and the schedule where the tool writes one and no --level overrides it.
@@ -144,6 +146,29 @@ export async function runImport(tool: ToolSpec, input: ImportInput, reporter: Im
   } finally {
     await api.close();
   }
+}
+
+/** The format every file is in, for tools with several (Gatling's text and binary logs); one import is one format. */
+export async function sniffFormat(tool: ToolSpec, files: string[]): Promise<ToolSpec> {
+  if (tool.sniff === undefined) return tool;
+  const specs = [];
+  for (const path of files) {
+    let first: Buffer;
+    try {
+      const fh = await open(path, 'r');
+      try {
+        first = Buffer.alloc(16);
+        first = first.subarray(0, (await fh.read(first, 0, 16, 0)).bytesRead);
+      } finally {
+        await fh.close();
+      }
+    } catch (err) {
+      throw new SweepError('config', `cannot read ${path}: ${(err as Error).message}`, { cause: err });
+    }
+    specs.push(tool.sniff(first));
+  }
+  if (new Set(specs.map((s) => s.identity)).size > 1) throw new SweepError('config', `these ${tool.name} files are in different formats (${[...new Set(specs.map((s) => s.identity))].join(', ')}): import them apart`);
+  return specs[0]!;
 }
 
 export async function finishRun(api: KneeboardApi, runId: string, status: 'finished' | 'aborted', reporter: ImportReporter): Promise<void> {

@@ -33,7 +33,7 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { com
   });
 
   app.get('/compare.md', {
-    schema: { summary: 'A comparison as Markdown for a pull request', tags: ['compare'], querystring: MarkdownQuery },
+    schema: { summary: 'A comparison as Markdown for a pull request', tags: ['compare'], querystring: MarkdownQuery, produces: ['text/markdown'] },
     handler: async (req, reply) => {
       const { report } = await compared(req.query, reply);
       // The links keep the sides as written: a release link follows the release's newest runs.
@@ -52,6 +52,7 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { com
       summary: 'An embeddable SVG overlay of the compared runs; metrics, levels and y as in the web app\'s URLs',
       tags: ['compare'],
       querystring: CompareQuery.extend(SvgViewQuery.shape),
+      produces: ['image/svg+xml'],
     },
     handler: async (req, reply) => {
       const { report, details } = await compared(req.query, reply);

@@ -19,6 +19,7 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
       summary: 'Server-Sent Events: a `snapshot` (RunDetail) on connect and on every change, `end` when the run ends',
       tags: ['runs'],
       params: IdParams,
+      produces: ['text/event-stream'],
     },
     handler: async (req, reply) => {
       const first = await loadRunDetail(db, req.params.id);

@@ -17,6 +17,7 @@ export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { d
       tags: ['runs'],
       params: IdParams,
       querystring: SvgViewQuery.extend(PercentilesQuery.shape),
+      produces: ['image/svg+xml'],
     },
     handler: async (req, reply) => {
       const detail = await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query));
@@ -29,7 +30,7 @@ export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { d
   });
 
   app.get('/runs/:id/curve.csv', {
-    schema: { summary: "The run's curve as CSV, one row per level", tags: ['runs'], params: IdParams, querystring: PercentilesQuery },
+    schema: { summary: "The run's curve as CSV, one row per level", tags: ['runs'], params: IdParams, querystring: PercentilesQuery, produces: ['text/csv'] },
     handler: async (req, reply) => {
       const detail = await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query));
       return reply
