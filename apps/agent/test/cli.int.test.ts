@@ -1,3 +1,4 @@
+import { createServer as createH2Server } from 'node:http2';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
@@ -102,6 +103,23 @@ describe.each(ENGINES)('kneeboard sweep on the %s engine', (engine) => {
     expect(stderr).toMatch(/\|\s+2 \|\s+\d+/);
     expect(stderr).not.toContain('\x1b[2K');
     expect(fake.finishes.at(-1)).toEqual({ runId: json.run_id, status: 'finished' });
+  });
+
+  it('refuses a target that speaks only HTTP/2 (prior-knowledge h2c) before the run, naming the protocol', async () => {
+    // Neither engine speaks HTTP/2 (apps/agent/engine/README.md): such a target must fail loudly, not be measured.
+    const h2 = createH2Server((_req, res) => res.end('ok'));
+    await new Promise<void>((r) => h2.listen(0, '127.0.0.1', r));
+    try {
+      const runsBefore = fake.runs.length;
+      const url = `http://127.0.0.1:${(h2.address() as { port: number }).port}/`;
+      const { code, stderr } = await runCli([...base(), '--target', url, '--engine', engine, '-c', '2', '--duration', '300ms', '--warmup', '0']).done;
+      expect(code).toBe(1);
+      expect(stderr).toContain(`cannot reach the target at ${url}`);
+      expect(stderr).toContain('HTTP/1.1 protocol');
+      expect(fake.runs.length).toBe(runsBefore);
+    } finally {
+      h2.close();
+    }
   });
 
   it('on SIGINT: flushes, finishes the run as aborted, exits 130', async () => {
