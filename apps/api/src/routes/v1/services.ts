@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listRuns, listServices, queryRunSummaries } from '@kneeboard/clickhouse';
-import { ListServicesResponse, plainLine, ServiceReleasesResponse, type ReleaseGroup } from '@kneeboard/contracts';
+import { LINE, ListServicesResponse, plainLine, ServiceReleasesResponse, type ReleaseGroup } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 
 const MAX_RUNS_PER_SERVICE = 500;
@@ -16,7 +16,7 @@ export const serviceRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db 
     schema: {
       summary: "A service's runs grouped by release, releases in the order they were first run",
       tags: ['services'],
-      params: z.object({ service: z.string().min(1).superRefine(plainLine) }),
+      params: z.object({ service: z.string().min(1).superRefine(plainLine).meta(LINE) }),
       response: { 200: ServiceReleasesResponse },
     },
     handler: async (req) => {
