@@ -54,7 +54,11 @@ export async function runLiveSoak(o: LiveSoakOptions): Promise<LiveSoakResult> {
       const res = await fetch(`${o.url}/api/v1/runs/${runId}/live`, { signal: stop.signal });
       if (res.status !== 200 || !res.body) throw new Error(`live answered ${res.status}`);
       const decoder = new TextDecoder();
-      for await (const chunk of res.body) snapshots += (decoder.decode(chunk as Uint8Array, { stream: true }).match(/event: snapshot/g) ?? []).length;
+      // A reader loop, not `for await`: the web app type-checks this file with the DOM's ReadableStream, which has no async iterator.
+      const reader = res.body.getReader();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        snapshots += (decoder.decode(chunk.value, { stream: true }).match(/event: snapshot/g) ?? []).length;
+      }
       if (!stop.signal.aborted) viewersLost++;
     } catch (err) {
       if (!stop.signal.aborted) {
