@@ -101,6 +101,8 @@ async function runPass(pass: string, env: Record<string, string>, headers: strin
     const exit = await new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     clearTimeout(timer);
     writeFileSync(join(OUT, `${pass}.log`), output);
+    // The API's own log, for a 500 or a crash ("server stopped responding").
+    writeFileSync(join(OUT, `${pass}.api.log`), api.output());
     const { cases, failures } = parseSummary(output);
     const serverErrors = (api.output().match(/"level":50/g) ?? []).length;
     return { pass, exit, timedOut, cases, failures, serverErrors, seconds: Math.round((Date.now() - started) / 1000) };
