@@ -107,8 +107,10 @@ describe.each(ENGINES)('closed-loop sweep on the %s engine against the demo targ
     expect(l4.queue_p50_ms!).toBeLessThan(14);
     expect(l4.compute_p50_ms!).toBeGreaterThan(9);
     expect(l4.compute_p50_ms!).toBeLessThan(13);
-    // Below the knee throughput grows with c.
-    expect(byLevel.get(2)!.qps).toBeGreaterThan(1.6 * byLevel.get(1)!.qps);
+    // Below the knee throughput grows with c: about 2× from c = 1 to 2 on a quiet box, but a busy
+    // one's late timers stretch the target's 10 ms at one level and not the other (122 vs 88 req/s
+    // was seen in CI), so ask only for clear growth.
+    expect(byLevel.get(2)!.qps).toBeGreaterThan(1.25 * byLevel.get(1)!.qps);
     for (const s of result.levels) {
       expect(s.in_flight!).toBeGreaterThan(0.9 * s.level);
       // The direct count agrees, and the agent found itself healthy — and said so to the API.
