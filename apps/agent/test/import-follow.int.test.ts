@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ListRunsResponse } from '@kneeboard/contracts';
@@ -16,25 +15,10 @@ import { findTool, fixture, fixturePath } from './support/load-tools.ts';
 import { freePort, startApi, type ApiProcess } from './support/real-api.ts';
 import { runCli, type CliRun } from './support/run-cli.ts';
 
-const BIN = fileURLToPath(new URL('../bin/kneeboard.mjs', import.meta.url));
 
 /** The CLI reading k6's stdout as its stdin, like `k6 … | kneeboard import k6 - --follow`. */
 function pipeCli(args: string[], from: Readable, timeoutMs: number): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  from.pipe(child.stdin);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const killer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-  return { child, done, stdout: () => stdout, stderr: () => stderr };
+  return runCli(args, timeoutMs, {}, from);
 }
 
 /**

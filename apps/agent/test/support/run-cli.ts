@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/kneeboard.mjs', import.meta.url));
@@ -11,9 +12,13 @@ export interface CliRun {
   stderr: () => string;
 }
 
-/** Runs the real launcher (bin/kneeboard.mjs) in a child process, as a user would. */
-export function runCli(args: string[], timeoutMs = 20_000, env: Record<string, string> = {}): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+/**
+ * Runs the real launcher (bin/kneeboard.mjs) in a child process, as a user would; `stdin`, when
+ * given, is piped in (as `k6 … | kneeboard import k6 -` does).
+ */
+export function runCli(args: string[], timeoutMs = 20_000, env: Record<string, string> = {}, stdin?: Readable): CliRun {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  if (stdin) stdin.pipe(child.stdin!);
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
