@@ -51,18 +51,11 @@ const AgentRow = z.object({
   recorded: z.coerce.number().nullable(),
 });
 
-const StepRow = z.object({
+/** The contract's step, with the columns ClickHouse sends as strings (UInt64) or 0/1 coerced. */
+const StepRow = FleetAgentStep.extend({
   index: z.coerce.number(),
-  level: z.number(),
-  agent_id: z.string(),
-  load: z.number(),
-  barrier_at: z.number(),
-  started_at: z.number().nullable(),
-  ended_at: z.number().nullable(),
   events: z.coerce.number().nullable(),
-  outcome: FleetAgentStep.shape.outcome,
   generator_limited: z.coerce.number().nullable(),
-  reason: z.string().nullable(),
 });
 
 const Stored = z.object({ agent_id: z.string(), n: z.coerce.number() });
