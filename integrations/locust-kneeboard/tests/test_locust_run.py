@@ -1,7 +1,9 @@
 """
 Real Locust runs (headless, a few seconds, two user levels) against a loopback service, streamed
 to the real Kneeboard API by the plugin: standalone, and a master with two workers. What the API
-stores must be what Locust itself counted (its --csv totals), by request and by failure.
+stores must be what Locust itself counted, by request and by failure: its --json-file totals, which
+Locust writes once its users have stopped (its --csv files are rewritten once a second and not at the
+end, so they can miss the last second's requests).
 """
 
 import csv
@@ -19,18 +21,18 @@ SRC = HERE.parent / "src"
 LOCUSTFILE = HERE / "locustfile.py"
 
 
-def locust(args, csv_prefix=None):
+def locust(args, stats_prefix=None):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]), "LEVEL_S": "3"}
     cmd = [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--loglevel", "WARNING", *args]
-    if csv_prefix:
-        cmd += ["--csv", csv_prefix]
+    if stats_prefix:
+        cmd += ["--json-file", stats_prefix]
     return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
-def locust_totals(csv_prefix):
-    with open(f"{csv_prefix}_stats.csv", newline="") as f:
-        row = next(r for r in csv.DictReader(f) if r["Name"] == "Aggregated")
-    return int(row["Request Count"]), int(row["Failure Count"])
+def locust_totals(stats_prefix):
+    with open(f"{stats_prefix}.json") as f:
+        entries = json.load(f)  # one entry per request name and method
+    return sum(e["num_requests"] for e in entries), sum(e["num_failures"] for e in entries)
 
 
 def get_json(url):
@@ -47,8 +49,8 @@ def stored(api, service, release):
     return run, [(float(r["level"]), int(r["requests"]), int(r["errors"])) for r in rows]
 
 
-def check(api, release, csv_prefix, output):
-    requests, failures = locust_totals(csv_prefix)
+def check(api, release, stats_prefix, output):
+    requests, failures = locust_totals(stats_prefix)
     assert requests > 10, output
     run, curve = stored(api, "locust-test", release)
     assert run["status"] == "finished"
