@@ -8,7 +8,7 @@ export type LoadModel = z.infer<typeof LoadModel>;
 export const RunStatus = z.enum(['running', 'finished', 'aborted']);
 export type RunStatus = z.infer<typeof RunStatus>;
 
-const Label = z.string().trim().min(1).max(200).superRefine(plainLine).meta(NONBLANK_LINE);
+const Label = z.string().max(200).trim().min(1).superRefine(plainLine).meta(NONBLANK_LINE);
 
 /** Tags are for filtering and labels in charts: a few dozen at most, each key ≤ 100 and value ≤ 500 characters. */
 export const MAX_TAGS = 50;
@@ -20,11 +20,11 @@ export type Tags = z.infer<typeof Tags>;
 
 export const CreateRunBody = z.object({
   service: Label,
-  name: z.string().trim().max(200).superRefine(plainLine).meta(LINE).optional(),
+  name: z.string().max(200).trim().superRefine(plainLine).meta(LINE).optional(),
   release: Label,
   git_sha: z.string().regex(/^[0-9a-f]{4,64}$/i, 'must be a hex git sha').optional(),
   load_model: LoadModel.default('closed'),
-  parameter: z.string().trim().min(1).max(100).superRefine(plainLine).meta(NONBLANK_LINE).default('concurrency'),
+  parameter: z.string().max(100).trim().min(1).superRefine(plainLine).meta(NONBLANK_LINE).default('concurrency'),
   tags: Tags.default({}),
   agent_host: z.string().max(255).superRefine(plainLine).meta(LINE).optional(),
   agent_cores: z.number().int().positive().max(100_000).optional(),
@@ -59,7 +59,7 @@ export const FinishRunBody = z
   .object({ status: z.enum(['finished', 'aborted']).default('finished') })
   .default({ status: 'finished' });
 
-export const RunLabel = z.string().trim().min(1).max(50).superRefine(plainLine).meta(NONBLANK_LINE);
+export const RunLabel = z.string().max(50).trim().min(1).superRefine(plainLine).meta(NONBLANK_LINE);
 
 /** What people may change on a run after the fact. */
 export const UpdateRunBody = z

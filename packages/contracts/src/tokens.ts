@@ -16,10 +16,10 @@ export const TokenId = z.string().regex(/^[a-z0-9_]{3,40}$/, 'must be a token id
 
 export const CreateTokenBody = z
   .object({
-    name: z.string().trim().min(1).max(100).superRefine(plainLine).meta(NONBLANK_LINE),
+    name: z.string().max(100).trim().min(1).superRefine(plainLine).meta(NONBLANK_LINE),
     scope: TokenScope,
     /** Writes limited to runs of this service (ingest and write tokens). */
-    service: z.string().trim().min(1).max(200).superRefine(plainLine).meta(NONBLANK_LINE).optional(),
+    service: z.string().max(200).trim().min(1).superRefine(plainLine).meta(NONBLANK_LINE).optional(),
     /** Epoch ms after which the token no longer works. */
     expires_at: IngestEpochMs.int('must be whole milliseconds').optional(),
     /** A share token's runs: one run, or the runs of one comparison. */

@@ -28,4 +28,12 @@ describe('textProblem', () => {
     expect(UpdateRunBody.safeParse({ note: 'two\nlines' }).success).toBe(true);
     expect(UpdateRunBody.safeParse({ labels: ['a\u0000'] }).success).toBe(false);
   });
+
+  // Schemathesis found it: the OpenAPI maxLength is on the string as sent, so the limit is checked
+  // before trimming (a label of 51 characters with a leading space is too long, as the document says).
+  it('checks the length before trimming, as the OpenAPI document states it', () => {
+    expect(UpdateRunBody.safeParse({ labels: [` ${'x'.repeat(50)}`] }).success).toBe(false);
+    expect(UpdateRunBody.safeParse({ labels: [` ${'x'.repeat(49)}`] }).data?.labels).toEqual(['x'.repeat(49)]);
+    expect(CreateRunBody.safeParse({ service: ` ${'s'.repeat(200)}`, release: 'v1' }).success).toBe(false);
+  });
 });
