@@ -44,8 +44,10 @@ describe.each(ENGINES)('closed loop at concurrency 1,000 on the %s engine', (eng
     // bound than Little's law, which counts every request.
     expect(s!.health.in_flight_mean!).toBeGreaterThan(800);
     expect(s!.in_flight!).toBeGreaterThan(950);
-    // 1,000 ÷ 0.5 s = 2,000 req/s.
-    expect(s!.qps).toBeGreaterThan(1_600);
+    // 1,000 ÷ 0.5 s = 2,000 req/s on an idle box; a loaded one stretches the target's 500 ms (1,358
+    // seen in CI at ~740 ms a request). A pool of 512 would give ≤ 1,024, so 1,100 still tells a
+    // cap from a busy machine; the in-flight checks above are the exact ones.
+    expect(s!.qps).toBeGreaterThan(1_100);
     expect(s!.qps).toBeLessThan(2_400);
     expect(fake.events(result.runId).length).toBe(result.upload.recorded);
   });
