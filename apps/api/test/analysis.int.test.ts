@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POOR_FIT_R2, uslThroughput } from '@kneeboard/analysis';
 import { RunAnalysis, RunDetail } from '@kneeboard/contracts';
 import { startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
 
@@ -21,6 +22,17 @@ describe('GET /api/v1/runs/{id}/analysis', () => {
 
     const detail = RunDetail.parse(await (await fetch(`${api.url}/api/v1/runs/${runId}`)).json());
     expect(detail.analysis).toEqual(analysis);
+  });
+
+  it('sends what the analysis decided about the fit: whether it is trusted, and its throughput at every level', async () => {
+    const runId = await storeSyntheticRun(api.url, { seed: 11, release: 'v1', levels: [1, 2, 4, 8, 16, 32], workers: 4, serviceMs: 20, seconds: 4 });
+    const detail = RunDetail.parse(await (await fetch(`${api.url}/api/v1/runs/${runId}`)).json());
+    const fit = detail.analysis.usl;
+    if (fit === null) throw new Error('a six-level closed-loop sweep should have a USL fit');
+    // The decision is the analysis package's (POOR_FIT_R2), carried through as it was made.
+    expect(detail.analysis.usl_trusted).toBe(fit.r2 >= POOR_FIT_R2);
+    expect(detail.analysis.usl_fitted.map((p) => p.level)).toEqual(detail.curve.map((p) => p.level));
+    for (const p of detail.analysis.usl_fitted) expect(p.qps).toBeCloseTo(uslThroughput(p.level, fit), 6);
   });
 
   it('is a 404 for an unknown run', async () => {

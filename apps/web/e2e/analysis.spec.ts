@@ -95,7 +95,7 @@ describe('knee analysis on the run page', () => {
 
     // The fit's parameters with their standard errors.
     const fitText = (await page.getByTestId('usl-fit').textContent()) ?? '';
-    for (const row of uslFitSummary(seed.analysis.usl!, 'concurrency').rows) expect(fitText).toContain(`${row.symbol}${row.value}`);
+    for (const row of uslFitSummary(seed.analysis.usl!, seed.analysis.usl_trusted, 'concurrency').rows) expect(fitText).toContain(`${row.symbol}${row.value}`);
     expect(fitText).toMatch(/λ24\.2 ± 3\.3/);
     expect(fitText).toContain('good fit');
 
@@ -111,8 +111,8 @@ describe('knee analysis on the run page', () => {
     const usl = page.locator('[data-testid="qps-chart"] path.kb-usl');
     await usl.waitFor();
 
-    // A good fit (R² ≥ 0.9) is drawn by default, with a legend entry that toggles it.
-    expect(seed.analysis.usl!.r2).toBeGreaterThanOrEqual(0.9);
+    // A fit the analysis trusts is drawn by default, with a legend entry that toggles it.
+    expect(seed.analysis.usl_trusted).toBe(true);
     const toggle = page.getByTestId('toggle-usl').locator('input');
     expect(await toggle.isChecked()).toBe(true);
     expect(await page.getByTestId('toggle-usl').textContent()).toContain('USL fit');
@@ -157,7 +157,7 @@ describe('knee analysis on the run page', () => {
 
   it('does not draw a poor fit by default, and says why the fit is poor', async () => {
     const noisy = fixture(FIXTURE_IDS.noisy);
-    expect(noisy.analysis.usl!.r2).toBeLessThan(0.9);
+    expect(noisy.analysis.usl_trusted).toBe(false);
     const { page, errors } = await stack.newPage();
     await page.goto(`${stack.web.url}/runs/${FIXTURE_IDS.noisy}`);
     await page.locator('[data-testid="qps-chart"] circle.kb-dot').first().waitFor();

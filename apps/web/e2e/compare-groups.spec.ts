@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN_PALETTE } from '../src/lib/series.ts';
+import { PALETTE } from '@kneeboard/svg-charts';
 import { REPEAT_IDS as R } from './fixture-repeats.ts';
 import { overflow } from './overflow.ts';
 import { pathOf, startStack, type Stack } from './stack.ts';
@@ -78,7 +78,7 @@ describe('compare groups of repeated runs', () => {
       'v2.1.0 · run 2/2',
     ]);
     const strokes = await page.locator('[data-testid="overlay-qps"] path.recharts-line-curve').evaluateAll((els) => els.map((e) => [e.getAttribute('stroke')?.toLowerCase(), e.getAttribute('stroke-dasharray')]));
-    const [c0, c1] = RUN_PALETTE.map((c) => c.toLowerCase());
+    const [c0, c1] = PALETTE.map((c) => c.toLowerCase());
     expect(strokes).toEqual([[c0, '7 4'], [c0, '7 4'], [c0, '7 4'], [c1, null], [c1, null]]);
     // One legend entry per group, not per run.
     expect(await page.locator('[data-testid="overlay-qps"] [data-testid="run-legend"]').allTextContents()).toEqual(['v2.0.0 ×3base', 'v2.1.0 ×2']);

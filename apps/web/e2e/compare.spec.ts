@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN_PALETTE } from '../src/lib/series.ts';
+import { PALETTE } from '@kneeboard/svg-charts';
 import { RELEASE_IDS as R } from './fixture-releases.ts';
 import { startStack, type Stack } from './stack.ts';
 
@@ -19,7 +19,7 @@ afterAll(async () => {
 const RUNS = `base=${R.fusilladeBefore}&head=${R.fusilladeAfter}&head=${R.fusilladeK6}`;
 /** Not the defaults: p99 only, a log latency axis, linear levels, workers 200 to 1000. */
 const PERMALINK = `/compare?${RUNS}&metrics=p99&x=linear&y=log&levels=200-1000`;
-const COLOURS = RUN_PALETTE.slice(0, 3).map((c) => c.toLowerCase());
+const COLOURS = PALETTE.slice(0, 3).map((c) => c.toLowerCase());
 
 interface DrawnLine {
   stroke: string;

@@ -22,7 +22,7 @@ describe('fixture API', () => {
     const res = await fetch(`${api.url}/api/v1/runs/${api.runs[0]!.run.id}`);
     const detail = RunDetail.parse(await res.json());
     expect(detail.run.id).toBe(api.runs[0]!.run.id);
-    expect(detail.analysis?.knee?.level).toBe(8); // seed 001
+    expect(detail.analysis.knee?.level).toBe(8); // seed 001
     const analysis = RunAnalysis.parse(await (await fetch(`${api.url}/api/v1/runs/${api.runs[0]!.run.id}/analysis`)).json());
     expect(analysis).toEqual(detail.analysis);
     expect((await fetch(`${api.url}/api/v1/runs/00000000-0000-4000-8000-00000000ffff`)).status).toBe(404);
@@ -34,7 +34,7 @@ describe('fixture API', () => {
     const text = await res.text();
     expect(text.split('event: snapshot').length - 1).toBeGreaterThan(3);
     const last = text.split('event: snapshot\ndata: ').at(-1)!.split('\n')[0]!;
-    expect(RunDetail.parse(JSON.parse(last)).analysis?.knee?.level).toBe(8); // 8 workers
+    expect(RunDetail.parse(JSON.parse(last)).analysis.knee?.level).toBe(8); // 8 workers
     expect(text).toContain('event: end');
   });
 });

@@ -13,7 +13,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LIVE_EVENT, type ApiError, type RunDetail, type RunSummary, type UpdateRunBody } from '@kneeboard/contracts';
-import { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, staticRuns, withAnalysis } from './fixture-data.ts';
+import { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, staticRuns } from './fixture-data.ts';
 import { levelDetailFor } from './fixture-level-detail.ts';
 import { releaseRuns } from './fixture-releases.ts';
 import { repeatRuns } from './fixture-repeats.ts';
@@ -22,7 +22,7 @@ import { createReviewRoutes, type ReviewRoutesStats } from './fixture-review-rou
 export interface FixtureApiOptions {
   /**
    * Static runs to serve; defaults to the fixture set (seed 001, a generator-limited sweep, a wide
-   * sweep, an aborted run). Runs without `analysis` get it from `@kneeboard/analysis`, as from the API.
+   * sweep, an aborted run), each with its analysis (`withAnalysis`), as the API sends them.
    */
   runs?: RunDetail[];
   /** Serve the live run (default true). */
@@ -88,7 +88,7 @@ function notFound(res: http.ServerResponse, message: string): void {
 export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<FixtureApi> {
   const now = Date.now();
   const given = options.runs ?? [...staticRuns(now), ...(options.releases ? releaseRuns(now) : []), ...(options.repeats ? repeatRuns(now) : [])].sort((a, b) => b.run.created_at - a.run.created_at);
-  const runs = given.map((d) => (d.analysis ? d : withAnalysis(d)));
+  const runs = [...given];
   const withLive = options.live ?? true;
   const stepMs = options.liveStepMs ?? 300;
   const levels = options.liveLevels ?? LIVE_LEVELS;
@@ -209,7 +209,7 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
     liveRunId: FIXTURE_IDS.live,
     runs,
     addRun(d) {
-      runs.unshift(d.analysis ? d : withAnalysis(d));
+      runs.unshift(d);
       runs.sort((a, b) => b.run.created_at - a.run.created_at);
     },
     restartLive() {

@@ -52,10 +52,10 @@ function groupOf(details: RunDetail[], all: RunDetail[][]): RunGroup {
       label,
       run_id: detail.run.id,
       curve: detail.curve,
-      knee: detail.analysis?.knee?.level ?? null,
-      knee_bracket: detail.analysis?.knee?.bracket ?? null,
+      knee: detail.analysis.knee?.level ?? null,
+      knee_bracket: detail.analysis.knee?.bracket ?? null,
       samples: detail.curve.filter((p) => !p.in_progress).map((p) => samplesFor(detail.run.id, p)),
-      flags: levelFlags(detail.curve, detail.analysis?.littles_law ?? [], detail.run.parameter),
+      flags: levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter),
     })),
   };
 }

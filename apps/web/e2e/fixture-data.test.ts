@@ -11,14 +11,14 @@ describe('fixture data', () => {
   it('carries the analysis the API would send, including a generator-limited sweep', () => {
     const runs = staticRuns(Date.now());
     expect(runs.every((d) => d.analysis !== undefined)).toBe(true);
-    const limited = runs.find((d) => d.run.id === FIXTURE_IDS.generatorLimited)!.analysis!;
+    const limited = runs.find((d) => d.run.id === FIXTURE_IDS.generatorLimited)!.analysis;
     expect(limited.littles_law.filter((c) => c.generator_limited).map((c) => c.level)).toEqual([32, 64, 128]);
     expect(limited.warnings.some((w) => w.includes('generator-limited'))).toBe(true);
-    const noisy = runs.find((d) => d.run.id === FIXTURE_IDS.noisy)!.analysis!;
+    const noisy = runs.find((d) => d.run.id === FIXTURE_IDS.noisy)!.analysis;
     expect(noisy.usl!.r2).toBeLessThan(0.9);
     expect(noisy.warnings.some((w) => w.includes('fits poorly'))).toBe(true);
-    expect(liveRunAt(1, 1).analysis?.knee).toBeNull(); // one level: nothing to judge yet
-    expect(liveRunAt(LIVE_LEVELS.length, 1).analysis?.knee?.level).toBe(8);
+    expect(liveRunAt(1, 1).analysis.knee).toBeNull(); // one level: nothing to judge yet
+    expect(liveRunAt(LIVE_LEVELS.length, 1).analysis.knee?.level).toBe(8);
   });
 
   it('grows the live run one level per tick with exactly one level in progress until it finishes', () => {

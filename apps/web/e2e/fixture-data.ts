@@ -25,8 +25,11 @@ export const FIXTURE_IDS = {
   noisy: uuid(6),
 } as const;
 
+/** A run as it is stored, before the API analyses its curve. */
+export type StoredRun = Omit<RunDetail, 'analysis'>;
+
 /** The detail as the API sends it: with the analysis of its curve, recomputed like every API answer. */
-export function withAnalysis(detail: RunDetail): RunDetail {
+export function withAnalysis(detail: StoredRun): RunDetail {
   const { curve, run } = detail;
   return { ...detail, analysis: analyzeCurve({ curve, load_model: run.load_model, parameter: run.parameter }) };
 }
@@ -107,7 +110,7 @@ export function seedRun(now: number): RunDetail {
       other_p50_ms: Math.min(iq, 0.18),
     }),
   );
-  return {
+  return withAnalysis({
     run: run({
       id: FIXTURE_IDS.seed,
       service: 'vector-search',
@@ -122,7 +125,7 @@ export function seedRun(now: number): RunDetail {
     }),
     steps: stepsFor(curve, created, 12_000, 2_000),
     curve,
-  };
+  });
 }
 
 /**
@@ -167,7 +170,7 @@ export function wideRun(now: number): RunDetail {
   // At 512 every request timed out: errors only, so no percentile or timing to draw (a gap), not a zero.
   const last = curve.length - 1;
   curve[last] = point(512, { qps: 0, requests: 4210, errors: 4210, mean_ms: curve[last]?.mean_ms, p50_ms: null }, 10);
-  return {
+  return withAnalysis({
     run: run({
       id: FIXTURE_IDS.wide,
       service: 'checkout-api',
@@ -182,7 +185,7 @@ export function wideRun(now: number): RunDetail {
     }),
     steps: stepsFor(curve, created, 15_000, 3_000),
     curve,
-  };
+  });
 }
 
 /**
@@ -220,7 +223,7 @@ export function openLoopPoint(rate: number, opts: { capacity: number; serviceMs:
 export function abortedRun(now: number): RunDetail {
   const created = now - 50 * HOUR;
   const curve = [50, 100, 200, 400, 800].map((rate) => openLoopPoint(rate, { capacity: 330, serviceMs: 12 }));
-  return {
+  return withAnalysis({
     run: run({
       id: FIXTURE_IDS.aborted,
       service: 'checkout-api',
@@ -236,7 +239,7 @@ export function abortedRun(now: number): RunDetail {
     }),
     steps: stepsFor(curve, created, 10_000, 1_000),
     curve,
-  };
+  });
 }
 
 /**
@@ -270,7 +273,7 @@ export function generatorLimitedRun(now: number): RunDetail {
       other_p50_ms: p50 * 0.18 - 0.05,
     });
   });
-  return {
+  return withAnalysis({
     run: run({
       id: FIXTURE_IDS.generatorLimited,
       service: 'search-api',
@@ -285,7 +288,7 @@ export function generatorLimitedRun(now: number): RunDetail {
     }),
     steps: stepsFor(curve, created, 10_000, 1_000),
     curve,
-  };
+  });
 }
 
 /**
@@ -303,7 +306,7 @@ export function noisyRun(now: number): RunDetail {
     const mean = (level / qps) * 1000;
     return point(level, { qps, mean_ms: mean, p50_ms: mean * 0.95, p99_ms: mean * 2.2, compute_p50_ms: 9.5, compute_p99_ms: 14, queue_p50_ms: Math.max(0, mean * 0.95 - 9.9), queue_p99_ms: mean, other_p50_ms: 0.4 }, 10);
   });
-  return {
+  return withAnalysis({
     run: run({
       id: FIXTURE_IDS.noisy,
       service: 'report-builder',
@@ -318,7 +321,7 @@ export function noisyRun(now: number): RunDetail {
     }),
     steps: stepsFor(curve, created, 10_000, 1_000),
     curve,
-  };
+  });
 }
 
 export const LIVE_LEVELS = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
@@ -354,5 +357,5 @@ export function liveRunAt(tick: number, createdAt: number, levels: ReadonlyArray
 
 /** The static fixture runs, newest first, each with its analysis. */
 export function staticRuns(now: number): RunDetail[] {
-  return [seedRun(now), generatorLimitedRun(now), noisyRun(now), wideRun(now), abortedRun(now)].map(withAnalysis);
+  return [seedRun(now), generatorLimitedRun(now), noisyRun(now), wideRun(now), abortedRun(now)];
 }

@@ -11,7 +11,7 @@
  *   swept 32 threads (a level only the head has). Both carry labels and a note for the review.
  */
 import type { CurvePoint, Run, RunDetail } from '@kneeboard/contracts';
-import { point, run, stepsFor, uuid } from './fixture-data.ts';
+import { point, run, stepsFor, uuid, withAnalysis } from './fixture-data.ts';
 
 const HOUR = 3_600_000;
 
@@ -38,11 +38,11 @@ function releasePoint({ level, qps, p50, p99 }: Row): CurvePoint {
 
 function detail(fields: Partial<Run> & Pick<Run, 'id' | 'service' | 'release' | 'name' | 'created_at' | 'parameter'>, rows: Row[], stepMs = 15_000): RunDetail {
   const curve = rows.map(releasePoint);
-  return {
+  return withAnalysis({
     run: run({ labels: [], note: '', finished_at: fields.created_at + rows.length * stepMs, ...fields }),
     steps: stepsFor(curve, fields.created_at, stepMs, 2000),
     curve,
-  };
+  });
 }
 
 const WORKERS = [50, 200, 500, 1000, 2000];

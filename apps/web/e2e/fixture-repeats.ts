@@ -5,7 +5,7 @@
  * box do. v2.2.0 has only an aborted run, so a release link to it names a release with no finished run.
  */
 import type { RunDetail } from '@kneeboard/contracts';
-import { point, run, stepsFor, uuid } from './fixture-data.ts';
+import { point, run, stepsFor, uuid, withAnalysis } from './fixture-data.ts';
 
 const HOUR = 3_600_000;
 const LEVELS = [1, 2, 4, 8, 16, 32];
@@ -24,11 +24,11 @@ function sweep(id: string, release: string, createdAt: number, peak: number, fac
     return point(level, { qps, p50_ms: p50, p99_ms: p50 * (1.5 + level / 40) });
   });
   const stepMs = 10_000;
-  return {
+  return withAnalysis({
     run: run({ id, service: 'relay', release, name: '', created_at: createdAt, finished_at: createdAt + LEVELS.length * stepMs, status, labels: [], note: '', agent_host: 'ci-2c', agent_cores: 2 }),
     steps: stepsFor(curve, createdAt, stepMs, 2000),
     curve,
-  };
+  });
 }
 
 export function repeatRuns(now: number): RunDetail[] {

@@ -77,7 +77,7 @@ describe('live run', () => {
     await expect.poll(async () => (await drawn(page)).levels, { timeout: LIVE_LEVELS.length * STEP_MS + 8000 }).toEqual(LIVE_LEVELS);
     await expect.poll(() => page.getByTestId('run-status').textContent(), { timeout: 5000 }).toBe('finished');
     expect((await drawn(page)).live).toEqual([]);
-    const final = liveRunAt(LIVE_LEVELS.length, 0).analysis!;
+    const final = liveRunAt(LIVE_LEVELS.length, 0).analysis;
     await expect.poll(() => page.getByTestId('verdict').textContent()).toBe(final.verdict);
     expect(await page.getByTestId('analysis-warnings').count()).toBe(final.warnings.length > 0 ? 1 : 0);
     expect(await page.locator('[data-testid="curve-table"] tbody tr').count()).toBe(LIVE_LEVELS.length);

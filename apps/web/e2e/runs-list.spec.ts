@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_IDS, point, run, uuid } from './fixture-data.ts';
+import { FIXTURE_IDS, point, run, uuid, withAnalysis } from './fixture-data.ts';
 import { freePort, startNextApp } from './next-app.ts';
 import { launchChromium } from './browser.ts';
 import { startStack, type Stack } from './stack.ts';
@@ -65,11 +65,13 @@ describe('runs list', () => {
     const before = stack.api.stats().listGets;
 
     const id = uuid(0x7e57);
-    stack.api.addRun({
-      run: run({ id, service: 'fresh-svc', release: 'v9.9.9', name: 'started while you watched', created_at: Date.now(), status: 'running', finished_at: null }),
-      steps: [],
-      curve: [point(1, { qps: 50, p50_ms: 20, in_progress: true })],
-    });
+    stack.api.addRun(
+      withAnalysis({
+        run: run({ id, service: 'fresh-svc', release: 'v9.9.9', name: 'started while you watched', created_at: Date.now(), status: 'running', finished_at: null }),
+        steps: [],
+        curve: [point(1, { qps: 50, p50_ms: 20, in_progress: true })],
+      }),
+    );
     // The list refreshes every 3 s while a run is running; wait for the row, not for a fixed time.
     const row = page.locator(`[data-testid="run-row"][data-run-id="${id}"]`);
     await row.waitFor({ timeout: 40_000 });

@@ -5,13 +5,16 @@ import { scalingEfficiency } from './efficiency.ts';
 import { littlesLaw, littlesLawWarning } from './littles-law.ts';
 import { openLoopKnee } from './open-loop.ts';
 import { selectPoints } from './points.ts';
-import { uslCurve } from './usl-curve.ts';
+import { uslAtLevels, uslCurve } from './usl-curve.ts';
 import { fitUsl, MIN_FIT_LEVELS, type UslFitResult } from './usl-fit.ts';
 import { verdict } from './verdict.ts';
 import { bracketIsCoarse, kneeBracket } from './knee-bracket.ts';
 import { at, fmtLevel } from './format.ts';
 
-/** Below this R² the USL explains too little of the curve for its coefficients to mean much. */
+/**
+ * Below this R² the USL explains too little of the curve for its coefficients to mean much. This
+ * is the one place the threshold lives: the analysis sends its decision as `usl_trusted`.
+ */
 export const POOR_FIT_R2 = 0.9;
 
 function toContract(fit: UslFitResult): UslFit {
@@ -81,7 +84,9 @@ export function analyzeCurve(input: AnalyzeCurveInput): RunAnalysis {
     knee,
     knee_candidates: finding.candidates,
     usl: fit ? toContract(fit) : null,
+    usl_trusted: trusted !== null,
     usl_curve: fit ? uslCurve(fit, minLevel, maxLevel, fit.peak_level) : [],
+    usl_fitted: fit ? uslAtLevels(fit, input.curve.map((p) => p.level)) : [],
     efficiency,
     efficiency_basis: basis,
     verdict: verdict({ points, parameter, loadModel, fit: trusted, saturationLevel: finding.saturationLevel }) + resolution,

@@ -1,7 +1,7 @@
 export { analyzeCurve, POOR_FIT_R2 } from './analyze.ts';
 export { fitUsl, MIN_FIT_LEVELS, type Sample, type UslFitResult } from './usl-fit.ts';
 export { uslThroughput, uslDenominator, uslPeakLevel, amdahlCeiling, type UslParams } from './usl.ts';
-export { uslCurve, USL_CURVE_POINTS } from './usl-curve.ts';
+export { uslAtLevels, uslCurve, USL_CURVE_POINTS } from './usl-curve.ts';
 export { kneedle, type KneedleOptions, type KneedleResult, type KneedleCurve, type KneedleDirection } from './kneedle.ts';
 export { throughputKnee, type ThroughputKnee } from './throughput-knee.ts';
 export { latencyKnee, type LatencyKnee } from './latency-knee.ts';

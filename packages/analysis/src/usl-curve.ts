@@ -25,3 +25,13 @@ export function uslCurve(p: UslParams, minLevel: number, maxLevel: number, peakL
   }
   return levels.map((level) => ({ level, qps: uslThroughput(level, p) }));
 }
+
+/**
+ * Fitted throughput at each level the curve has (in-progress levels included, once each, sorted),
+ * so a reader can set the model beside every measurement without evaluating the USL itself.
+ * Levels of 0 or less have no fitted value and are left out.
+ */
+export function uslAtLevels(p: UslParams, levels: ReadonlyArray<number>): UslCurvePoint[] {
+  const distinct = [...new Set(levels)].filter((level) => level > 0).sort((a, b) => a - b);
+  return distinct.map((level) => ({ level, qps: uslThroughput(level, p) }));
+}

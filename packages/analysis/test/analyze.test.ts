@@ -1,6 +1,6 @@
 import { RunAnalysis } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
-import { analyzeCurve } from '../src/analyze.ts';
+import { analyzeCurve, POOR_FIT_R2 } from '../src/analyze.ts';
 import { scalingEfficiency } from '../src/efficiency.ts';
 import { uslThroughput } from '../src/usl.ts';
 import { curve } from './fixtures/curve.ts';
@@ -86,6 +86,33 @@ describe('analyzeCurve', () => {
     expect(r.usl?.r2).toBeLessThan(0.9);
     expect(r.warnings.some((w) => w.startsWith('The USL fits poorly (R² = '))).toBe(true);
     expect(r.verdict).not.toMatch(/σ=|κ=/);
+  });
+
+  it('sends its trust in the fit as usl_trusted: R² ≥ POOR_FIT_R2 is trusted, below it is not, no fit is not', () => {
+    const good = analyzeCurve(closed(specsdm91.load.map((level, i) => ({ level, qps: specsdm91.throughput[i] ?? 0 })), 'users'));
+    expect(good.usl?.r2).toBeGreaterThanOrEqual(POOR_FIT_R2);
+    expect(good.usl_trusted).toBe(true);
+    const noisy = analyzeCurve(closed([1, 2, 4, 8, 16, 32].map((level, i) => ({ level, qps: [100, 400, 150, 500, 200, 520][i] ?? 0 }))));
+    expect(noisy.usl?.r2).toBeLessThan(POOR_FIT_R2);
+    expect(noisy.usl_trusted).toBe(false);
+    expect(analyzeCurve(closed([{ level: 1, qps: 10 }, { level: 2, qps: 20 }])).usl_trusted).toBe(false);
+  });
+
+  it('sends the fitted throughput at every level of the curve, in-progress ones included, once each', () => {
+    const rows = [
+      { level: 4, qps: 35 },
+      { level: 1, qps: 10 },
+      { level: 2, qps: 19 },
+      { level: 8, qps: 50 },
+      { level: 8, qps: 52 },
+      { level: 16, qps: 5, in_progress: true },
+    ];
+    const r = analyzeCurve(closed(rows));
+    const fit = r.usl ?? { lambda: 0, sigma: 0, kappa: 0 };
+    expect(r.usl_fitted.map((p) => p.level)).toEqual([1, 2, 4, 8, 16]);
+    for (const p of r.usl_fitted) expect(p.qps).toBeCloseTo(uslThroughput(p.level, fit), 9);
+    expect(analyzeCurve(closed([{ level: 1, qps: 10 }])).usl_fitted).toEqual([]);
+    expect(analyzeCurve({ parameter: 'rate', load_model: 'open', curve: curve(rows) }).usl_fitted).toEqual([]);
   });
 
   it('chooses the USL peak as the knee only when nothing measured bends (Cisco: peak at 35.6 is past the last level)', () => {

@@ -82,8 +82,15 @@ export const RunAnalysis = z.object({
   /** Every method's answer, the chosen knee included, as evidence. */
   knee_candidates: z.array(Knee),
   usl: UslFit.nullable(),
+  /**
+   * Whether the analysis trusts the fit (its R² is good enough for σ, κ and the peak to mean
+   * something); false without a fit. Readers use this, never a threshold of their own.
+   */
+  usl_trusted: z.boolean(),
   /** The fitted curve, about 50 points spanning the measured levels, for drawing. */
   usl_curve: z.array(UslCurvePoint),
+  /** The fit's throughput at each level of the curve (in-progress ones included), to set beside the measured QPS; empty without a fit. */
+  usl_fitted: z.array(UslCurvePoint),
   efficiency: z.array(EfficiencyPoint),
   /** One sentence saying what efficiency is relative to (X(1), or the smallest level measured). */
   efficiency_basis: z.string(),

@@ -11,8 +11,8 @@ export const RunDetail = z.object({
   curve: Curve,
   /** Where the curve's percentiles come from. The API always sends it; absent means `rollup`. */
   percentiles: PercentileSource.optional(),
-  /** The knee, USL fit, efficiency and verdict for the curve; the API always sends it. */
-  analysis: RunAnalysis.optional(),
+  /** The knee, USL fit, efficiency and verdict for the curve, recomputed with every answer. */
+  analysis: RunAnalysis,
 });
 export type RunDetail = z.infer<typeof RunDetail>;
 

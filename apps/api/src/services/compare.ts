@@ -1,13 +1,11 @@
 import { compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup, type RunSamples, type RunToRunNoise } from '@kneeboard/analysis/compare';
 import { createHash } from 'node:crypto';
 import { cacheOf, queryComparisonSamples, type Db } from '@kneeboard/clickhouse';
-import type { CompareResponse, PercentileSource, Run, RunAnalysis, RunDetail } from '@kneeboard/contracts';
+import type { CompareResponse, PercentileSource, Run, RunDetail } from '@kneeboard/contracts';
 import type { CompareFn } from './compare-pool.ts';
 import type { ResolvedCompare } from './compare-refs.ts';
 import { requireRunDetail } from './run-detail.ts';
 import { serviceRunToRunNoise } from './run-to-run-history.ts';
-
-type Detail = RunDetail & { analysis: RunAnalysis };
 
 /**
  * The bootstrap's seed, from the samples themselves (order-independent): the same data always
@@ -32,7 +30,7 @@ function labelFor(runs: Run[], all: Run[][]): string {
   return clash ? `${first.release} (${first.name || first.id.slice(0, 8)})${repeats}` : `${first.release}${repeats}`;
 }
 
-async function samplesOf(db: Db, detail: Detail, label: string, sources: Set<PercentileSource>): Promise<RunSamples> {
+async function samplesOf(db: Db, detail: RunDetail, label: string, sources: Set<PercentileSource>): Promise<RunSamples> {
   const { samples, source } = await queryComparisonSamples(db, detail.run.id, detail.percentiles ?? 'rollup');
   sources.add(source);
   return {
@@ -46,7 +44,7 @@ async function samplesOf(db: Db, detail: Detail, label: string, sources: Set<Per
   };
 }
 
-async function groupOf(db: Db, details: Detail[], label: string, sources: Set<PercentileSource>): Promise<RunGroup> {
+async function groupOf(db: Db, details: RunDetail[], label: string, sources: Set<PercentileSource>): Promise<RunGroup> {
   const runs: RunSamples[] = [];
   for (const d of details) runs.push(await samplesOf(db, d, label, sources));
   return { label, runs };
@@ -84,8 +82,8 @@ export async function buildComparison(
 async function computeReport(
   db: Db,
   query: ResolvedCompare,
-  baseDetails: Detail[],
-  headDetails: Detail[][],
+  baseDetails: RunDetail[],
+  headDetails: RunDetail[][],
   runToRun: RunToRunNoise | null,
   compare: CompareFn,
 ): Promise<CompareResponse> {

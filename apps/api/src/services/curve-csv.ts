@@ -31,7 +31,7 @@ function rounded(value: number): string {
  * and a `flag` column saying where the load generator, not the service, was the limit.
  */
 export function curveCsv(detail: Pick<RunDetail, 'curve' | 'analysis' | 'run'>): string {
-  const flags = levelFlags(detail.curve, detail.analysis?.littles_law ?? [], detail.run.parameter);
+  const flags = levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter);
   const rows = detail.curve.map((p) => [...COLUMNS.map((c) => csvCell(p[c])), csvCell(flags.get(p.level) ?? null)].join(','));
   return `${[[...COLUMNS, 'flag'].join(','), ...rows].join('\n')}\n`;
 }

@@ -3,7 +3,7 @@ import { colourFor, renderCurveSvg, type ChartSeries, type LatencyKey } from '@k
 import { levelSelected, type RunDetail, type SvgViewQuery } from '@kneeboard/contracts';
 
 function seriesOf(detail: RunDetail, index: number, dashed: boolean, label: string, view: SvgViewQuery): ChartSeries {
-  const flags = levelFlags(detail.curve, detail.analysis?.littles_law ?? [], detail.run.parameter);
+  const flags = levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter);
   return {
     label,
     colour: colourFor(index),
@@ -21,7 +21,7 @@ const drawing = (view: SvgViewQuery) => ({
 });
 
 const kneeMarker = (detail: RunDetail) => {
-  const knee = detail.analysis?.knee;
+  const knee = detail.analysis.knee;
   return knee ? { level: knee.level, label: `knee · ${knee.level}` } : null;
 };
 
@@ -29,7 +29,7 @@ export function runCurveSvg(detail: RunDetail, view: SvgViewQuery = {}): string 
   const { run } = detail;
   return renderCurveSvg({
     title: `${run.service} ${run.release}${run.name ? ` — ${run.name}` : ''}`,
-    subtitle: detail.analysis?.verdict,
+    subtitle: detail.analysis.verdict,
     parameter: run.parameter,
     series: [seriesOf(detail, 0, false, run.release, view)],
     marker: kneeMarker(detail),

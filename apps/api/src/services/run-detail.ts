@@ -1,6 +1,6 @@
 import { analyzeCurve } from '@kneeboard/analysis';
 import { getRun, listSteps, queryCurve, type Db } from '@kneeboard/clickhouse';
-import type { CurvePoint, PercentilesWanted, RunAnalysis, RunDetail, StepWindow } from '@kneeboard/contracts';
+import type { CurvePoint, PercentilesWanted, RunDetail, StepWindow } from '@kneeboard/contracts';
 import { notFound } from '../errors.ts';
 
 /** Each level's point carries the agent's health for that step, so the curve says where the generator was the ceiling. */
@@ -15,7 +15,7 @@ function withHealth(curve: CurvePoint[], steps: StepWindow[]): CurvePoint[] {
  * stored. Percentiles as asked (`auto`: the rollup for large runs, raw rows for small ones); the
  * detail says which it got. Null when the run does not exist.
  */
-export async function loadRunDetail(db: Db, runId: string, percentiles: PercentilesWanted = 'auto'): Promise<(RunDetail & { analysis: RunAnalysis }) | null> {
+export async function loadRunDetail(db: Db, runId: string, percentiles: PercentilesWanted = 'auto'): Promise<RunDetail | null> {
   const [run, steps, answer] = await Promise.all([getRun(db, runId), listSteps(db, runId), queryCurve(db, runId, percentiles)]);
   if (!run) return null;
   const curve = withHealth(answer.curve, steps);
@@ -33,7 +33,7 @@ export async function requireRunDetail(
   runId: string,
   field = 'id',
   percentiles: PercentilesWanted = 'auto',
-): Promise<RunDetail & { analysis: RunAnalysis }> {
+): Promise<RunDetail> {
   const detail = await loadRunDetail(db, runId, percentiles);
   if (!detail) throw notFound('run', field);
   return detail;

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { compareCharts, fitLines, kneeMarks, overlayData, runLabel, runSeries, sweptLevels, visibleLevels } from './compare-series.ts';
-import { RUN_PALETTE } from './series.ts';
-import { analysis, fit } from './test-analysis.ts';
-import { detail, point, testRun } from './test-runs.ts';
+import { PALETTE } from '@kneeboard/svg-charts';
+import { detail, point, seedCurve, testRun } from './test-runs.ts';
 import { DEFAULT_SETTINGS, parseLevels } from './view-state.ts';
 
 const base = detail(1, [point(1), point(2), point(4), point(8)], { knee: 4 });
 const head = detail(2, [point(1), point(4), point(8), point(16)], { knee: 8 });
 
 describe('runSeries', () => {
-  it('puts the base first, dashed, and gives each run the compare.svg colour in order', () => {
+  it('puts the base first, dashed, and gives each run the compare.svg colour in order (svg-charts’ palette, the one home of it)', () => {
     const runs = [base, head, ...[3, 4, 5, 6, 7, 8].map((n) => detail(n, [point(1)]))];
     const s = runSeries(runs);
-    expect(s.map((x) => x.colour)).toEqual([...RUN_PALETTE]);
+    expect(s.map((x) => x.colour)).toEqual([...PALETTE]);
+    // Past the palette's end the colours repeat, as in compare.svg.
+    expect(runSeries([...runs, detail(9, [point(1)])])[8]?.colour).toBe(PALETTE[0]);
     expect(s.map((x) => x.dashed)).toEqual([true, false, false, false, false, false, false, false]);
     expect(s.map((x) => x.role)).toEqual(['base', 'head', 'head', 'head', 'head', 'head', 'head', 'head']);
     expect(s[0]).toMatchObject({ key: 'run0', label: 'v1', knee: 4, peak: { level: 8, qps: 80 } });
@@ -75,16 +76,20 @@ describe('overlayData', () => {
 
 describe('fits and knees', () => {
   it('clips each run’s fitted line to the axis and leaves out runs without one', () => {
-    const withFit = { ...head, analysis: analysis({ usl: fit(), usl_curve: [1, 2, 8, 32].map((level) => ({ level, qps: level })) }) };
-    const lines = fitLines([base, withFit], 'log', [1, 16]);
-    expect(lines).toEqual([{ key: 'run1', colour: RUN_PALETTE[1], points: [1, 2, 8].map((level) => ({ level, qps: level })) }]);
+    // Seed 001 is swept 1…32 and fitted; two levels are too few for a fit, so that run draws no line.
+    const withFit = detail(2, seedCurve());
+    const noFit = detail(1, [point(1), point(2)]);
+    expect(noFit.analysis.usl_curve).toEqual([]);
+    const lines = fitLines([noFit, withFit], 'log', [1, 16]);
+    expect(lines).toEqual([{ key: 'run1', colour: PALETTE[1], points: withFit.analysis.usl_curve.filter((p) => p.level <= 16) }]);
+    expect(lines[0]?.points.length).toBeGreaterThan(30);
   });
 
   it('marks each knee the axis can place, in its run’s colour', () => {
     const s = runSeries([base, head, detail(3, [point(1)], { knee: 64 })]);
     expect(kneeMarks(s, 'log', [1, 16])).toEqual([
-      { key: 'run0', level: 4, colour: RUN_PALETTE[0], title: 'v1 knee · 4' },
-      { key: 'run1', level: 8, colour: RUN_PALETTE[1], title: 'v2 knee · 8' },
+      { key: 'run0', level: 4, colour: PALETTE[0], title: 'v1 knee · 4' },
+      { key: 'run1', level: 8, colour: PALETTE[1], title: 'v2 knee · 8' },
     ]);
   });
 });
@@ -96,7 +101,7 @@ describe('groups of repeats', () => {
     runs[4]!.run.release = head.run.release;
     const s = runSeries(runs, [3, 2]);
     expect(s.map((x) => x.group)).toEqual([0, 0, 0, 1, 1]);
-    expect(s.map((x) => x.colour)).toEqual([RUN_PALETTE[0], RUN_PALETTE[0], RUN_PALETTE[0], RUN_PALETTE[1], RUN_PALETTE[1]]);
+    expect(s.map((x) => x.colour)).toEqual([PALETTE[0], PALETTE[0], PALETTE[0], PALETTE[1], PALETTE[1]]);
     expect(s.map((x) => x.dashed)).toEqual([true, true, true, false, false]);
     expect(s.map((x) => x.role)).toEqual(['base', 'base', 'base', 'head', 'head']);
     expect(s.map((x) => x.label)).toEqual(['v1 ×3', 'v1 ×3', 'v1 ×3', 'v2 ×2', 'v2 ×2']);
@@ -105,8 +110,8 @@ describe('groups of repeats', () => {
     // Repeats that agree on the knee share one mark per group.
     const knees = kneeMarks(s.map((x) => ({ ...x, knee: 4 })), 'linear', [0, 10]);
     expect(knees.map((k) => [k.colour, k.title])).toEqual([
-      [RUN_PALETTE[0], 'v1 ×3 knee · 4 (3 of 3 runs)'],
-      [RUN_PALETTE[1], 'v2 ×2 knee · 4 (2 of 2 runs)'],
+      [PALETTE[0], 'v1 ×3 knee · 4 (3 of 3 runs)'],
+      [PALETTE[1], 'v2 ×2 knee · 4 (2 of 2 runs)'],
     ]);
   });
 
@@ -132,8 +137,11 @@ describe('compareCharts', () => {
     expect(compareCharts([base, head], DEFAULT_SETTINGS).xScale).toBe('log'); // 1…16
     expect(compareCharts([base, head], { ...DEFAULT_SETTINGS, x: 'linear' }).xDomain[0]).toBe(0);
     // Fitted lines stay inside the levels shown, not the padded axis.
-    const withFit = { ...head, analysis: analysis({ usl: fit(), usl_curve: [1, 2, 4, 8, 16].map((level) => ({ level, qps: level })) }) };
+    const withFit = detail(2, seedCurve());
     const fitted = compareCharts([base, withFit], { ...DEFAULT_SETTINGS, fit: true, levels: parseLevels('2-8') });
-    expect(fitted.fits[0]?.points.map((p) => p.level)).toEqual([2, 4, 8]);
+    const fitLevels = fitted.fits.find((f) => f.key === 'run1')?.points.map((p) => p.level) ?? [];
+    expect(fitLevels.length).toBeGreaterThan(5);
+    expect(Math.min(...fitLevels)).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...fitLevels)).toBeLessThanOrEqual(8);
   });
 });

@@ -10,10 +10,11 @@
  * axis cannot draw, breaks that run's line.
  */
 import type { CurvePoint, Run, RunDetail, UslCurvePoint } from '@kneeboard/contracts';
+import { colourFor } from '@kneeboard/svg-charts';
 import { normalizeCurve, type YAxisSpec } from './curve-series.ts';
 import { formatLevelApprox } from './format.ts';
 import { levelDomain, levelTicks, linearAxis, logAxis, logSafe, sweepXScale, type ScaleKind } from './scales.ts';
-import { runColour, type LatencyKey } from './series.ts';
+import type { LatencyKey } from './series.ts';
 import { uslLine } from './usl.ts';
 import { levelVisible, type ChartSettings, type LevelSelection } from './view-state.ts';
 
@@ -90,9 +91,9 @@ export function runSeries(details: ReadonlyArray<RunDetail>, sizes?: ReadonlyArr
       groupSize: size,
       member,
       run: d.run,
-      colour: runColour(group),
+      colour: colourFor(group),
       dashed: group === 0,
-      knee: d.analysis?.knee?.level ?? null,
+      knee: d.analysis.knee?.level ?? null,
       peak: peakOf(d.curve),
     };
   });
@@ -188,7 +189,7 @@ export interface FitLine {
 /** Each run's fitted USL throughput, clipped to the level axis; runs without a fitted line are left out. */
 export function fitLines(details: ReadonlyArray<RunDetail>, xScale: ScaleKind, xDomain: readonly [number, number], sizes?: ReadonlyArray<number>): FitLine[] {
   return runSeries(details, sizes)
-    .map((s, i) => ({ key: s.key, colour: s.colour, points: uslLine(details[i]?.analysis?.usl_curve ?? [], xScale, xDomain) }))
+    .map((s, i) => ({ key: s.key, colour: s.colour, points: uslLine(details[i]?.analysis.usl_curve ?? [], xScale, xDomain) }))
     .filter((f) => f.points.length >= 2);
 }
 

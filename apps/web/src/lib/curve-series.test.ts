@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { inProgressLevel, latencyData, normalizeCurve, peakQps, qpsData, splitData } from './curve-series.ts';
-import { analysis, fit } from './test-analysis.ts';
-import { point } from './test-runs.ts';
+import { analysisOf } from './test-analysis.ts';
+import { point, seedCurve } from './test-runs.ts';
 
 describe('normalizeCurve', () => {
   it('sorts by level and keeps the last point of a repeated level', () => {
@@ -13,7 +13,8 @@ describe('normalizeCurve', () => {
 
 describe('qpsData', () => {
   it('has one row per level and keeps a measured QPS of 0', () => {
-    const { rows, yAxis } = qpsData([point(2), point(1, { qps: 0, errors: 100 })]);
+    const curve = [point(2), point(1, { qps: 0, errors: 100 })];
+    const { rows, yAxis } = qpsData(curve, analysisOf(curve));
     expect(yAxis.domain).toEqual([0, 20]);
     expect(rows.map((r) => [r.level, r.qps])).toEqual([
       [1, 0],
@@ -22,27 +23,34 @@ describe('qpsData', () => {
     expect(rows[0]?.errors).toBe(100);
   });
 
-  it('carries the fit and efficiency per level, and widens the y axis for a drawn fit', () => {
-    const a = analysis({
-      usl: fit({ lambda: 10, sigma: 0, kappa: 0.01, peak_level: 9.95, peak_qps: 52 }),
-      usl_curve: [
-        { level: 1, qps: 10 },
-        { level: 9.95, qps: 130 },
-        { level: 16, qps: 20 },
-      ],
-      efficiency: [{ level: 1, efficiency: 1 }],
-    });
-    const shown = qpsData([point(1), point(2, { in_progress: true })], { analysis: a, showFit: true });
-    expect(shown.rows[0]?.fitted).toBeCloseTo(10, 10);
-    expect(shown.rows[1]?.fitted).toBeCloseTo(20 / 1.02, 10);
-    expect(shown.rows.map((r) => r.efficiency)).toEqual([1, null]);
-    expect(shown.yAxis.domain[1]).toBeGreaterThanOrEqual(130);
-    expect(qpsData([point(1), point(2)], { analysis: a, showFit: false }).yAxis.domain).toEqual([0, 20]);
-    expect(qpsData([point(1)]).rows[0]).toMatchObject({ fitted: null, efficiency: null });
+  it('carries the analysis’ fitted throughput and efficiency per level, and widens the y axis for a drawn fit', () => {
+    // Seed 001 with its last level still being measured: the fitted QPS is the analysis' own, also there.
+    const curve = seedCurve().map((p) => (p.level === 32 ? { ...p, in_progress: true } : p));
+    const a = analysisOf(curve);
+    const shown = qpsData(curve, a, { showFit: true });
+    expect(shown.rows.map((r) => r.fitted)).toEqual(a.usl_fitted.map((u) => u.qps));
+    expect(shown.rows.find((r) => r.level === 32)?.fitted).not.toBeNull();
+    expect(shown.rows.map((r) => r.efficiency)).toEqual([...a.efficiency.map((e) => e.efficiency), null]);
+  });
+
+  it('widens the y axis for a drawn fit whose peak lies between the levels swept', () => {
+    // X(N) = 10N / (1 + 0.01N(N−1)): it peaks at N* = 10 (52.6 req/s), where nothing was measured.
+    const curve = [1, 2, 32, 64].map((level) => point(level, { qps: (10 * level) / (1 + 0.01 * level * (level - 1)) }));
+    const a = analysisOf(curve);
+    const topOfFit = Math.max(...a.usl_curve.map((u) => u.qps));
+    expect(topOfFit).toBeGreaterThan(50);
+    expect(qpsData(curve, a, { showFit: true }).yAxis.domain[1]).toBeGreaterThanOrEqual(topOfFit);
+    expect(qpsData(curve, a, { showFit: false }).yAxis.domain[1]).toBeLessThan(topOfFit);
+  });
+
+  it('has no fitted throughput where the analysis has no fit', () => {
+    const curve = [point(1), point(2)];
+    expect(qpsData(curve, analysisOf(curve)).rows.map((r) => r.fitted)).toEqual([null, null]);
   });
 
   it('marks the level still being measured', () => {
-    const { rows } = qpsData([point(1), point(2, { in_progress: true })]);
+    const curve = [point(1), point(2, { in_progress: true })];
+    const { rows } = qpsData(curve, analysisOf(curve));
     expect(rows.map((r) => r.inProgress)).toEqual([false, true]);
   });
 });

@@ -8,7 +8,6 @@
 import type { CurvePoint, RunAnalysis } from '@kneeboard/contracts';
 import { linearAxis, logAxis, logSafe, type ScaleKind } from './scales.ts';
 import type { LatencyKey } from './series.ts';
-import { uslThroughputAt } from './usl.ts';
 
 /** The curve sorted by level with one point per level (the last one wins, as in a live update). */
 export function normalizeCurve(curve: ReadonlyArray<CurvePoint>): CurvePoint[] {
@@ -38,7 +37,7 @@ export interface YAxisSpec {
 
 export interface QpsRow extends RowBase {
   qps: number;
-  /** The USL fit's throughput at this level, for the tooltip; null without a fit. */
+  /** The USL fit's throughput at this level (the analysis' `usl_fitted`), for the tooltip; null without a fit. */
   fitted: number | null;
   /** Scaling efficiency X(N) ÷ (N·X(1)) from the analysis; null where it has none (in progress). */
   efficiency: number | null;
@@ -50,25 +49,27 @@ export interface QpsData {
 }
 
 export interface QpsOptions {
-  analysis?: RunAnalysis | null;
   /** The fitted USL line is drawn, so the y axis must hold it too (its peak can sit above every measured point). */
   showFit?: boolean;
   /** An open loop draws the offered = achieved line (y = x), so the y axis must reach the highest offered rate. */
   offered?: boolean;
 }
 
-/** Throughput per level. A QPS of 0 is a real measurement (e.g. every request failed), so it is kept. */
-export function qpsData(curve: ReadonlyArray<CurvePoint>, options: QpsOptions = {}): QpsData {
-  const { analysis, showFit = false, offered = false } = options;
-  const fit = analysis?.usl ?? null;
-  const eff = new Map((analysis?.efficiency ?? []).map((e) => [e.level, e.efficiency]));
+/**
+ * Throughput per level, with the analysis' fitted throughput and efficiency beside it. A QPS of 0
+ * is a real measurement (e.g. every request failed), so it is kept.
+ */
+export function qpsData(curve: ReadonlyArray<CurvePoint>, analysis: RunAnalysis, options: QpsOptions = {}): QpsData {
+  const { showFit = false, offered = false } = options;
+  const fittedAt = new Map(analysis.usl_fitted.map((u) => [u.level, u.qps]));
+  const eff = new Map(analysis.efficiency.map((e) => [e.level, e.efficiency]));
   const rows = normalizeCurve(curve).map((p) => ({
     ...base(p),
     qps: p.qps,
-    fitted: fit !== null && p.level > 0 ? uslThroughputAt(fit, p.level) : null,
+    fitted: fittedAt.get(p.level) ?? null,
     efficiency: p.in_progress ? null : (eff.get(p.level) ?? null),
   }));
-  const fitted = showFit ? (analysis?.usl_curve ?? []).map((u) => u.qps) : [];
+  const fitted = showFit ? analysis.usl_curve.map((u) => u.qps) : [];
   const offeredRates = offered ? rows.map((r) => r.level) : [];
   return { rows, yAxis: linearAxis([...rows.map((r) => r.qps), ...fitted, ...offeredRates]) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { curveTableRows, efficiencyCell } from './curve-table.ts';
-import { analysis } from './test-analysis.ts';
+import { analysisOf } from './test-analysis.ts';
 import { point } from './test-runs.ts';
 
 describe('efficiencyCell', () => {
@@ -14,19 +14,12 @@ describe('efficiencyCell', () => {
 });
 
 describe('curveTableRows', () => {
-  const a = analysis({
-    efficiency: [
-      { level: 1, efficiency: 1 },
-      { level: 32, efficiency: 0.5 },
-    ],
-    littles_law: [
-      { level: 1, in_flight: 1, ratio: 1, source: 'mean', generator_limited: false },
-      { level: 32, in_flight: 19.86, ratio: 0.6207, source: 'mean', generator_limited: true },
-    ],
-  });
+  // By Little's law: 10 req/s × 100 ms = 1 in flight at 1; 200 req/s × 99.3 ms = 19.86 at 32, 62% of it.
+  const curve = [point(1, { qps: 10, mean_ms: 100 }), point(32, { qps: 200, mean_ms: 99.3 })];
+  const a = analysisOf(curve);
 
   it('attaches efficiency and the Little\'s-law check to their levels, flagging generator-limited ones', () => {
-    const rows = curveTableRows([point(32), point(1)], a, 'concurrency');
+    const rows = curveTableRows([...curve].reverse(), a, 'concurrency');
     expect(rows.map((r) => r.point.level)).toEqual([1, 32]);
     expect(rows[0]?.efficiency?.text).toBe('100%');
     expect(rows[0]?.inFlight).toMatchObject({ text: '1.0', generatorLimited: false });
@@ -36,11 +29,11 @@ describe('curveTableRows', () => {
     expect(rows[0]?.inFlight?.title).not.toContain('load generator');
   });
 
-  it('leaves levels the analysis skipped (in progress, no analysis) empty', () => {
-    const rows = curveTableRows([point(1), point(32, { in_progress: true })], a, 'concurrency');
+  it('leaves levels the analysis skipped (in progress, or not in its answer) empty', () => {
+    const rows = curveTableRows([curve[0]!, { ...curve[1]!, in_progress: true }], a, 'concurrency');
     expect(rows[1]?.efficiency).toBeNull();
     expect(rows[1]?.inFlight).toBeNull();
-    expect(curveTableRows([point(1)], undefined, 'concurrency')[0]).toMatchObject({ efficiency: null, inFlight: null });
+    expect(curveTableRows([point(1)], analysisOf([]), 'concurrency')[0]).toMatchObject({ efficiency: null, inFlight: null });
   });
 
   it("flags a step the agent itself reported generator-limited, with its reason, also in open loop", () => {
@@ -54,7 +47,8 @@ describe('curveTableRows', () => {
       generator_limited: limited,
       reason: limited ? 'Sends fell 18% behind the offered rate.' : null,
     });
-    const rows = curveTableRows([point(200, { health: health(false) }), point(400, { health: health(true) })], analysis({}), 'rate');
+    const curve = [point(200, { health: health(false) }), point(400, { health: health(true) })];
+    const rows = curveTableRows(curve, analysisOf(curve, { load_model: 'open', parameter: 'rate' }), 'rate');
     expect(rows[0]?.inFlight).toMatchObject({ text: '12.5', generatorLimited: false });
     expect(rows[1]?.inFlight?.generatorLimited).toBe(true);
     expect(rows[1]?.inFlight?.title).toContain('Sends fell 18% behind the offered rate.');

@@ -72,9 +72,9 @@ function withAgentHealth(cell: InFlightCell | null, point: CurvePoint, parameter
 }
 
 /** One row per level (sorted, one per level) with the analysis' efficiency and Little's-law check attached. */
-export function curveTableRows(curve: ReadonlyArray<CurvePoint>, analysis: RunAnalysis | null | undefined, parameter: string): CurveTableRow[] {
-  const eff = new Map((analysis?.efficiency ?? []).map((e) => [e.level, e.efficiency]));
-  const little = new Map((analysis?.littles_law ?? []).map((c) => [c.level, c]));
+export function curveTableRows(curve: ReadonlyArray<CurvePoint>, analysis: RunAnalysis, parameter: string): CurveTableRow[] {
+  const eff = new Map(analysis.efficiency.map((e) => [e.level, e.efficiency]));
+  const little = new Map(analysis.littles_law.map((c) => [c.level, c]));
   return normalizeCurve(curve).map((point) => {
     const check = point.in_progress ? undefined : little.get(point.level);
     let inFlight: InFlightCell | null = null;

@@ -1,50 +1,57 @@
 import { describe, expect, it } from 'vitest';
 import { KNEE_TAG, kneeEvidence, kneeMarker, kneeTagBox } from './knee.ts';
-import { analysis } from './test-analysis.ts';
+import { analysisOf } from './test-analysis.ts';
+import { point, seedCurve } from './test-runs.ts';
 
-const knee = { level: 8, method: 'kneedle', reason: 'Throughput stops growing at concurrency 8.' } as const;
-const candidates = [
-  { level: 17.827076557322144, method: 'usl_peak', reason: 'The USL fit peaks at concurrency 17.8 with 108 QPS.' },
-  knee,
-  { level: 8, method: 'latency', reason: 'p50 grows in proportion to the load above 8.' },
-] as const;
+// Seed 001: the analysis calls the knee at 8 (Kneedle, confirmed by p50), and the fit peaks at N* ≈ 17.8.
+const seed = analysisOf(seedCurve());
+// Throughput exactly proportional to the load, latency flat: no knee, no candidates.
+const linear = analysisOf([1, 2, 4, 8].map((level) => point(level, { p50_ms: 10, p90_ms: 12, p99_ms: 20, p999_ms: 30 })));
 
 describe('kneeMarker', () => {
   it('labels the knee with its level and carries its reason', () => {
-    expect(kneeMarker(analysis({ knee }), [0.7, 45], 'log')).toEqual({
+    expect(kneeMarker(seed, [0.7, 45], 'log')).toEqual({
       level: 8,
       label: 'knee · 8',
-      title: 'Throughput stops growing at concurrency 8.',
+      title: 'Throughput stops growing at concurrency 8 (100 QPS, 97% of the peak) and p50 doubles by 16: requests queue above it.',
       method: 'kneedle',
     });
   });
 
   it('rounds a fitted knee level (N*) to three significant digits', () => {
-    expect(kneeMarker(analysis({ knee: { ...knee, level: 17.827, method: 'usl_peak' } }), [0, 40], 'linear')?.label).toBe('knee · 17.8');
+    const peak = seed.knee_candidates.find((c) => c.method === 'usl_peak') ?? null;
+    expect(kneeMarker({ ...seed, knee: peak }, [0, 40], 'linear')?.label).toBe('knee · 17.8');
   });
 
-  it('draws nothing without an analysis, without a knee, or where the axis cannot place it', () => {
-    expect(kneeMarker(undefined, [0, 40], 'linear')).toBeNull();
-    expect(kneeMarker(analysis(), [0, 40], 'linear')).toBeNull();
-    expect(kneeMarker(analysis({ knee }), [10, 40], 'linear')).toBeNull();
-    expect(kneeMarker(analysis({ knee: { ...knee, level: 0 } }), [0, 40], 'log')).toBeNull();
+  it('draws nothing without a knee, or where the axis cannot place it', () => {
+    expect(linear.knee).toBeNull();
+    expect(kneeMarker(linear, [0, 40], 'linear')).toBeNull();
+    expect(kneeMarker(seed, [10, 40], 'linear')).toBeNull();
+    expect(kneeMarker({ ...seed, knee: { ...seed.knee!, level: 0 } }, [0, 40], 'log')).toBeNull();
   });
 });
 
 describe('kneeEvidence', () => {
   it('lists every method with its level, the chosen knee first', () => {
-    const rows = kneeEvidence(analysis({ knee, knee_candidates: [...candidates] }), 'concurrency');
+    const rows = kneeEvidence(seed, 'concurrency');
     expect(rows.map((r) => [r.methodLabel, r.levelText, r.chosen])).toEqual([
       ['throughput bends (Kneedle)', 'concurrency 8', true],
-      ['peak of the USL fit (N*)', 'concurrency 17.8', false],
       ['p50 grows with the load', 'concurrency 8', false],
+      ['peak of the USL fit (N*)', 'concurrency 17.8', false],
     ]);
-    expect(rows[1]?.reason).toContain('108 QPS');
+    expect(rows[2]?.reason).toContain('108 QPS');
+    // Had the analysis chosen a later candidate, that one would lead and the rest keep their order.
+    const byPeak = kneeEvidence({ ...seed, knee: seed.knee_candidates[2]! }, 'concurrency');
+    expect(byPeak.map((r) => [r.method, r.chosen])).toEqual([
+      ['usl_peak', true],
+      ['kneedle', false],
+      ['latency', false],
+    ]);
   });
 
   it('is empty without candidates', () => {
-    expect(kneeEvidence(analysis(), 'rate')).toEqual([]);
-    expect(kneeEvidence(null, 'rate')).toEqual([]);
+    expect(linear.knee_candidates).toEqual([]);
+    expect(kneeEvidence(linear, 'rate')).toEqual([]);
   });
 });
 

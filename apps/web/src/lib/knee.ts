@@ -30,12 +30,8 @@ export interface KneeMarkerSpec {
  * (outside the drawn domain, or ≤ 0 on a log axis). A live run's knee moves as levels arrive: the
  * marker simply follows the latest analysis.
  */
-export function kneeMarker(
-  analysis: RunAnalysis | null | undefined,
-  xDomain: readonly [number, number],
-  xScale: ScaleKind,
-): KneeMarkerSpec | null {
-  const knee = analysis?.knee;
+export function kneeMarker(analysis: RunAnalysis, xDomain: readonly [number, number], xScale: ScaleKind): KneeMarkerSpec | null {
+  const knee = analysis.knee;
   if (!knee || !Number.isFinite(knee.level)) return null;
   if (xScale === 'log' && !(knee.level > 0)) return null;
   if (knee.level < xDomain[0] || knee.level > xDomain[1]) return null;
@@ -55,8 +51,7 @@ export interface KneeEvidence {
 }
 
 /** Every detector's answer, the chosen one first, for the evidence list (method → level). */
-export function kneeEvidence(analysis: RunAnalysis | null | undefined, parameter: string): KneeEvidence[] {
-  if (!analysis) return [];
+export function kneeEvidence(analysis: RunAnalysis, parameter: string): KneeEvidence[] {
   const knee = analysis.knee;
   const rows = analysis.knee_candidates.map((c) => ({
     method: c.method,

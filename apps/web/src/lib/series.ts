@@ -32,13 +32,8 @@ export const USL_SERIES = { key: 'usl', label: 'USL fit', color: '#56b4e9', dash
 export const KNEE_STYLE = { color: '#3d4754', label: 'knee' } as const;
 
 /**
- * One colour per compared run, base first: the order and palette of the API's `compare.svg`
- * (Okabe–Ito), so a run has the same colour in the page, its exports and a pull request's image.
- * The base is drawn dashed, heads solid.
+ * The base run of a comparison is drawn dashed, heads solid. The runs' colours are not here: they
+ * are `@kneeboard/svg-charts`' palette (`colourFor`), the one the API's `compare.svg` uses, so a run
+ * has the same colour in the page, its exports and a pull request's image.
  */
-export const RUN_PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'] as const;
 export const BASE_DASH = '7 4';
-
-export function runColour(index: number): string {
-  return RUN_PALETTE[index % RUN_PALETTE.length] as string;
-}

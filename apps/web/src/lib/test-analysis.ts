@@ -1,33 +1,19 @@
-/** Test helper: a RunAnalysis with neutral defaults, overridden per test. Not imported by app code. */
-import type { RunAnalysis, UslFit } from '@kneeboard/contracts';
+/**
+ * Test helper: the RunAnalysis the API would send for a curve, computed by `@kneeboard/analysis`
+ * exactly as the API computes it, never written by hand, so a test cannot pass on a shape or a
+ * decision (a trusted fit, a fitted QPS) the analysis would never produce. Not imported by app code.
+ */
+import { analyzeCurve } from '@kneeboard/analysis';
+import type { CurvePoint, LoadModel, RunAnalysis } from '@kneeboard/contracts';
 
-export function fit(over: Partial<UslFit> = {}): UslFit {
-  return {
-    lambda: 24.17126804985445,
-    sigma: 0.12929634672710233,
-    kappa: 0.002739744776434756,
-    lambda_se: 3.3297042885401744,
-    sigma_se: 0.04926065540236772,
-    kappa_se: 0.001069463864456346,
-    r2: 0.9782744013930486,
-    peak_level: 17.827076557322144,
-    peak_qps: 107.79201213494822,
-    model: 'usl',
-    ...over,
-  };
+export function analysisOf(curve: ReadonlyArray<CurvePoint>, run: { load_model?: LoadModel; parameter?: string } = {}): RunAnalysis {
+  return analyzeCurve({ curve: [...curve], load_model: run.load_model ?? 'closed', parameter: run.parameter ?? 'concurrency' });
 }
 
-export function analysis(over: Partial<RunAnalysis> = {}): RunAnalysis {
-  return {
-    knee: null,
-    knee_candidates: [],
-    usl: null,
-    usl_curve: [],
-    efficiency: [],
-    efficiency_basis: 'Efficiency is X(N) ÷ (N × X(1)).',
-    verdict: 'Scales linearly.',
-    littles_law: [],
-    warnings: [],
-    ...over,
-  };
+/**
+ * The analysis with its knee moved to `level`, for tests about where a knee is drawn (overlays of
+ * many runs), not about how it is found: everything else is the analysis' own.
+ */
+export function withKnee(analysis: RunAnalysis, level: number): RunAnalysis {
+  return { ...analysis, knee: { level, method: 'kneedle', reason: `Throughput stops growing at concurrency ${level}.`, bracket: null } };
 }

@@ -1,6 +1,6 @@
 /** Test helper: curve points and run details with neutral defaults, overridden per test. Not imported by app code. */
 import type { CurvePoint, Run, RunDetail } from '@kneeboard/contracts';
-import { analysis } from './test-analysis.ts';
+import { analysisOf, withKnee } from './test-analysis.ts';
 
 export function point(level: number, over: Partial<CurvePoint> = {}): CurvePoint {
   return {
@@ -44,7 +44,25 @@ export function testRun(n: number, over: Partial<Run> = {}): Run {
   };
 }
 
+/**
+ * Seed 001 (exact search over 1M vectors on an 8-core machine; the fixture run the browser tests
+ * use): throughput levels off at 8 and the USL fits it well (R² 0.978, N* ≈ 17.8).
+ */
+export function seedCurve(): CurvePoint[] {
+  const rows: Array<[level: number, qps: number, p50: number]> = [
+    [1, 20, 49],
+    [2, 39.4, 50.6],
+    [4, 70.8, 56.3],
+    [8, 100, 77],
+    [16, 100, 157],
+    [32, 103, 310],
+  ];
+  return rows.map(([level, qps, p50]) => point(level, { qps, p50_ms: p50 }));
+}
+
+/** A run detail as the API sends it: the curve's analysis is the real one; `knee` moves its knee for tests of where knees are drawn. */
 export function detail(n: number, curve: CurvePoint[], over: { run?: Partial<Run>; knee?: number } = {}): RunDetail {
-  const knee = over.knee === undefined ? null : { level: over.knee, method: 'kneedle' as const, reason: 'bends' };
-  return { run: testRun(n, over.run), steps: [], curve, analysis: analysis({ knee }) };
+  const run = testRun(n, over.run);
+  const analysis = analysisOf(curve, run);
+  return { run, steps: [], curve, analysis: over.knee === undefined ? analysis : withKnee(analysis, over.knee) };
 }

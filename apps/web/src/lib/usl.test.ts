@@ -1,32 +1,15 @@
-import { uslThroughput } from '@kneeboard/analysis';
+import type { CurvePoint } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
-import { fit } from './test-analysis.ts';
-import { polylinePath, uslFitSummary, uslLine, uslShownByDefault, uslThroughputAt } from './usl.ts';
+import { analysisOf } from './test-analysis.ts';
+import { point, seedCurve } from './test-runs.ts';
+import { polylinePath, uslFitSummary, uslLine } from './usl.ts';
 
-describe('uslShownByDefault', () => {
-  it('shows the fitted line by default only for a good fit (R² ≥ 0.9)', () => {
-    expect(uslShownByDefault(fit({ r2: 0.9 }))).toBe(true);
-    expect(uslShownByDefault(fit({ r2: 0.89 }))).toBe(false);
-    expect(uslShownByDefault(null)).toBe(false);
-  });
-});
-
-describe('uslThroughputAt', () => {
-  it('is λN / (1 + σ(N−1) + κN(N−1)) and peaks at N*', () => {
-    const f = fit();
-    expect(uslThroughputAt(f, 1)).toBeCloseTo(f.lambda, 10);
-    expect(uslThroughputAt({ lambda: 10, sigma: 0.1, kappa: 0.01 }, 5)).toBeCloseTo(50 / (1 + 0.4 + 0.2), 10);
-    const peak = uslThroughputAt(f, f.peak_level!);
-    expect(peak).toBeCloseTo(f.peak_qps!, 6);
-    expect(uslThroughputAt(f, f.peak_level! * 0.9)).toBeLessThan(peak);
-    expect(uslThroughputAt(f, f.peak_level! * 1.1)).toBeLessThan(peak);
-  });
-
-  it('agrees with the analysis package that drew usl_curve (the page does not bundle the fitter)', () => {
-    const f = fit();
-    for (const n of [1, 2.5, 8, 17.8, 64, 512]) expect(uslThroughputAt(f, n)).toBeCloseTo(uslThroughput(n, f), 9);
-  });
-});
+/** The analysis' fit of a curve, with its own verdict on it; these tests need one. */
+function fitOf(curve: CurvePoint[], parameter = 'concurrency') {
+  const a = analysisOf(curve, { parameter });
+  if (a.usl === null) throw new Error('the curve should have a USL fit');
+  return { fit: a.usl, trusted: a.usl_trusted };
+}
 
 describe('uslLine', () => {
   const curve = [
@@ -57,7 +40,8 @@ describe('polylinePath', () => {
 
 describe('uslFitSummary', () => {
   it('gives λ, σ and κ with ± one standard error, R², N* and the peak', () => {
-    const s = uslFitSummary(fit(), 'concurrency');
+    const { fit, trusted } = fitOf(seedCurve());
+    const s = uslFitSummary(fit, trusted, 'concurrency');
     expect(s.quality).toBe('good');
     expect(s.note).toBeNull();
     expect(s.rows.map((r) => [r.symbol, r.value, r.unit])).toEqual([
@@ -70,22 +54,37 @@ describe('uslFitSummary', () => {
     ]);
   });
 
-  it('leaves out ± when the fit has no spare degrees of freedom', () => {
-    const s = uslFitSummary(fit({ lambda_se: null, sigma_se: null, kappa_se: null }), 'concurrency');
-    expect(s.rows[0]?.value).toBe('24.2');
+  it('leaves out ± when the fit has no spare degrees of freedom (exactly three levels)', () => {
+    const { fit, trusted } = fitOf(seedCurve().slice(0, 3));
+    expect(fit.lambda_se).toBeNull();
+    expect(uslFitSummary(fit, trusted, 'concurrency').rows[0]?.value).toBe('20.1');
+  });
+
+  it('calls the fit poor exactly when the analysis does not trust it, and says why on hover', () => {
+    const noisy = [100, 400, 150, 500, 200, 520].map((qps, i) => point(2 ** i, { qps }));
+    const { fit, trusted } = fitOf(noisy);
+    expect(trusted).toBe(false);
+    const s = uslFitSummary(fit, trusted, 'concurrency');
+    expect(s.quality).toBe('poor');
+    expect(s.rows.find((r) => r.key === 'r2')?.hint).toContain('read σ, κ and the peak with care');
+    // The same numbers, judged trusted, are a good fit: the page follows the analysis, not R².
+    expect(uslFitSummary(fit, true, 'concurrency').quality).toBe('good');
   });
 
   it('gives an Amdahl fit its asymptote λ/σ and no peak', () => {
-    // As the analysis reports it: κ fixed at 0, yet a rounding-noise standard error.
-    const s = uslFitSummary(fit({ model: 'amdahl', kappa: 0, kappa_se: 2.09e-16, sigma: 0.05, lambda: 100, peak_level: null, peak_qps: 2000, r2: 0.7 }), 'threads');
-    expect(s.quality).toBe('poor');
+    const amdahl = [1, 2, 4, 8, 16, 32].map((level) => point(level, { qps: (100 * level) / (1 + 0.05 * (level - 1)) }));
+    const { fit, trusted } = fitOf(amdahl, 'threads');
+    expect(fit.model).toBe('amdahl');
+    const s = uslFitSummary(fit, trusted, 'threads');
     expect(s.rows.find((r) => r.key === 'kappa')).toMatchObject({ value: '0', unit: 'negligible' });
     expect(s.note?.text).toBe('asymptote λ/σ = 2,000 req/s, no peak');
     expect(s.rows.map((r) => r.key)).toEqual(['lambda', 'sigma', 'kappa', 'r2']);
   });
 
   it('says a linear fit has no peak', () => {
-    const s = uslFitSummary(fit({ model: 'linear', sigma: 0, kappa: 0, peak_level: null, peak_qps: null }), 'workers');
+    const { fit, trusted } = fitOf([1, 2, 4, 8].map((level) => point(level)), 'workers');
+    expect(fit.model).toBe('linear');
+    const s = uslFitSummary(fit, trusted, 'workers');
     expect(s.rows.filter((r) => r.unit === 'negligible').map((r) => r.key)).toEqual(['sigma', 'kappa']);
     expect(s.note?.text).toBe('no peak: linear over the measured range');
     expect(s.rows.some((r) => r.key === 'peak_level')).toBe(false);

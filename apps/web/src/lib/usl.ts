@@ -5,23 +5,14 @@
  * The fitted points (`usl_curve`) sit at levels that were not swept (about 50 of them, geometric
  * on wide sweeps), so they are placed on the level axis by value (a numeric axis, linear or log),
  * never by index or category.
+ *
+ * Whether the fit is good, and the fitted throughput at a level, are the analysis' decisions
+ * (`usl_trusted`, `usl_curve`, `usl_fitted` in the RunAnalysis): nothing here judges R² or
+ * evaluates the model.
  */
 import type { UslCurvePoint, UslFit } from '@kneeboard/contracts';
 import { formatLevelApprox, formatSignificant, formatWithError } from './format.ts';
 import type { ScaleKind } from './scales.ts';
-
-/** The analysis' own threshold: below it the fit explains too little for σ, κ and N* to mean much. */
-export const GOOD_FIT_R2 = 0.9;
-
-/** The fitted line is drawn by default only when the fit is good (R² ≥ 0.9); it can be switched on regardless. */
-export function uslShownByDefault(fit: UslFit | null | undefined): boolean {
-  return fit != null && fit.r2 >= GOOD_FIT_R2;
-}
-
-/** X(N) = λN / (1 + σ(N−1) + κN(N−1)), the model as the contract defines it. */
-export function uslThroughputAt(fit: Pick<UslFit, 'lambda' | 'sigma' | 'kappa'>, level: number): number {
-  return (fit.lambda * level) / (1 + fit.sigma * (level - 1) + fit.kappa * level * (level - 1));
-}
 
 /**
  * The fitted points to draw: finite, sorted by level, inside the level axis' domain, and positive
@@ -72,6 +63,7 @@ export interface FitParamRow {
 }
 
 export interface UslFitSummary {
+  /** As the analysis judged it (`usl_trusted`). */
   quality: 'good' | 'poor';
   model: UslFit['model'];
   /** λ, σ, κ, R², then N* and X(N*) when the curve peaks. */
@@ -81,13 +73,14 @@ export interface UslFitSummary {
 }
 
 const withSe = (value: number, se: number | null) => formatWithError(value, se, 3);
+const R2_HINT = "share of the measured throughput's variation the fit explains";
 
 /**
  * The fit's parameters as text: λ, σ, κ with ± one standard error (when the fit has spare degrees
  * of freedom), R², and where throughput peaks. Amdahl fits (κ negligible) have no peak but an
  * asymptote λ/σ; linear fits have neither.
  */
-export function uslFitSummary(fit: UslFit, parameter: string): UslFitSummary {
+export function uslFitSummary(fit: UslFit, trusted: boolean, parameter: string): UslFitSummary {
   const rows: FitParamRow[] = [
     { key: 'lambda', symbol: 'λ', value: withSe(fit.lambda, fit.lambda_se), unit: 'req/s', hint: `throughput of one unit of load (${parameter} 1) with no contention` },
     fit.model === 'linear'
@@ -97,7 +90,7 @@ export function uslFitSummary(fit: UslFit, parameter: string): UslFitSummary {
     fit.model === 'usl'
       ? { key: 'kappa', symbol: 'κ', value: withSe(fit.kappa, fit.kappa_se), unit: '', hint: 'coherency: the cost of keeping units in step, growing with N²; it makes throughput fall past the peak' }
       : { key: 'kappa', symbol: 'κ', value: '0', unit: 'negligible', hint: 'coherency moves the fit by under 2% over the measured range, so it is fixed at 0 (Amdahl)' },
-    { key: 'r2', symbol: 'R²', value: formatSignificant(fit.r2, 3), unit: '', hint: `share of the measured throughput's variation the fit explains; below ${GOOD_FIT_R2} read σ, κ and the peak with care` },
+    { key: 'r2', symbol: 'R²', value: formatSignificant(fit.r2, 3), unit: '', hint: trusted ? R2_HINT : `${R2_HINT}; too little for the analysis to trust the fit, so read σ, κ and the peak with care` },
   ];
   let note: UslFitSummary['note'] = null;
   if (fit.model === 'usl' && fit.peak_level !== null && fit.peak_qps !== null) {
@@ -113,5 +106,5 @@ export function uslFitSummary(fit: UslFit, parameter: string): UslFitSummary {
   } else {
     note = { text: 'no peak: linear over the measured range', hint: 'σ and κ are both negligible over the measured range' };
   }
-  return { quality: fit.r2 >= GOOD_FIT_R2 ? 'good' : 'poor', model: fit.model, rows, note };
+  return { quality: trusted ? 'good' : 'poor', model: fit.model, rows, note };
 }

@@ -62,7 +62,7 @@ export function CompareView({ details, sizes, stats: initialStats, initial }: { 
   const update = (next: Partial<ChartSettings>) => setState((s) => ({ ...s, ...next }));
   const allLevels = charts.allLevels;
   const zoomTo = useCallback((lo: number, hi: number) => setState((s) => ({ ...s, levels: rangeSelection(allLevels, lo, hi) })), [allLevels]);
-  const hasFits = details.some((d) => (d.analysis?.usl_curve.length ?? 0) >= 2);
+  const hasFits = details.some((d) => d.analysis.usl_curve.length >= 2);
   const service = base?.run.service ?? '';
 
   return (

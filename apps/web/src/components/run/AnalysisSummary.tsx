@@ -8,14 +8,7 @@ import { FitParameters } from './FitParameters.tsx';
  * beneath it, the evidence behind the knee (folded away), the USL fit's parameters and every
  * warning that qualifies them. It re-renders with each live snapshot, so it firms up as levels arrive.
  */
-export function AnalysisSummary({ analysis, parameter, loadModel }: { analysis: RunAnalysis | undefined; parameter: string; loadModel: LoadModel }) {
-  if (analysis === undefined) {
-    return (
-      <section className="panel analysis analysis-missing" data-testid="analysis">
-        <p className="muted">The API sent no analysis with this run, so there is no verdict or knee to show.</p>
-      </section>
-    );
-  }
+export function AnalysisSummary({ analysis, parameter, loadModel }: { analysis: RunAnalysis; parameter: string; loadModel: LoadModel }) {
   const evidence = kneeEvidence(analysis, parameter);
   return (
     <section className="panel analysis" data-testid="analysis" aria-label="Analysis">
@@ -49,7 +42,7 @@ export function AnalysisSummary({ analysis, parameter, loadModel }: { analysis: 
       </div>
       <div className="analysis-fit">
         {analysis.usl ? (
-          <FitParameters fit={analysis.usl} parameter={parameter} />
+          <FitParameters fit={analysis.usl} trusted={analysis.usl_trusted} parameter={parameter} />
         ) : (
           <p className="muted small" data-testid="usl-fit-none">
             {loadModel === 'open'

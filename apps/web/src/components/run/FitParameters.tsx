@@ -1,9 +1,9 @@
 import type { UslFit } from '@kneeboard/contracts';
 import { uslFitSummary } from '../../lib/usl.ts';
 
-/** The USL fit's parameters with ± one standard error; each one explains itself on hover. */
-export function FitParameters({ fit, parameter }: { fit: UslFit; parameter: string }) {
-  const summary = uslFitSummary(fit, parameter);
+/** The USL fit's parameters with ± one standard error; each one explains itself on hover. `trusted` is the analysis' verdict on the fit. */
+export function FitParameters({ fit, trusted, parameter }: { fit: UslFit; trusted: boolean; parameter: string }) {
+  const summary = uslFitSummary(fit, trusted, parameter);
   return (
     <div className="fit" data-testid="usl-fit" data-model={summary.model}>
       <div className="fit-head">

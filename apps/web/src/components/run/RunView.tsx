@@ -9,7 +9,7 @@ import { kneeMarker, type KneeMarkerSpec } from '../../lib/knee.ts';
 import { withLevelParam } from '../../lib/level-detail.ts';
 import { levelDomain, sweepXScale, type ScaleKind } from '../../lib/scales.ts';
 import { KNEE_STYLE, LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
-import { uslLine, uslShownByDefault } from '../../lib/usl.ts';
+import { uslLine } from '../../lib/usl.ts';
 import { levelVisible, rangeSelection, runViewPath, type LevelSelection, type RunViewState } from '../../lib/view-state.ts';
 import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
 import { useReplaceUrl } from '../common/useReplaceUrl.ts';
@@ -93,22 +93,23 @@ export function RunView({
   // With a level range, the fitted line and the y axis keep to it too.
   const [lo, hi] = [levels[0] ?? 0, levels[levels.length - 1] ?? 0];
   const shownAnalysis = useMemo(
-    () => (analysis && levelSel !== null ? { ...analysis, usl_curve: analysis.usl_curve.filter((p) => p.level >= lo * (1 - 1e-9) && p.level <= hi * (1 + 1e-9)) } : analysis),
+    () => (levelSel !== null ? { ...analysis, usl_curve: analysis.usl_curve.filter((p) => p.level >= lo * (1 - 1e-9) && p.level <= hi * (1 + 1e-9)) } : analysis),
     [analysis, levelSel, lo, hi],
   );
-  const fit = analysis?.usl ?? null;
-  const hasFitLine = fit !== null && (shownAnalysis?.usl_curve.length ?? 0) >= 2;
-  const showFit = hasFitLine && (fitChoice ?? uslShownByDefault(fit));
+  const fit = analysis.usl;
+  const hasFitLine = fit !== null && shownAnalysis.usl_curve.length >= 2;
+  // Drawn by default when the analysis trusts the fit; the reader can switch it on regardless.
+  const showFit = hasFitLine && (fitChoice ?? analysis.usl_trusted);
   const knee = kneeMarker(analysis, xDomain, xScale);
   const [domainLo, domainHi] = xDomain;
   const fitLine = useMemo(
-    () => (showFit && shownAnalysis ? uslLine(shownAnalysis.usl_curve, xScale, [domainLo, domainHi]) : []),
+    () => (showFit ? uslLine(shownAnalysis.usl_curve, xScale, [domainLo, domainHi]) : []),
     [showFit, shownAnalysis, xScale, domainLo, domainHi],
   );
 
   const openLoop = isOpenLoop(run.load_model);
   const xLabel = levelAxisLabel(run.parameter, run.load_model);
-  const qps = useMemo(() => qpsData(curve, { analysis: shownAnalysis, showFit, offered: openLoop }), [curve, shownAnalysis, showFit, openLoop]);
+  const qps = useMemo(() => qpsData(curve, shownAnalysis, { showFit, offered: openLoop }), [curve, shownAnalysis, showFit, openLoop]);
   const offered = useMemo(() => (openLoop && curve.length > 0 ? offeredLine([domainLo, domainHi], xScale) : []), [openLoop, curve.length, domainLo, domainHi, xScale]);
   const tableRows = useMemo(() => curveTableRows(curve, analysis, run.parameter), [curve, analysis, run.parameter]);
   const latency = useMemo(() => latencyData(curve, visible, yScale), [curve, visible, yScale]);
@@ -173,7 +174,7 @@ export function RunView({
                 <label
                   className="legend-toggle"
                   data-testid="toggle-usl"
-                  title={`The Universal Scalability Law fitted to the completed levels (R² = ${formatSignificant(fit.r2, 3)}); shown by default when R² ≥ 0.9`}
+                  title={`The Universal Scalability Law fitted to the completed levels (R² = ${formatSignificant(fit.r2, 3)}); shown by default when the analysis trusts the fit`}
                 >
                   <input type="checkbox" checked={showFit} onChange={() => setFitChoice(!showFit)} />
                   <span className="swatch swatch-dashed" style={{ color: USL_SERIES.color }} />
@@ -294,7 +295,7 @@ export function RunView({
       <CurveTable
         rows={tableRows}
         parameter={run.parameter}
-        efficiencyBasis={analysis && analysis.efficiency.length > 0 ? analysis.efficiency_basis : null}
+        efficiencyBasis={analysis.efficiency.length > 0 ? analysis.efficiency_basis : null}
         closedLoop={run.load_model === 'closed'}
         openLoop={openLoop}
         selected={openLevel}
