@@ -14,8 +14,12 @@ import { z } from 'zod';
  */
 export type LevelSelection = { kind: 'range'; min: number | null; max: number | null } | { kind: 'list'; levels: number[] };
 
-/** A positive decimal (`0.5`, `8`, `04`), never zero (`0`, `0.00`): the syntax of a `Level`. */
-const LEVEL = String.raw`(?:0*[1-9]\d*(?:\.\d+)?|0+\.\d*[1-9]\d*)`;
+/**
+ * A positive decimal (`0.5`, `8`, `04`), never zero (`0`, `0.00`): the syntax of a `Level`. Each
+ * part can match a character only one way (`0+\.0*[1-9]`, not `\d*[1-9]`), so a hostile query
+ * string costs linear time, not quadratic.
+ */
+const LEVEL = String.raw`(?:0*[1-9]\d*(?:\.\d+)?|0+\.0*[1-9]\d*)`;
 
 /** The whole syntax; ranges need at least one end. The OpenAPI document states this pattern. */
 export const LEVEL_SELECTION_PATTERN = `^(?:${LEVEL}-(?:${LEVEL})?|-${LEVEL}|${LEVEL}(?:,${LEVEL})*)$`;

@@ -59,6 +59,14 @@ describe('parseLevelSelection', () => {
     expect(formatLevelSelection(list(1, 2, 4))).toBe('1,2,4');
   });
 
+  it('refuses a long hostile text in linear time', () => {
+    // With an ambiguous number pattern (`\d*[1-9]\d*`) this took about 20 s; linear, it takes a millisecond.
+    const started = Date.now();
+    expect(parseLevelSelection(`0.${'1'.repeat(100_000)}x`)).toBeNull();
+    expect(parseLevelSelection(`${'1,'.repeat(50_000)}x`)).toBeNull();
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
   it('has a pattern (stated in the OpenAPI document) that refuses exactly the texts of bad syntax or with a 0', () => {
     const pattern = new RegExp(LEVEL_SELECTION_PATTERN);
     // Only the start-above-end rule is beyond a pattern.
