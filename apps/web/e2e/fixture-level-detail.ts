@@ -5,7 +5,7 @@
  * 1.3× the latency), then the answer computed from those rows as the API computes it in ClickHouse
  * (exact percentiles, 40 log-spaced buckets, slices anchored at measure_from).
  */
-import { SPECTRUM_PERCENTS, type CurvePoint, type LevelDetail, type RunDetail, type StepWindow } from '@kneeboard/contracts';
+import { isSuccessStatus, SPECTRUM_PERCENTS, type CurvePoint, type LevelDetail, type RunDetail, type StepWindow } from '@kneeboard/contracts';
 
 interface Row {
   ts: number;
@@ -44,8 +44,6 @@ export function levelRows(p: CurvePoint, step: StepWindow): Row[] {
   return rows;
 }
 
-const isOk = (s: number) => s >= 1 && s <= 399;
-
 function quantile(sorted: number[], q: number): number | null {
   if (sorted.length === 0) return null;
   const h = (sorted.length - 1) * q;
@@ -60,7 +58,7 @@ const WIDTHS_MS = [100, 200, 250, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000,
 export function computeLevelDetail(runId: string, p: CurvePoint, step: StepWindow, rows: Row[]): LevelDetail {
   const end = step.ended_at ?? Math.max(...rows.map((r) => r.ts), step.measure_from);
   const win = rows.filter((r) => r.ts >= step.measure_from && r.ts <= end);
-  const ok = win.filter((r) => isOk(r.status)).map((r) => r.latency).sort((a, b) => a - b);
+  const ok = win.filter((r) => isSuccessStatus(r.status)).map((r) => r.latency).sort((a, b) => a - b);
   const windowS = (end - step.measure_from) / 1000;
   const min = ok[0] ?? null;
   const max = ok.at(-1) ?? null;
@@ -94,11 +92,11 @@ export function computeLevelDetail(runId: string, p: CurvePoint, step: StepWindo
     const to = Math.min(end, step.measure_from + (k + 1) * width);
     if (to <= from) continue;
     const inSlice = slices.get(k) ?? [];
-    const lat = inSlice.filter((r) => isOk(r.status)).map((r) => r.latency).sort((a, b) => a - b);
+    const lat = inSlice.filter((r) => isSuccessStatus(r.status)).map((r) => r.latency).sort((a, b) => a - b);
     timeline.push({ t_s: (from - step.started_at) / 1000, duration_ms: to - from, requests: inSlice.length, ok: lat.length, qps: lat.length / ((to - from) / 1000), p50_ms: quantile(lat, 0.5), p99_ms: quantile(lat, 0.99), measured: k >= 0 });
   }
 
-  const statuses = [...new Set(win.map((r) => r.status))].sort((a, b) => a - b).map((status) => ({ status, count: win.filter((r) => r.status === status).length, ok: isOk(status) }));
+  const statuses = [...new Set(win.map((r) => r.status))].sort((a, b) => a - b).map((status) => ({ status, count: win.filter((r) => r.status === status).length, ok: isSuccessStatus(status) }));
   return {
     run_id: runId,
     level: p.level,

@@ -10,6 +10,8 @@ export * from './errors.ts';
 export * from './compare.ts';
 export * from './services.ts';
 export * from './links.ts';
+export * from './level-selection.ts';
+export * from './success-status.ts';
 export * from './svg-view.ts';
 export * from './tokens.ts';
 export * from './level-detail.ts';

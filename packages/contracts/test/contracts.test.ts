@@ -53,16 +53,3 @@ describe('formatPath', () => {
     expect(formatPath(['tags', 'env'])).toBe('tags.env');
   });
 });
-
-describe('SvgViewQuery and levelSelected', () => {
-  it('reads the web app URL words: a percentile list, a level range or list, a y scale', async () => {
-    const { SvgViewQuery, levelSelected } = await import('../src/index.ts');
-    expect(SvgViewQuery.parse({ metrics: 'p50,p999', levels: '4-64', y: 'log' })).toEqual({ metrics: ['p50', 'p999'], levels: '4-64', y: 'log' });
-    expect(SvgViewQuery.safeParse({ metrics: 'p42' }).success).toBe(false);
-    expect(SvgViewQuery.safeParse({ levels: 'lots' }).success).toBe(false);
-    expect([1, 4, 64, 128].filter((l) => levelSelected('4-64', l))).toEqual([4, 64]);
-    expect([1, 4, 64].filter((l) => levelSelected('-4', l))).toEqual([1, 4]);
-    expect([1, 2, 4].filter((l) => levelSelected('1,4', l))).toEqual([1, 4]);
-    expect(levelSelected(undefined, 7)).toBe(true);
-  });
-});

@@ -36,7 +36,7 @@ export function sweepCommand(): Command {
     .addOption(opt('--max-connections <n>', 'connections to the target at most (open loop: sends beyond wait, late or missed)').argParser(parsePositiveInt))
     .option('--param <name>', 'sweep another knob (e.g. workers): --levels are its values, set by --before-level')
     .option('--before-level <cmd>', 'shell command run before each level, {level} replaced, e.g. restart the target')
-    .option('--ready-url <url>', 'polled after --before-level until it answers < 400 (default the target URL)')
+    .option('--ready-url <url>', 'polled after --before-level until it answers a success, status 1–399 (default the target URL)')
     .addOption(opt('--ready-timeout <time>', 'longest wait for --before-level and readiness').argParser(parseDuration).default(60_000, '60s'))
     .addOption(opt('-d, --duration <time>', 'measured time per level (500ms, 10s, 2m)').argParser(parseDuration).default(10_000, '10s'))
     .addOption(opt('--warmup <time>', 'unmeasured time at the start of each level').argParser(parseDuration).default(2_000, '2s'))

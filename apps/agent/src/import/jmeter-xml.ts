@@ -1,3 +1,4 @@
+import { isSuccessStatus } from '@kneeboard/contracts';
 import type { LineKind, LineParser, Parsed } from './records.ts';
 
 /** The attributes a sample's start tag carries that the import reads (JMeter's short names). */
@@ -64,7 +65,7 @@ function readSample(tag: string, out: Parsed): LineKind {
   out.latencyMs = Number(t);
   out.tsMs = Number(ts) + out.latencyMs;
   // A sample JMeter failed (an assertion) with a 2xx code is an error all the same.
-  out.status = success === 'false' && status >= 1 && status <= 399 ? 0 : status;
+  out.status = success === 'false' && isSuccessStatus(status) ? 0 : status;
   const n = threads === undefined ? Number.NaN : Number(threads);
   out.level = n > 0 ? n : Number.NaN;
   return 'event';

@@ -1,3 +1,4 @@
+import { isSuccessStatus } from '@kneeboard/contracts';
 import { csvFields } from './csv-fields.ts';
 import { jmeterXmlParser } from './jmeter-xml.ts';
 import { fromText, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
@@ -43,7 +44,7 @@ export function jmeterParser(): LineParser {
     out.latencyMs = Number(elapsed);
     out.tsMs = Number(ts) + out.latencyMs;
     // A sample JMeter failed (an assertion) with a 2xx code is an error all the same.
-    out.status = c.success !== -1 && f[c.success] === 'false' && status >= 1 && status <= 399 ? 0 : status;
+    out.status = c.success !== -1 && f[c.success] === 'false' && isSuccessStatus(status) ? 0 : status;
     const threads = c.threads === -1 ? Number.NaN : Number(f[c.threads]);
     out.level = threads > 0 ? threads : Number.NaN;
     return 'event';

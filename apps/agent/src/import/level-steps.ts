@@ -1,4 +1,4 @@
-import type { StepWindowInput } from '@kneeboard/contracts';
+import { isSuccessStatus, type StepWindowInput } from '@kneeboard/contracts';
 
 export interface LevelReport {
   level: number;
@@ -52,7 +52,7 @@ export class LevelSteps {
       this.post(this.window(level, s, true));
     }
     s.requests += 1;
-    if (status < 1 || status > 399) s.errors += 1;
+    if (!isSuccessStatus(status)) s.errors += 1;
     if (sent < s.firstSend) s.firstSend = sent;
     if (tsMs > s.lastDone) s.lastDone = tsMs;
   }

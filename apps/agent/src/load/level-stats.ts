@@ -31,7 +31,7 @@ export type LevelNumbers = Omit<LevelSummary, 'load_model' | 'load' | 'sent_per_
 
 /**
  * Local statistics of one level, computed as the API computes its curve point (same window, same
- * success rule: status 1–399) so the live table and the dashboard agree.
+ * success rule: the contracts' isSuccessStatus, status 1–399) so the live table and the dashboard agree.
  */
 export class LevelStats {
   private requests = 0;

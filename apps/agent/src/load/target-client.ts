@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Pool, type Dispatcher } from 'undici';
 import { describeCause, type ServerTimingParser } from '@kneeboard/agent-sdk';
+import { isSuccessStatus } from '@kneeboard/contracts';
 
 export interface TargetRequest {
   /** Path and query, e.g. `/search?q=1`; the origin is the pool's. */
@@ -16,7 +17,7 @@ export interface TargetRequest {
 export interface Completion {
   /** HTTP status; 0 when the request failed below HTTP. */
   status: number;
-  /** Why it counts as an error (`ECONNRESET`, `HTTP 503`…), or null for a success (status 1–399). */
+  /** Why it counts as an error (`ECONNRESET`, `HTTP 503`…), or null for a success (the contracts' isSuccessStatus: 1–399). */
   errorKind: string | null;
   computeMs: number | null;
   queueMs: number | null;
@@ -92,7 +93,7 @@ class TimedHandler implements Dispatcher.DispatchHandler {
     const t = this.parseTiming(this.timingHeader);
     this.hooks.onDone({
       status: this.status,
-      errorKind: this.status >= 400 ? `HTTP ${this.status}` : null,
+      errorKind: isSuccessStatus(this.status) ? null : `HTTP ${this.status}`,
       computeMs: t.computeMs,
       queueMs: t.queueMs,
       unparseable: t.unparseable,

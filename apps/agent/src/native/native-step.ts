@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { isSuccessStatus } from '@kneeboard/contracts';
 import { z } from 'zod';
 import { SweepError } from '../sweep/sweep-error.ts';
 import type { AgentMonitor, AgentUsage } from '../load/agent-monitor.ts';
@@ -141,7 +142,7 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
           computeMs: compute === compute ? compute : null,
           queueMs: queue === queue ? queue : null,
           status,
-          errorKind: kind > 0 ? (kinds[kind - 1] ?? 'socket error') : status >= 400 ? `HTTP ${status}` : null,
+          errorKind: kind > 0 ? (kinds[kind - 1] ?? 'socket error') : isSuccessStatus(status) ? null : `HTTP ${status}`,
           unparseable: f.unparseable[i]!,
         });
       }

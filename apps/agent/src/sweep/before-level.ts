@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isSuccessStatus } from '@kneeboard/contracts';
 import type { ServerTimingParser } from '@kneeboard/agent-sdk';
 import type { TargetRequest } from '../load/target-client.ts';
 import { sendOnce } from './preflight.ts';
@@ -35,7 +36,7 @@ export async function runBeforeLevel(o: BeforeLevelOptions): Promise<void> {
   let last = 'no answer yet';
   while (!o.signal.aborted) {
     const c = await sendOnce(o.readyUrl.origin, { ...o.readyRequest, path: o.readyUrl.pathname + o.readyUrl.search, timeoutMs: Math.min(o.readyRequest.timeoutMs, 5_000) }, o.parseTiming);
-    if (c.status > 0 && c.status < 400) return;
+    if (isSuccessStatus(c.status)) return;
     last = c.errorKind ?? `HTTP ${c.status}`;
     if (Date.now() + POLL_MS > deadline) {
       throw new SweepError('before-level', `the target was not ready ${o.timeoutMs / 1000} s after ${label}: ${o.readyUrl.href} last gave ${last}`);

@@ -1,4 +1,5 @@
 import { ApiHttpError, describeCause, type KneeboardApi, type ServerTimingParser } from '@kneeboard/agent-sdk';
+import { isSuccessStatus } from '@kneeboard/contracts';
 import { FD_RESERVE, openFileLimit } from '../load/fd-limit.ts';
 import { createTargetPool, fire, type Completion, type TargetRequest } from '../load/target-client.ts';
 import { loadAt, type SweepConfig } from './config.ts';
@@ -57,7 +58,7 @@ export async function probeTarget(target: URL, request: TargetRequest, parseTimi
         'The demo target starts with `pnpm --filter @kneeboard/demo-target start`.',
     );
   }
-  if (outcome.status >= 400) {
+  if (!isSuccessStatus(outcome.status)) {
     throw new SweepError(
       'target-rejected',
       `the target at ${target.href} answered ${outcome.status} to ${request.method}: every request of the sweep would be an error. ` +

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { isSuccessStatus } from '@kneeboard/contracts';
 import type { Recorder, ServerTimingParser } from '@kneeboard/agent-sdk';
 import type { AgentMonitor } from '../load/agent-monitor.ts';
 import { judgeStep } from '../load/health.ts';
@@ -75,7 +76,7 @@ export async function runStep(ctx: StepContext, level: number, load: number, ind
       const s = status[i]!;
       const tsMs = micros(started_at + ended[i]!);
       const latencyMs = ended[i]! - intended[i]!;
-      const errorKind = k > 0 ? (kinds[k - 1] ?? 'socket error') : s >= 400 ? `HTTP ${s}` : null;
+      const errorKind = k > 0 ? (kinds[k - 1] ?? 'socket error') : isSuccessStatus(s) ? null : `HTTP ${s}`;
       stats.addValues(tsMs, latencyMs, errorKind, compute[i]!, queue[i]!, unparseable[i]!);
       if (errorKind === null) okSinceTick += 1;
       if (keep === null) {

@@ -11,7 +11,7 @@ export interface StepEvent {
   queueMs: number | null;
   /** HTTP status; 0 when the request failed below HTTP. */
   status: number;
-  /** Why it counts as an error (`ECONNRESET`, `HTTP 503`…), or null for a success (status 1–399). */
+  /** Why it counts as an error (`ECONNRESET`, `HTTP 503`…), or null for a success (the contracts' isSuccessStatus: 1–399). */
   errorKind: string | null;
   unparseable: number;
 }

@@ -1,6 +1,6 @@
 import { levelFlags } from '@kneeboard/analysis/compare';
 import { colourFor, renderCurveSvg, type ChartSeries, type LatencyKey } from '@kneeboard/svg-charts';
-import { levelSelected, type RunDetail, type SvgViewQuery } from '@kneeboard/contracts';
+import { levelSelectionContains, type RunDetail, type SvgViewQuery } from '@kneeboard/contracts';
 
 function seriesOf(detail: RunDetail, index: number, dashed: boolean, label: string, view: SvgViewQuery): ChartSeries {
   const flags = levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter);
@@ -9,7 +9,7 @@ function seriesOf(detail: RunDetail, index: number, dashed: boolean, label: stri
     colour: colourFor(index),
     dashed,
     points: detail.curve
-      .filter((p) => levelSelected(view.levels, p.level))
+      .filter((p) => levelSelectionContains(view.levels, p.level))
       .map((p) => ({ level: p.level, qps: p.qps, p50_ms: p.p50_ms, p90_ms: p.p90_ms, p99_ms: p.p99_ms, p999_ms: p.p999_ms, flag: flags.get(p.level) ?? null })),
   };
 }

@@ -1,8 +1,9 @@
+import { parseLevelSelection } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
 import { compareCharts, fitLines, kneeMarks, overlayData, runLabel, runSeries, sweptLevels, visibleLevels } from './compare-series.ts';
 import { PALETTE } from '@kneeboard/svg-charts';
 import { detail, point, seedCurve, testRun } from './test-runs.ts';
-import { DEFAULT_SETTINGS, parseLevels } from './view-state.ts';
+import { DEFAULT_SETTINGS } from './view-state.ts';
 
 const base = detail(1, [point(1), point(2), point(4), point(8)], { knee: 4 });
 const head = detail(2, [point(1), point(4), point(8), point(16)], { knee: 8 });
@@ -61,11 +62,11 @@ describe('overlayData', () => {
   });
 
   it('keeps only the selected levels, for lines, rows and the y axis', () => {
-    const d = overlayData([base, head], 'p50_ms', { levels: parseLevels('2-8'), yScale: 'linear' });
+    const d = overlayData([base, head], 'p50_ms', { levels: parseLevelSelection('2-8'), yScale: 'linear' });
     expect(d.rows.map((r) => r.level)).toEqual([2, 4, 8]);
     expect(d.lines[1]?.points.map((p) => p.level)).toEqual([4, 8]);
     expect(d.yAxis?.domain[1]).toBe(80); // 160 at level 16 is outside the range
-    expect(visibleLevels([base, head], parseLevels('1,16'))).toEqual([1, 16]);
+    expect(visibleLevels([base, head], parseLevelSelection('1,16'))).toEqual([1, 16]);
     expect(sweptLevels([base, head])).toEqual([1, 2, 4, 8, 16]);
   });
 
@@ -125,7 +126,7 @@ describe('groups of repeats', () => {
 
 describe('compareCharts', () => {
   it('shares one level axis across the charts and draws one latency chart per chosen percentile', () => {
-    const c = compareCharts([base, head], { ...DEFAULT_SETTINGS, metrics: ['p99_ms'], y: 'log', levels: parseLevels('2-16') });
+    const c = compareCharts([base, head], { ...DEFAULT_SETTINGS, metrics: ['p99_ms'], y: 'log', levels: parseLevelSelection('2-16') });
     expect(c.levels).toEqual([2, 4, 8, 16]);
     expect(c.allLevels).toEqual([1, 2, 4, 8, 16]);
     // The axis is the run page's rule on every swept level (1, 2 …: geometric → log), not on the
@@ -138,7 +139,7 @@ describe('compareCharts', () => {
     expect(compareCharts([base, head], { ...DEFAULT_SETTINGS, x: 'linear' }).xDomain[0]).toBe(0);
     // Fitted lines stay inside the levels shown, not the padded axis.
     const withFit = detail(2, seedCurve());
-    const fitted = compareCharts([base, withFit], { ...DEFAULT_SETTINGS, fit: true, levels: parseLevels('2-8') });
+    const fitted = compareCharts([base, withFit], { ...DEFAULT_SETTINGS, fit: true, levels: parseLevelSelection('2-8') });
     const fitLevels = fitted.fits.find((f) => f.key === 'run1')?.points.map((p) => p.level) ?? [];
     expect(fitLevels.length).toBeGreaterThan(5);
     expect(Math.min(...fitLevels)).toBeGreaterThanOrEqual(2);

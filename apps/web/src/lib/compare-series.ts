@@ -9,14 +9,14 @@
  * level a run measured without a value (every request failed: null percentiles), or a value a log
  * axis cannot draw, breaks that run's line.
  */
-import type { CurvePoint, Run, RunDetail, UslCurvePoint } from '@kneeboard/contracts';
+import { levelSelectionContains, type CurvePoint, type LevelSelection, type Run, type RunDetail, type UslCurvePoint } from '@kneeboard/contracts';
 import { colourFor } from '@kneeboard/svg-charts';
 import { normalizeCurve, type YAxisSpec } from './curve-series.ts';
 import { formatLevelApprox } from './format.ts';
 import { levelDomain, levelTicks, linearAxis, logAxis, logSafe, sweepXScale, type ScaleKind } from './scales.ts';
 import type { LatencyKey } from './series.ts';
 import { uslLine } from './usl.ts';
-import { levelVisible, type ChartSettings, type LevelSelection } from './view-state.ts';
+import type { ChartSettings } from './view-state.ts';
 
 export type OverlayMetric = 'qps' | LatencyKey;
 
@@ -106,7 +106,7 @@ export function sweptLevels(details: ReadonlyArray<RunDetail>): number[] {
 
 /** The levels drawn: every swept level inside the selection. All charts share them (and their x axis). */
 export function visibleLevels(details: ReadonlyArray<RunDetail>, sel: LevelSelection | null): number[] {
-  return sweptLevels(details).filter((l) => levelVisible(l, sel));
+  return sweptLevels(details).filter((l) => levelSelectionContains(sel, l));
 }
 
 export interface OverlayPoint {
@@ -160,7 +160,7 @@ export function overlayData(details: ReadonlyArray<RunDetail>, metric: OverlayMe
   const log = metric !== 'qps' && options.yScale === 'log';
   let dropped = 0;
   const lines = runSeries(details, sizes).map((s, i) => {
-    const curve = normalizeCurve(details[i]?.curve ?? []).filter((p) => levelVisible(p.level, options.levels));
+    const curve = normalizeCurve(details[i]?.curve ?? []).filter((p) => levelSelectionContains(options.levels, p.level));
     const points = curve.map((p) => {
       const raw = valueOf(p, metric);
       const value = log ? logSafe(raw) : raw;

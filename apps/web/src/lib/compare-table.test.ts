@@ -1,8 +1,7 @@
-import type { HeadComparison, MetricDelta } from '@kneeboard/contracts';
+import { parseLevelSelection, type HeadComparison, type MetricDelta } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
 import { deltaCell, deltaRows, intervalKind, toneOf, verdictSummary } from './compare-table.ts';
 import { testRun } from './test-runs.ts';
-import { parseLevels } from './view-state.ts';
 
 const delta = (over: Partial<MetricDelta> = {}): MetricDelta => ({
   base: 100,
@@ -67,7 +66,7 @@ describe('delta rows', () => {
     ]);
     expect(rows[0]?.p50.tone).toBe('same');
     expect(rows[0]?.p99.tone).toBe('regression');
-    expect(deltaRows(head(), parseLevels('2-64')).map((r) => r.level)).toEqual([32]);
+    expect(deltaRows(head(), parseLevelSelection('2-64')).map((r) => r.level)).toEqual([32]);
   });
 });
 

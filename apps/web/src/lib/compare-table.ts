@@ -3,9 +3,8 @@
  * table of changes with their intervals. The numbers and verdicts are the API's (`CompareResponse`,
  * bootstrap intervals over raw samples); this only turns them into text and a tone.
  */
-import type { ChangeVerdict, HeadComparison, MetricDelta } from '@kneeboard/contracts';
+import { levelSelectionContains, type ChangeVerdict, type HeadComparison, type LevelSelection, type MetricDelta } from '@kneeboard/contracts';
 import { formatChange, formatChangeInterval, formatLevel, formatMsShort, formatQpsShort } from './format.ts';
-import { levelVisible, type LevelSelection } from './view-state.ts';
 
 /** How a verdict reads: red, green, plain, faint, or amber for a level the agent limited. */
 export type Tone = 'regression' | 'improvement' | 'same' | 'unknown' | 'flagged';
@@ -65,7 +64,7 @@ export interface DeltaRow {
 /** One row per level inside the selection, in the API's (ascending) order. */
 export function deltaRows(head: HeadComparison, levels: LevelSelection | null): DeltaRow[] {
   return head.levels
-    .filter((l) => levelVisible(l.level, levels))
+    .filter((l) => levelSelectionContains(levels, l.level))
     .map((l) => ({
       level: l.level,
       only: l.in_base && !l.in_head ? 'base' : !l.in_base && l.in_head ? 'head' : null,

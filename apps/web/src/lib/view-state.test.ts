@@ -1,11 +1,10 @@
+import { levelSelectionContains, parseLevelSelection } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   compareApiQuery,
   compareViewPath,
   DEFAULT_SETTINGS,
-  levelVisible,
   parseCompareView,
-  parseLevels,
   parseRunView,
   rangeSelection,
   runViewPath,
@@ -33,25 +32,28 @@ function compare(path: string): CompareViewState {
   return parsed.state;
 }
 
-describe('level selection', () => {
-  it('reads ranges (open at either end) and lists', () => {
-    expect(parseLevels('4-64')).toEqual({ kind: 'range', min: 4, max: 64 });
-    expect(parseLevels('4-')).toEqual({ kind: 'range', min: 4, max: null });
-    expect(parseLevels('-64')).toEqual({ kind: 'range', min: null, max: 64 });
-    expect(parseLevels('0.5-2.5')).toEqual({ kind: 'range', min: 0.5, max: 2.5 });
-    expect(parseLevels('16,4,1,4')).toEqual({ kind: 'list', levels: [1, 4, 16] });
-    expect(parseLevels('8')).toEqual({ kind: 'list', levels: [8] });
+describe('levels= in a page URL', () => {
+  // The syntax and its table live in the contracts (level-selection.test.ts); the API's SVG routes
+  // read it through the same parser (apps/api/test/curve-svg-levels.int.test.ts checks these texts).
+  it('is read by the contracts parser: 0, a range above its end and duplicates as the SVG routes read them', () => {
+    for (const text of ['0', '0-4', '1,0,2', '64-4', '16,4,1,4', '4-64', '-64', '8']) {
+      expect(parseRunView(BASE, params(`/?levels=${text}`)).levels, text).toEqual(parseLevelSelection(text));
+    }
   });
 
-  it('refuses what it cannot read', () => {
-    for (const bad of ['-', '64-4', 'a-b', '1,,2', '1,x', '0-4', '1e3', '4-8-16', '']) expect(parseLevels(bad), bad).toBeNull();
+  it('shows every level when the text cannot be read, rather than failing the page', () => {
+    for (const text of ['0', '0-4', '64-4', 'lots']) expect(parseRunView(BASE, params(`/?levels=${text}`)).levels, text).toBeNull();
+    expect(runViewPath(parseRunView(BASE, params('/?levels=0')))).toBe(`/runs/${BASE}`);
+  });
+
+  it('writes one spelling: a list sorted without repeats', () => {
+    expect(runViewPath(parseRunView(BASE, params('/?levels=16,4,1,4')))).toBe(`/runs/${BASE}?levels=1,4,16`);
   });
 
   it('says which levels are visible', () => {
-    const range = parseLevels('4-64');
-    expect([1, 4, 32, 64, 128].filter((l) => levelVisible(l, range))).toEqual([4, 32, 64]);
-    expect([1, 2, 4].filter((l) => levelVisible(l, parseLevels('1,4')))).toEqual([1, 4]);
-    expect(levelVisible(1000, null)).toBe(true);
+    const range = parseLevelSelection('4-64');
+    expect([1, 4, 32, 64, 128].filter((l) => levelSelectionContains(range, l))).toEqual([4, 32, 64]);
+    expect(levelSelectionContains(null, 1000)).toBe(true);
   });
 });
 

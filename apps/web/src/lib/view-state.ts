@@ -15,7 +15,15 @@
  * more than 8×, the fit when R² ≥ 0.9 on the run page), which is a rule on the data, so an
  * automatic URL still shows the same view wherever it is opened.
  */
-import { formatRunGroupRef, MAX_COMPARED_HEADS, RunGroupParam, type RunGroupRef } from '@kneeboard/contracts';
+import {
+  formatLevelSelection,
+  formatRunGroupRef,
+  MAX_COMPARED_HEADS,
+  parseLevelSelection,
+  RunGroupParam,
+  type LevelSelection,
+  type RunGroupRef,
+} from '@kneeboard/contracts';
 import { z } from 'zod';
 import type { ScaleKind } from './scales.ts';
 import { LATENCY_SERIES, type LatencyKey } from './series.ts';
@@ -33,7 +41,8 @@ const KEY_TO_TOKEN = new Map(METRIC_TOKENS.map(([t, k]) => [k, t]));
 export const DEFAULT_METRICS: readonly LatencyKey[] = LATENCY_SERIES.filter((s) => s.defaultOn).map((s) => s.key);
 export const DEFAULT_MIN_EFFECT = 0.05;
 
-export type LevelSelection = { kind: 'range'; min: number | null; max: number | null } | { kind: 'list'; levels: number[] };
+/** `levels=` is read and written by the contracts' LevelSelection, as the API's SVG routes read it. */
+export type { LevelSelection };
 
 /** What every chart view shares. */
 export interface ChartSettings {
@@ -71,38 +80,6 @@ export type SearchParams = Record<string, string | string[] | undefined>;
 const first = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v)?.trim();
 const all = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]).map((s) => s.trim()).filter(Boolean);
 
-const LEVEL_NUMBER = /^\d+(\.\d+)?$/;
-const positive = (s: string): number | null => (LEVEL_NUMBER.test(s) && Number(s) > 0 ? Number(s) : null);
-
-/** `4-64`, `4-`, `-64` (inclusive), or a list `1,2,4`. null when it cannot be read. */
-export function parseLevels(text: string): LevelSelection | null {
-  const range = /^([^,-]*)-([^,-]*)$/.exec(text);
-  if (range) {
-    const [, lo = '', hi = ''] = range;
-    const min = lo === '' ? null : positive(lo);
-    const max = hi === '' ? null : positive(hi);
-    if ((lo !== '' && min === null) || (hi !== '' && max === null) || (min === null && max === null)) return null;
-    if (min !== null && max !== null && min > max) return null;
-    return { kind: 'range', min, max };
-  }
-  const parts = text.split(',').map((s) => s.trim());
-  const levels = parts.map(positive);
-  if (parts.length === 0 || levels.some((l) => l === null)) return null;
-  return { kind: 'list', levels: [...new Set(levels as number[])].sort((a, b) => a - b) };
-}
-
-export function formatLevels(sel: LevelSelection): string {
-  if (sel.kind === 'list') return sel.levels.map(String).join(',');
-  return `${sel.min ?? ''}-${sel.max ?? ''}`;
-}
-
-/** Whether a level is shown under the selection (null: all are). */
-export function levelVisible(level: number, sel: LevelSelection | null): boolean {
-  if (sel === null) return true;
-  if (sel.kind === 'list') return sel.levels.includes(level);
-  return (sel.min === null || level >= sel.min) && (sel.max === null || level <= sel.max);
-}
-
 /**
  * The levels from `a` to `b` (either order) over the swept `levels`, as the URL keeps them: null
  * (every level) when the range covers them all, an open end where it reaches the first or last.
@@ -137,7 +114,7 @@ const SettingsQuery = z.object({
   levels: z
     .string()
     .optional()
-    .transform((s) => (s === undefined || s === '' ? null : parseLevels(s))),
+    .transform((s) => (s === undefined || s === '' ? null : parseLevelSelection(s))),
 });
 
 function settingsFrom(params: SearchParams): ChartSettings {
@@ -208,7 +185,7 @@ export function settingsPairs(s: ChartSettings): Array<[string, string]> {
   if (s.x !== null) pairs.push(['x', s.x]);
   if (s.y !== 'linear') pairs.push(['y', s.y]);
   if (s.fit !== null) pairs.push(['fit', s.fit ? '1' : '0']);
-  if (s.levels !== null) pairs.push(['levels', formatLevels(s.levels)]);
+  if (s.levels !== null) pairs.push(['levels', formatLevelSelection(s.levels)]);
   return pairs;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SPECTRUM_PERCENTS, type HistogramBucket, type LevelDetail, type StatusCount, type TimelineBucket } from '@kneeboard/contracts';
+import { isSuccessStatus, SPECTRUM_PERCENTS, type HistogramBucket, type LevelDetail, type StatusCount, type TimelineBucket } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
 import { qps, windowSeconds } from './curve.ts';
 import { HISTOGRAM_BUCKETS, MIN_LOG_MS, logEdges, sliceBounds, sliceRange, timelineBucketMs } from './level-buckets.ts';
@@ -147,6 +147,6 @@ export async function queryLevelDetail(db: Db, runId: string, level: number): Pr
     spectrum: SPECTRUM_PERCENTS.map((p, i) => ({ p, ms: okCount > 0 ? (win.spectrum[i] ?? null) : null })),
     histogram: hist,
     ...time,
-    statuses: statuses.map((s): StatusCount => ({ status: s.status, count: s.count, ok: s.status >= 1 && s.status <= 399 })),
+    statuses: statuses.map((s): StatusCount => ({ status: s.status, count: s.count, ok: isSuccessStatus(s.status) })),
   };
 }

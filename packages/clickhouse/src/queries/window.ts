@@ -1,3 +1,5 @@
+import { successStatusSql } from './success-status.ts';
+
 /**
  * What "inside a step's measurement window" means, in one place: the curve, the runs list and the
  * comparison's samples must all count the same rows. Per (run, level), the request rows from
@@ -12,5 +14,5 @@ export const WINDOWED_REQUESTS = `
     AND r.ts_ms >= s.measure_from_ms
     AND (s.ended_at_ms IS NULL OR r.ts_ms <= s.ended_at_ms)`;
 
-/** A successful request: latency percentiles are over these; everything else is an error. */
-export const OK = 'r.status BETWEEN 1 AND 399';
+/** A successful request (the contracts' rule): latency percentiles are over these; everything else is an error. */
+export const OK = successStatusSql('r.status');

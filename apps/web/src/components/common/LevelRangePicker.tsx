@@ -1,7 +1,8 @@
 'use client';
 
+import type { LevelSelection } from '@kneeboard/contracts';
 import { formatLevel } from '../../lib/format.ts';
-import { rangeSelection, type LevelSelection } from '../../lib/view-state.ts';
+import { rangeSelection } from '../../lib/view-state.ts';
 
 /**
  * The visible level range as two selects (from, to) over the swept levels. Both ends at the

@@ -1,8 +1,8 @@
 'use client';
 
-import type { Run } from '@kneeboard/contracts';
+import type { LevelSelection, Run } from '@kneeboard/contracts';
 import Link from 'next/link';
-import { queryString, svgViewPairs, type ChartSettings, type LevelSelection } from '../../lib/view-state.ts';
+import { queryString, svgViewPairs, type ChartSettings } from '../../lib/view-state.ts';
 import { LevelRangePicker } from '../common/LevelRangePicker.tsx';
 import { ZoomReset } from '../zoom/LevelZoom.tsx';
 import { ExportMenu } from '../share/ExportMenu.tsx';

@@ -1,6 +1,6 @@
 'use client';
 
-import type { LevelDetail, Run, RunDetail } from '@kneeboard/contracts';
+import { levelSelectionContains, type LevelDetail, type Run, type RunDetail } from '@kneeboard/contracts';
 import { useCallback, useMemo, useState } from 'react';
 import { inProgressLevel, latencyData, normalizeCurve, qpsData, splitData } from '../../lib/curve-series.ts';
 import { curveTableRows } from '../../lib/curve-table.ts';
@@ -10,7 +10,7 @@ import { withLevelParam } from '../../lib/level-detail.ts';
 import { levelDomain, sweepXScale, type ScaleKind } from '../../lib/scales.ts';
 import { KNEE_STYLE, LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
 import { uslLine } from '../../lib/usl.ts';
-import { levelVisible, rangeSelection, runViewPath, type LevelSelection, type RunViewState } from '../../lib/view-state.ts';
+import { rangeSelection, runViewPath, type LevelSelection, type RunViewState } from '../../lib/view-state.ts';
 import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
 import { useReplaceUrl } from '../common/useReplaceUrl.ts';
 import { ChartExportButtons } from '../export/ChartExportButtons.tsx';
@@ -83,7 +83,7 @@ export function RunView({
     // The panel sits under the table: bring it into view once it has rendered.
     requestAnimationFrame(() => document.getElementById('level-panel')?.scrollIntoView({ block: 'start' }));
   }, []);
-  const curve = useMemo(() => fullCurve.filter((p) => levelVisible(p.level, levelSel)), [fullCurve, levelSel]);
+  const curve = useMemo(() => fullCurve.filter((p) => levelSelectionContains(levelSel, p.level)), [fullCurve, levelSel]);
   const sweptLevels = useMemo(() => fullCurve.map((p) => p.level), [fullCurve]);
   const zoomTo = useCallback((lo: number, hi: number) => setLevelSel(rangeSelection(sweptLevels, lo, hi)), [sweptLevels]);
   const levels = curve.map((p) => p.level);
