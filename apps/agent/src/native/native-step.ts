@@ -29,7 +29,6 @@ export interface NativeStepOptions {
   thinkTimeMs: number;
   maxConnections: number;
   threads: number | undefined;
-  cpuBurnMs: number;
   lateToleranceMs: number;
   /** The CLI's own process: its CPU over the window is added to the engine's. */
   monitor: AgentMonitor;
@@ -65,7 +64,6 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
     String(o.lateToleranceMs),
   ];
   if (o.threads !== undefined) args.push('--threads', String(o.threads));
-  if (o.cpuBurnMs > 0) args.push('--cpu-burn-ms', String(o.cpuBurnMs));
 
   // Its own process group: a terminal's Ctrl-C reaches the CLI, which stops the engine in order.
   const child = spawn(o.binary, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });

@@ -17,7 +17,6 @@ export interface NodeStepOptions {
   arrivals: 'uniform' | 'poisson';
   thinkTimeMs: number;
   maxConnections: number;
-  cpuBurnMs: number;
   lateToleranceMs: number;
   monitor: AgentMonitor;
   stopGraceMs: number;
@@ -49,7 +48,7 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
       unparseable: c.unparseable,
     });
   };
-  const base = { dispatcher: pool, request: o.request, parseTiming: o.parseTiming, gauge, startAt: t0, stopSendingAt: endPerf, cpuBurnMs: o.cpuBurnMs, onResult };
+  const base = { dispatcher: pool, request: o.request, parseTiming: o.parseTiming, gauge, startAt: t0, stopSendingAt: endPerf, onResult };
   const loop: LoopHandle<void | OpenLoopCounts> = closed
     ? startClosedLoop({ ...base, concurrency: plan.load, thinkTimeMs: o.thinkTimeMs })
     : startOpenLoop({

@@ -26,7 +26,6 @@ export interface StepContext {
   arrivals: 'uniform' | 'poisson';
   thinkTimeMs: number;
   maxConnections: number;
-  cpuBurnMs: number;
   warmupMs: number;
   durationMs: number;
   levelCount: number;
@@ -87,7 +86,6 @@ async function startEngine(ctx: StepContext, load: number, begin: BeginStep): Pr
     arrivals: ctx.arrivals,
     thinkTimeMs: ctx.thinkTimeMs,
     maxConnections: ctx.maxConnections,
-    cpuBurnMs: ctx.cpuBurnMs,
     lateToleranceMs: LATE_TOLERANCE_MS,
     monitor: ctx.monitor,
     stopGraceMs: STOP_GRACE_MS,
