@@ -2,8 +2,9 @@
  * Does the native engine scale with threads? The same closed loop on `--threads 1` and
  * `--threads 2`, both cores given to it, rounds interleaved, medians of the per-round ratio.
  *
- * - engine-bound: every response costs the engine thread a fixed extra CPU time (the engine
- *   wrapped by the agent's test support with its `--cpu-burn-ms` test flag), so a thread tops out at ~1/burn req/s and the target (nginx, idle most
+ * - engine-bound: every response costs the engine thread a fixed extra CPU time (the binary
+ *   wrapped by apps/agent/test/support/cpu-burn.ts with its `--cpu-burn-ms` test flag, run through
+ *   `--engine-binary`), so a thread tops out at ~1/burn req/s and the target (nginx, idle most
  *   of the time at that rate) is not the limit. This isolates the engine's own design: threads
  *   share nothing on the hot path, so 2 threads should do ~2× one.
  * - box-bound: no burn, nginx with 2 workers on the same 2 cores. Generator and target then share
