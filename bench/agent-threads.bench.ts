@@ -2,8 +2,9 @@
  * Does the native engine scale with threads? The same closed loop on `--threads 1` and
  * `--threads 2`, both cores given to it, rounds interleaved, medians of the per-round ratio.
  *
- * - engine-bound: every response costs the engine thread a fixed extra CPU time (the hidden
- *   `--cpu-burn-ms` knob), so a thread tops out at ~1/burn req/s and the target (nginx, idle most
+ * - engine-bound: every response costs the engine thread a fixed extra CPU time (the binary
+ *   wrapped by apps/agent/test/support/cpu-burn.ts with its `--cpu-burn-ms` test flag, run through
+ *   `--engine-binary`), so a thread tops out at ~1/burn req/s and the target (nginx, idle most
  *   of the time at that rate) is not the limit. This isolates the engine's own design: threads
  *   share nothing on the hot path, so 2 threads should do ~2× one.
  * - box-bound: no burn, nginx with 2 workers on the same 2 cores. Generator and target then share
@@ -12,6 +13,7 @@
  *   flock /tmp/kb-bench.lock pnpm tsx bench/agent-threads.bench.ts
  *   env: KB_BENCH_ROUNDS (3), KB_BENCH_SECONDS (4), KB_BENCH_BURN_MS (0.1)
  */
+import { cpuBurningEngine } from '../apps/agent/test/support/cpu-burn.ts';
 import { startSink, type KneeboardLevel, KNEEBOARD } from './agent-bench-lib.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +32,7 @@ const sink = await startSink();
 
 async function sweep(url: string, threads: number, burnMs: number): Promise<{ qps: number; cpu: number; limited: boolean }> {
   const args = [KNEEBOARD, 'sweep', '--target', url, '-c', String(C), '-d', `${SECONDS}s`, '--warmup', '1s', '--engine', 'native', '--threads', String(threads)];
-  if (burnMs > 0) args.push('--cpu-burn-ms', String(burnMs));
+  if (burnMs > 0) args.push('--engine-binary', cpuBurningEngine(burnMs));
   args.push('--service', 'bench', '--release', 'threads', '--api', sink.url, '--spool-dir', mkdtempSync(join(tmpdir(), 'kb-bench-spool-')), '--json');
   const r = await runPinned(CORES, process.execPath, args);
   if (r.code !== 0) throw new Error(`kneeboard exited ${r.code}: ${r.stderr}`);

@@ -35,7 +35,7 @@ describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
       '--param <name>', '--before-level <cmd>', '--ready-url <url>', '--request-file <path>', '--compute-metric <names>', '--spool-dir <dir>', '--warmup <time>']) {
       expect(stdout).toContain(flag);
     }
-    // The deliberate starvation knob is for tests, not in the help.
+    // The deliberate starvation knob lives in the tests' support (test/support/cpu-burn.ts), not in the CLI.
     expect(stdout).not.toContain('--cpu-burn-ms');
   });
 

@@ -1,11 +1,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeApi } from '@kneeboard/agent-sdk/testing';
 import { startDemoTarget, type DemoTarget, type DemoTargetOptions } from '@kneeboard/demo-target';
 import { runSweep, type SweepInput } from '../src/index.ts';
+import { cpuBurningEngine, nodeBurn } from './support/cpu-burn.ts';
 import { ENGINES } from './support/engines.ts';
+
+// The CPU-starvation case wraps the Node engine's target client to burn time per response (off unless set).
+vi.mock(import('../src/load/target-client.ts'), async (original) => (await import('./support/cpu-burn.ts')).burningTargetClient(await original()));
 
 let fake: FakeApi;
 const targets: DemoTarget[] = [];
@@ -13,6 +17,7 @@ beforeEach(async () => {
   fake = await FakeApi.start();
 });
 afterEach(async () => {
+  nodeBurn.ms = 0;
   await Promise.all(targets.splice(0).map((t) => t.close()));
   await fake.close();
 });
@@ -90,7 +95,9 @@ describe.each(ENGINES)('generator-limited detection on the %s engine', (engine) 
 
   it('flags an agent whose main thread is starved (2 ms of CPU per response)', async () => {
     const t = await target({ workers: 32, serviceMs: 10 });
-    const result = await runSweep(input(t.url, { levels: [32], cpuBurnMs: 2 }));
+    // 2 ms per response: on the Node engine's main thread, or on the native engine's one thread.
+    if (engine === 'node') nodeBurn.ms = 2;
+    const result = await runSweep(input(t.url, { levels: [32], ...(engine === 'native' ? { engineBinary: cpuBurningEngine(2) } : {}) }));
     const [s] = result.levels;
     expect(s!.health.generator_limited).toBe(true);
     expect(s!.health.reason).not.toBeNull();

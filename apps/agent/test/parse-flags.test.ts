@@ -148,6 +148,11 @@ describe('toSweepInput: which loop and which knob follow from the flags', () => 
     expect(error({ levels: [1], concurrency: [1] })).toMatch(/give one of them/);
   });
 
+  it('passes --engine-binary through as the native engine to run (the default left to the sweep)', () => {
+    expect(input({ engineBinary: '/opt/kb/engine' }).engineBinary).toBe('/opt/kb/engine');
+    expect(input({}).engineBinary).toBeUndefined();
+  });
+
   it('lets flags win over the request file, merging headers', () => {
     const i = input({ requestFile: { method: 'PUT', path: '/p', headers: { a: '1', b: '2' }, body: 'file' }, header: { b: 'flag' }, method: 'POST' });
     expect(i.request).toMatchObject({ method: 'POST', path: '/p', headers: { a: '1', b: 'flag' }, body: 'file' });

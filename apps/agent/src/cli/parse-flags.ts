@@ -37,12 +37,6 @@ export function parsePositiveInt(value: string): number {
   return Number(value);
 }
 
-/** A number of milliseconds ≥ 0, unit-less (for the hidden test knob). */
-export function parseMs(value: string): number {
-  if (!/^\d+(?:\.\d+)?$/.test(value.trim())) throw new InvalidArgumentError(`"${value}" is not a number of milliseconds.`);
-  return Number(value);
-}
-
 /** `db` or `app,total` → metric names in priority order. */
 export function parseMetricNames(value: string): string[] {
   const names = value.split(',').map((p) => p.trim());

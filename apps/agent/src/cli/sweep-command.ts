@@ -12,7 +12,6 @@ import {
   parseDuration,
   parseLevels,
   parseMetricNames,
-  parseMs,
   parseNumbers,
   parsePositiveInt,
   parseRequestFile,
@@ -63,12 +62,11 @@ export function sweepCommand(): Command {
     .addOption(opt('--delivery-timeout <time>', 'at the end, how long to wait for the API before leaving the rest in the spool').argParser(parseDuration).default(30_000, '30s'))
     .addOption(opt('--engine <engine>', 'load engine: native (Rust, apps/agent/engine), node, or auto (native when built and the target is http)').choices(['auto', 'node', 'native']).default('auto'))
     .addOption(opt('--threads <n>', 'native engine: worker threads (default: the cores this process may use)').argParser(parsePositiveInt))
+    .option('--engine-binary <path>', 'native engine: the binary to run (default: the one cargo builds in apps/agent/engine)')
     .option('--json', 'print the final per-level table as JSON on stdout (the live view goes to stderr)')
     .addOption(opt('--agents <n>', 'coordinate n agents (`kneeboard agent --join RUN` on each load host) that share every step; this process sends no load').argParser(parsePositiveInt))
     .addOption(opt('--agent-timeout <time>', 'with --agents: an agent silent this long during a step is dead and the step partial').argParser(parseDuration).default(5_000, '5s'))
     .addOption(opt('--barrier-lead <time>', 'with --agents: how far ahead each step’s start is set, for every agent to receive it').argParser(parseDuration).default(1_000, '1s'))
-    // Starves the agent on purpose, so tests can see the generator-limited flag.
-    .addOption(opt('--cpu-burn-ms <ms>', 'main-thread time burnt per response').argParser(parseMs).hideHelp())
     .addHelpText(
       'after',
       `

@@ -11,7 +11,7 @@ export interface SweepFlags {
   arrivals: 'uniform' | 'poisson';
   thinkTime: number;
   maxConnections?: number;
-  cpuBurnMs?: number;
+  engineBinary?: string;
   engine: 'auto' | 'node' | 'native';
   threads?: number;
   param?: string;
@@ -90,7 +90,7 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
       arrivals: f.arrivals,
       thinkTimeMs: f.thinkTime,
       maxConnections: f.maxConnections,
-      cpuBurnMs: f.cpuBurnMs,
+      engineBinary: f.engineBinary,
       engine: f.engine,
       threads: f.threads,
       beforeLevel: f.beforeLevel,
@@ -134,6 +134,7 @@ const FLAG_OF: Record<string, string> = {
   maxConnections: '--max-connections',
   engine: '--engine',
   threads: '--threads',
+  engineBinary: '--engine-binary',
   durationMs: '--duration',
   warmupMs: '--warmup',
   'run.service': '--service',

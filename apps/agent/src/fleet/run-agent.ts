@@ -92,7 +92,6 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     arrivals: plan.arrivals,
     thinkTimeMs: 0,
     maxConnections: DEFAULT_MAX_CONNECTIONS,
-    cpuBurnMs: 0,
     warmupMs: plan.warmup_ms,
     durationMs: plan.duration_ms,
     levelCount: plan.steps.length,

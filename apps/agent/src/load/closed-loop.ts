@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import { burnCpu } from './cpu-burn.ts';
 import type { LoopHandle, LoopOptions } from './loop.ts';
 import { fire } from './target-client.ts';
 
@@ -38,7 +37,6 @@ export function startClosedLoop(o: ClosedLoopOptions): LoopHandle<void> {
       onDone: (c) => {
         if (sent) o.gauge.down(c.endedAt);
         if (cancelled) return workerEnds();
-        burnCpu(o.cpuBurnMs);
         o.onResult(now, c);
         // A failure before sending (refused, EMFILE) comes back fast: yield to I/O instead of
         // spinning, and never recurse inside the dispatcher's callback.

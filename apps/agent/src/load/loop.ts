@@ -12,8 +12,6 @@ export interface LoopOptions {
   /** performance.now() of the first send, and the planned time after which nothing new is sent. */
   startAt: number;
   stopSendingAt: number;
-  /** Hidden test knob: main-thread time burnt per response, to starve the agent on purpose. */
-  cpuBurnMs: number;
   /** Every request that ends while the loop is not cancelled; `intendedAt` is when it was meant to leave. */
   onResult: (intendedAt: number, c: Completion) => void;
 }

@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import { nextGapMs, type Arrivals } from './arrivals.ts';
-import { burnCpu } from './cpu-burn.ts';
 import type { LoopHandle, LoopOptions } from './loop.ts';
 import { fire } from './target-client.ts';
 
@@ -72,10 +71,7 @@ export function startOpenLoop(o: OpenLoopOptions): LoopHandle<OpenLoopCounts> {
       onDone: (c) => {
         outstanding -= 1;
         if (onWire) o.gauge.down(c.endedAt);
-        if (!cancelled) {
-          burnCpu(o.cpuBurnMs);
-          o.onResult(intendedAt, c);
-        }
+        if (!cancelled) o.onResult(intendedAt, c);
         // A connection is free: the oldest waiting send goes now (late, and timed from when it was due).
         if (head < backlog.length) setImmediate(pump);
         maybeDone();

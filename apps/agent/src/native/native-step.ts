@@ -3,6 +3,7 @@ import { isSuccessStatus } from '@kneeboard/contracts';
 import { z } from 'zod';
 import { SweepError } from '../sweep/sweep-error.ts';
 import type { AgentMonitor, AgentUsage } from '../load/agent-monitor.ts';
+import { MeasurementWindow } from '../sweep/measurement-window.ts';
 import type { BeginStep, DriverResult, StepDriver, StepPlan, StepSink } from '../sweep/step-driver.ts';
 import { FrameReader, KIND_CANCELLED, type EventColumnsFrame } from './frames.ts';
 import type { NativeRequest } from './native-request.ts';
@@ -29,7 +30,6 @@ export interface NativeStepOptions {
   thinkTimeMs: number;
   maxConnections: number;
   threads: number | undefined;
-  cpuBurnMs: number;
   lateToleranceMs: number;
   /** The CLI's own process: its CPU over the window is added to the engine's. */
   monitor: AgentMonitor;
@@ -65,7 +65,6 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
     String(o.lateToleranceMs),
   ];
   if (o.threads !== undefined) args.push('--threads', String(o.threads));
-  if (o.cpuBurnMs > 0) args.push('--cpu-burn-ms', String(o.cpuBurnMs));
 
   // Its own process group: a terminal's Ctrl-C reaches the CLI, which stops the engine in order.
   const child = spawn(o.binary, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -80,15 +79,10 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
   let end: z.infer<typeof End> | undefined;
   let stderr = '';
   let failure: Error | undefined;
-  let graceTimer: NodeJS.Timeout | undefined;
-  let monitorTimers: NodeJS.Timeout[] = [];
+  // Armed at hello, when the engine's t0 fixes the window.
+  let measurement: MeasurementWindow | undefined;
   let nodeUsage: AgentUsage | null = null;
   let monitoring = false;
-  const closeMonitor = () => {
-    for (const t of monitorTimers) clearTimeout(t);
-    if (monitoring) nodeUsage = o.monitor.stop();
-    monitoring = false;
-  };
 
   return new Promise<StepDriver>((resolveStarted, rejectStarted) => {
     let resolveDone!: (r: DriverResult) => void;
@@ -99,11 +93,7 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
     });
     const driver: StepDriver = {
       inFlight: () => inFlight,
-      stop: () => {
-        closeMonitor();
-        send('stop');
-        graceTimer ??= setTimeout(() => send('cancel'), o.stopGraceMs);
-      },
+      stop: () => measurement!.stop(),
       done,
     };
     const send = (line: string) => {
@@ -164,13 +154,22 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
             kinds = msg.error_kinds;
             sink = begin(t0);
             // The CLI's CPU counts too: its window opens and closes with the engine's.
-            monitorTimers = [
-              setTimeout(() => {
-                o.monitor.start();
-                monitoring = true;
-              }, Math.max(0, t0 + windowFrom - Date.now())),
-              setTimeout(closeMonitor, Math.max(0, t0 + windowTo - Date.now())),
-            ];
+            measurement = new MeasurementWindow(
+              { measureFrom: t0 + windowFrom, endsAt: t0 + windowTo },
+              {
+                now: Date.now,
+                onOpen: () => {
+                  o.monitor.start();
+                  monitoring = true;
+                },
+                onClose: () => {
+                  if (monitoring) nodeUsage = o.monitor.stop();
+                  monitoring = false;
+                },
+                onStop: () => send('stop'),
+                grace: { ms: o.stopGraceMs, onGraceOver: () => send('cancel') },
+              },
+            );
             resolveStarted(driver);
           } else if (msg.type === 'progress') {
             inFlight = msg.in_flight;
@@ -188,8 +187,8 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
     });
     child.on('error', (err) => fail(`could not start the native engine ${o.binary}: ${err.message}`));
     child.on('close', (code, signal) => {
-      clearTimeout(graceTimer);
-      closeMonitor();
+      measurement?.dispose();
+      measurement?.close();
       if (!failure && (code !== 0 || end === undefined || reader.pending > 0)) {
         failure = new SweepError('engine-failed', `the native engine ${signal ? `was killed by ${signal}` : `exited with ${code}`}${stderr ? `: ${stderr.trim()}` : ''}`);
       }

@@ -46,8 +46,6 @@ export const SweepConfig = z
     threads: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1024, 'must be at most 1024').optional(),
     /** Native engine: the binary (default: apps/agent/engine/target/release/kneeboard-engine). */
     engineBinary: z.string().min(1).optional(),
-    /** Main-thread time burnt per response: a deliberate way to starve the agent, for tests. */
-    cpuBurnMs: z.number().nonnegative().default(0),
     /** Shell command run before each level, `{level}` replaced by the level. */
     beforeLevel: z.string().min(1).optional(),
     readyUrl: HttpUrl.optional(),

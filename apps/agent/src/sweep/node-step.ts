@@ -6,6 +6,7 @@ import { InFlightGauge, type GaugeMark } from '../load/in-flight-gauge.ts';
 import type { LoopHandle } from '../load/loop.ts';
 import { startOpenLoop, type OpenLoopCounts } from '../load/open-loop.ts';
 import { createTargetPool, type Completion, type TargetRequest } from '../load/target-client.ts';
+import { MeasurementWindow } from './measurement-window.ts';
 import type { BeginStep, DriverResult, StepDriver, StepPlan } from './step-driver.ts';
 
 export interface NodeStepOptions {
@@ -16,7 +17,6 @@ export interface NodeStepOptions {
   arrivals: 'uniform' | 'poisson';
   thinkTimeMs: number;
   maxConnections: number;
-  cpuBurnMs: number;
   lateToleranceMs: number;
   monitor: AgentMonitor;
   stopGraceMs: number;
@@ -48,7 +48,7 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
       unparseable: c.unparseable,
     });
   };
-  const base = { dispatcher: pool, request: o.request, parseTiming: o.parseTiming, gauge, startAt: t0, stopSendingAt: endPerf, cpuBurnMs: o.cpuBurnMs, onResult };
+  const base = { dispatcher: pool, request: o.request, parseTiming: o.parseTiming, gauge, startAt: t0, stopSendingAt: endPerf, onResult };
   const loop: LoopHandle<void | OpenLoopCounts> = closed
     ? startClosedLoop({ ...base, concurrency: plan.load, thinkTimeMs: o.thinkTimeMs })
     : startOpenLoop({
@@ -66,45 +66,47 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
   let markTo: GaugeMark | undefined;
   let usage: AgentUsage | null = null;
   let connections: number | null = null;
-  const openWindow = () => {
-    markFrom = gauge.mark();
-    o.monitor.start();
-  };
-  const closeWindow = () => {
-    if (markTo !== undefined) return;
-    clearTimeout(openTimer);
-    markTo = gauge.mark();
-    usage = o.monitor.stop();
-    connections = pool.stats.connected;
-  };
-  const openTimer = setTimeout(openWindow, Math.max(0, measureFromPerf - performance.now()));
-  const closeTimer = setTimeout(closeWindow, Math.max(0, endPerf - performance.now()));
-  // Requests still out long after the end have had the request timeout; stop waiting for the backlog then.
-  const drainTimer = setTimeout(() => loop.stopSending(), endPerf + o.request.timeoutMs + o.stopGraceMs - performance.now());
-  let graceTimer: NodeJS.Timeout | undefined;
+  const measurement = new MeasurementWindow(
+    { measureFrom: measureFromPerf, endsAt: endPerf },
+    {
+      now: () => performance.now(),
+      onOpen: () => {
+        markFrom = gauge.mark();
+        o.monitor.start();
+      },
+      onClose: () => {
+        markTo = gauge.mark();
+        usage = o.monitor.stop();
+        connections = pool.stats.connected;
+      },
+      // Requests still out long after the end have had the request timeout; stop waiting for the backlog then.
+      deadline: { afterEndMs: o.request.timeoutMs + o.stopGraceMs, onDeadline: () => loop.stopSending() },
+      onStop: () => loop.stopSending(),
+      grace: {
+        ms: o.stopGraceMs,
+        onGraceOver: () => {
+          loop.cancel();
+          void pool.destroy();
+        },
+      },
+    },
+  );
 
   const done = (async (): Promise<DriverResult> => {
     let counts: void | OpenLoopCounts;
     try {
       counts = await loop.done;
     } finally {
-      for (const t of [openTimer, closeTimer, drainTimer, graceTimer]) clearTimeout(t);
+      measurement.dispose();
       await pool.close().catch(() => pool.destroy());
     }
-    closeWindow();
+    measurement.close();
     return { open: counts ?? null, inFlightMean: markFrom && markTo ? InFlightGauge.mean(markFrom, markTo) : null, usage, connections };
   })();
 
   return {
     inFlight: () => gauge.current,
-    stop: () => {
-      closeWindow();
-      loop.stopSending();
-      graceTimer ??= setTimeout(() => {
-        loop.cancel();
-        void pool.destroy();
-      }, o.stopGraceMs);
-    },
+    stop: () => measurement.stop(),
     done,
   };
 }

@@ -170,7 +170,6 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
       arrivals: cfg.arrivals,
       thinkTimeMs: cfg.thinkTimeMs,
       maxConnections,
-      cpuBurnMs: cfg.cpuBurnMs,
       warmupMs: cfg.warmupMs,
       durationMs: cfg.durationMs,
       levelCount: cfg.levels.length,
