@@ -10,6 +10,7 @@ export * from './errors.ts';
 export * from './compare.ts';
 export * from './services.ts';
 export * from './links.ts';
+export * from './figures.ts';
 export * from './svg-view.ts';
 export * from './tokens.ts';
 export * from './level-detail.ts';
