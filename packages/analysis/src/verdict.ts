@@ -1,5 +1,6 @@
 import type { LoadModel } from '@kneeboard/contracts';
-import { at, fmtCoef, fmtLevel, fmtPct, fmtQps } from './format.ts';
+import { formatLevel, formatQps } from '@kneeboard/contracts/figures';
+import { at, fmtCoef, fmtPct } from './format.ts';
 import type { UslFitResult } from './usl-fit.ts';
 
 interface Point {
@@ -43,8 +44,8 @@ export function verdict({ points, parameter, loadModel, fit, saturationLevel }: 
   if (last.level >= 2 * first.level && peak.qps <= SERIAL_GAIN * first.qps) {
     const sigma = fit ? `, contention σ=${fmtCoef(fit.sigma)}` : '';
     return (
-      `Does not scale (serialized): ${at(parameter, last.level)} delivers ${fmtQps(last.qps)} QPS, ` +
-      `no more than ${fmtQps(first.qps)} at ${fmtLevel(first.level)} (efficiency ${fmtPct(efficiency(last))}${sigma}).`
+      `Does not scale (serialized): ${at(parameter, last.level)} delivers ${formatQps(last.qps)} QPS, ` +
+      `no more than ${formatQps(first.qps)} at ${formatLevel(first.level)} (efficiency ${fmtPct(efficiency(last))}${sigma}).`
     );
   }
 
@@ -52,7 +53,7 @@ export function verdict({ points, parameter, loadModel, fit, saturationLevel }: 
     const kappa = fit?.model === 'usl' ? ` (coherency κ=${fmtCoef(fit.kappa)})` : ' (coherency)';
     return (
       `Retrograde above ${at(parameter, peak.level)}${kappa}: throughput falls ${fmtPct(1 - last.qps / peak.qps)} ` +
-      `from its peak of ${fmtQps(peak.qps)} QPS by ${fmtLevel(last.level)}.`
+      `from its peak of ${formatQps(peak.qps)} QPS by ${formatLevel(last.level)}.`
     );
   }
 
@@ -64,5 +65,5 @@ export function verdict({ points, parameter, loadModel, fit, saturationLevel }: 
   let cause = 'contention';
   if (loadModel === 'open') cause = 'achieved falls short of offered above it';
   else if (fit) cause = `contention σ=${fmtCoef(fit.sigma)}${fit.model === 'usl' ? `, coherency κ=${fmtCoef(fit.kappa)}` : ''}`;
-  return `Saturates at ${at(parameter, level)} (${cause}): throughput levels off at about ${fmtQps(peak.qps)} QPS.`;
+  return `Saturates at ${at(parameter, level)} (${cause}): throughput levels off at about ${formatQps(peak.qps)} QPS.`;
 }
