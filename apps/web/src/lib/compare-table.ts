@@ -4,7 +4,7 @@
  * bootstrap intervals over raw samples); this only turns them into text and a tone.
  */
 import type { ChangeVerdict, HeadComparison, MetricDelta } from '@kneeboard/contracts';
-import { formatChange, formatChangeInterval, formatLevel, formatMsShort, formatQpsShort } from './format.ts';
+import { formatChange, formatChangeInterval, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { levelVisible, type LevelSelection } from './view-state.ts';
 
 /** How a verdict reads: red, green, plain, faint, or amber for a level the agent limited. */
@@ -20,9 +20,9 @@ export function toneOf(verdict: ChangeVerdict): Tone {
 type Metric = 'qps' | 'p50_ms' | 'p99_ms';
 
 const METRIC_TEXT: Record<Metric, { label: string; unit: string; value: (x: number | null) => string }> = {
-  qps: { label: 'QPS', unit: 'req/s', value: formatQpsShort },
-  p50_ms: { label: 'p50', unit: 'ms', value: formatMsShort },
-  p99_ms: { label: 'p99', unit: 'ms', value: formatMsShort },
+  qps: { label: 'QPS', unit: 'req/s', value: formatQps },
+  p50_ms: { label: 'p50', unit: 'ms', value: formatMs },
+  p99_ms: { label: 'p99', unit: 'ms', value: formatMs },
 };
 
 export interface DeltaCell {
@@ -109,7 +109,7 @@ export function verdictSummary(head: HeadComparison, parameter: string): Verdict
   const o = head.overall;
   const max = statFrom('max QPS', o.max_qps, 'qps');
   const at = (l: number | null) => (l === null ? '' : ` at ${formatLevel(l)}`);
-  max.detail = `${formatQpsShort(o.max_qps.base)}${at(o.max_qps.base_level)} → ${formatQpsShort(o.max_qps.head)}${at(o.max_qps.head_level)} req/s${
+  max.detail = `${formatQps(o.max_qps.base)}${at(o.max_qps.base_level)} → ${formatQps(o.max_qps.head)}${at(o.max_qps.head_level)} req/s${
     o.max_qps.ci_low !== null && o.max_qps.ci_high !== null ? ` · 95% ${formatChangeInterval(o.max_qps.ci_low, o.max_qps.ci_high)}` : ''
   }`;
 

@@ -1,6 +1,6 @@
 'use client';
 
-import { formatLevel } from '../../lib/format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
 import { rangeSelection, type LevelSelection } from '../../lib/view-state.ts';
 
 /**
