@@ -30,7 +30,7 @@ export interface DeltaCell {
   values: string;
   /** `+21%`; null when a side is missing. */
   change: string | null;
-  /** `+19…+24%`; null without an interval. */
+  /** `+19%…+24%`; null without an interval. */
   interval: string | null;
   verdict: ChangeVerdict;
   tone: Tone;
@@ -81,7 +81,7 @@ export interface VerdictStat {
   label: string;
   /** The headline: `+31%`, `50 → 500`. */
   value: string;
-  /** What it is made of: `99,400 → 131,043 req/s · 95% +29…+33%`. */
+  /** What it is made of: `99,400 → 131,043 req/s · 95% +29%…+33%`. */
   detail: string;
   tone: Tone;
 }
