@@ -1,6 +1,6 @@
 import type { AnalysisPoint, Knee } from '@kneeboard/contracts';
-import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
-import { at, fmtPct } from './format.ts';
+import { formatLevel, formatMs, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { at } from './format.ts';
 import { latencyKnee, type LatencyKnee } from './latency-knee.ts';
 import { throughputKnee, type ThroughputKnee } from './throughput-knee.ts';
 import type { UslFitResult } from './usl-fit.ts';
@@ -26,7 +26,7 @@ function latencyClause(points: readonly AnalysisPoint[], level: number): string 
   if (doubled) return ` and p50 doubles by ${formatLevel(doubled.level)}: requests queue above it.`;
   const last = above[above.length - 1];
   if (last?.p50_ms != null && last.p50_ms >= 1.2 * at) {
-    return ` and p50 rises ${fmtPct(last.p50_ms / at - 1)} by ${formatLevel(last.level)}.`;
+    return ` and p50 rises ${formatPercent(last.p50_ms / at - 1)} by ${formatLevel(last.level)}.`;
   }
   return '.';
 }
@@ -35,9 +35,9 @@ function throughputReason(t: ThroughputKnee, points: readonly AnalysisPoint[], p
   const share = t.qps / t.peakQps;
   const head =
     share >= 0.9
-      ? `Throughput stops growing at ${at(parameter, t.level)} (${formatQps(t.qps)} QPS, ${fmtPct(share)} of the peak)`
-      : `Throughput growth bends at ${at(parameter, t.level)} (${formatQps(t.qps)} QPS, ${fmtPct(share)} of the peak; ` +
-        `above it each step gains ${fmtPct(t.gainAbove)} of proportional)`;
+      ? `Throughput stops growing at ${at(parameter, t.level)} (${formatQps(t.qps)} QPS, ${formatPercent(share)} of the peak)`
+      : `Throughput growth bends at ${at(parameter, t.level)} (${formatQps(t.qps)} QPS, ${formatPercent(share)} of the peak; ` +
+        `above it each step gains ${formatPercent(t.gainAbove)} of proportional)`;
   return head + latencyClause(points, t.level);
 }
 

@@ -1,6 +1,6 @@
 import type { AnalysisPoint, Knee } from '@kneeboard/contracts';
-import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
-import { at, fmtPct } from './format.ts';
+import { formatLevel, formatMs, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { at } from './format.ts';
 import { kneedle } from './kneedle.ts';
 import type { KneeFinding } from './closed-loop-knee.ts';
 
@@ -13,7 +13,7 @@ function saturation(points: readonly AnalysisPoint[], parameter: string): Knee |
   const i = points.findIndex((p) => p.qps < (1 - SHORTFALL) * p.level);
   const bad = points[i];
   if (bad === undefined) return null;
-  const short = fmtPct(1 - bad.qps / bad.level);
+  const short = formatPercent(1 - bad.qps / bad.level);
   const prev = points[i - 1];
   if (prev === undefined) {
     return {

@@ -46,6 +46,14 @@ export function formatInFlight(count: number | null | undefined): string {
   return missing(count) ? DASH : oneDecimal.format(count);
 }
 
+/** A ratio as a percentage (efficiency, a share of the level): `63%`, `100%`, `104%`; one decimal below 10% (`4.8%`, `1.8%`). */
+export function formatPercent(ratio: number | null | undefined): string {
+  if (missing(ratio)) return DASH;
+  const pct = ratio * 100;
+  if (pct !== 0 && Math.abs(pct) < 10) return `${Number(pct.toFixed(1))}%`;
+  return `${Math.round(pct)}%`;
+}
+
 /** One decimal under 10%, so a small change stays distinct from none. */
 const changeDigits = (ratio: number) => (Math.abs(ratio) < 0.1 ? 1 : 0);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatChangeInterval, formatChangeWithInterval, formatInFlight, formatLevel, formatMs, formatQps } from '../src/figures.ts';
+import { formatChange, formatChangeInterval, formatChangeWithInterval, formatInFlight, formatLevel, formatMs, formatPercent, formatQps } from '../src/figures.ts';
 
 /** One row per figure kind and case: the text every consumer (Markdown, web, CLI, sentences) prints. */
 const TABLE: Array<[kind: string, print: () => string, expected: string]> = [
@@ -40,6 +40,15 @@ const TABLE: Array<[kind: string, print: () => string, expected: string]> = [
   ['in flight', () => formatInFlight(8), '8.0'],
   ['in flight', () => formatInFlight(999.96), '1,000.0'],
   ['in flight', () => formatInFlight(null), '—'],
+  // a ratio as a percentage: whole from 10%, one decimal below
+  ['percent', () => formatPercent(0.971), '97%'],
+  ['percent', () => formatPercent(1.043), '104%'],
+  ['percent', () => formatPercent(0.625), '63%'],
+  ['percent', () => formatPercent(0.0714), '7.1%'],
+  ['percent', () => formatPercent(0.0478813), '4.8%'],
+  ['percent', () => formatPercent(0.05), '5%'],
+  ['percent', () => formatPercent(0), '0%'],
+  ['percent', () => formatPercent(undefined), '—'],
   // interval: both ends signed with their %, the same decimals, as many as it takes to differ
   ['interval', () => formatChangeInterval(0.29, 0.331), '+29%…+33%'],
   ['interval', () => formatChangeInterval(-0.081, 0.024), '−8.1%…+2.4%'],

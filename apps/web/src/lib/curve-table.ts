@@ -3,9 +3,8 @@
  * and an inline bar) and the Little's-law in-flight check that flags generator-limited levels.
  */
 import type { CurvePoint, LatencySource, RunAnalysis } from '@kneeboard/contracts';
-import { formatInFlight, formatLevel } from '@kneeboard/contracts/figures';
+import { formatInFlight, formatLevel, formatPercent } from '@kneeboard/contracts/figures';
 import { normalizeCurve } from './curve-series.ts';
-import { formatPercent } from './format.ts';
 
 export interface EfficiencyCell {
   ratio: number;

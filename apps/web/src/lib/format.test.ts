@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCompact, formatCount, formatDuration, formatPercent, formatRelative, formatSignificant, formatTimestamp, formatWithError } from './format.ts';
+import { formatCompact, formatCount, formatDuration, formatRelative, formatSignificant, formatTimestamp, formatWithError } from './format.ts';
 
 describe('format', () => {
   it('prints a missing value as a dash, and a real zero as zero', () => {
@@ -46,15 +46,6 @@ describe('format', () => {
     expect(formatSignificant(0.000012345)).toBe('1.23e-5');
     expect(formatSignificant(0)).toBe('0');
     expect(formatSignificant(null)).toBe('—');
-  });
-
-  it('prints ratios as percentages, with a decimal below 10%', () => {
-    expect(formatPercent(1)).toBe('100%');
-    expect(formatPercent(0.625)).toBe('63%');
-    expect(formatPercent(1.043)).toBe('104%');
-    expect(formatPercent(0.0478813)).toBe('4.8%');
-    expect(formatPercent(0)).toBe('0%');
-    expect(formatPercent(undefined)).toBe('—');
   });
 
   it('prints a fitted value and its standard error to the same precision', () => {

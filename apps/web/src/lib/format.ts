@@ -1,6 +1,6 @@
 /**
  * The page's own number and time formatting: axis ticks, counts, durations, clock times, fitted
- * parameters with their errors, shares. A level, a QPS, a latency, a change and its interval are
+ * parameters with their errors. A level, a QPS, a latency, a percentage, a change and its interval are
  * figures the API's Markdown and the CLI print too: those come from `@kneeboard/contracts/figures`
  * and are not written again here. Locale and time zone are fixed arguments (not the runtime's
  * defaults) so the server and the browser render the same text.
@@ -78,14 +78,6 @@ export function formatSignificant(value: number | null | undefined, digits = 3):
     return `${String(Number(mantissa))}e${exp.replace('+', '')}`;
   }
   return String(Number(value.toPrecision(digits)));
-}
-
-/** A ratio as a percentage: `63%`, `100%`, `104%`; below 10% with one decimal (`4.8%`) so small shares stay distinct. */
-export function formatPercent(ratio: number | null | undefined): string {
-  if (ratio == null || !Number.isFinite(ratio)) return DASH;
-  const pct = ratio * 100;
-  if (pct !== 0 && Math.abs(pct) < 10) return `${Number(pct.toFixed(1))}%`;
-  return `${Math.round(pct)}%`;
 }
 
 /**

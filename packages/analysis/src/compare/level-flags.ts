@@ -1,6 +1,5 @@
 import type { CurvePoint, LittlesLawCheck } from '@kneeboard/contracts';
-import { formatInFlight, formatLevel } from '@kneeboard/contracts/figures';
-import { fmtPct } from '../format.ts';
+import { formatInFlight, formatLevel, formatPercent } from '@kneeboard/contracts/figures';
 
 /**
  * Levels whose numbers are not the service's, with the reason in one sentence — the same two
@@ -17,7 +16,7 @@ export function levelFlags(curve: readonly CurvePoint[], littlesLaw: readonly Li
   }
   for (const check of littlesLaw) {
     if (!check.generator_limited || flags.has(check.level)) continue;
-    flags.set(check.level, `only ${formatInFlight(check.in_flight)} of ${formatLevel(check.level)} requests were in flight (${fmtPct(check.ratio)}, Little's law): the agent, not the service, was the limit`);
+    flags.set(check.level, `only ${formatInFlight(check.in_flight)} of ${formatLevel(check.level)} requests were in flight (${formatPercent(check.ratio)}, Little's law): the agent, not the service, was the limit`);
   }
   return flags;
 }

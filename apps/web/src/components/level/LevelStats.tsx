@@ -1,6 +1,6 @@
 import type { LevelDetail } from '@kneeboard/contracts';
-import { formatMs, formatQps } from '@kneeboard/contracts/figures';
-import { formatCount, formatPercent } from '../../lib/format.ts';
+import { formatMs, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { formatCount } from '../../lib/format.ts';
 
 /** Min/mean/max of the measurement window and its status codes, as two small tables. */
 export function LevelStats({ detail: d }: { detail: LevelDetail }) {
