@@ -1,8 +1,9 @@
 /**
  * How a figure reads, everywhere: the API's Markdown, the analysis' sentences, the web app and the
- * CLI all print a level, a QPS, a latency, a change and its interval through these functions, so
- * one number never reads two ways. Locale-independent (fixed `en-US`, not the runtime's default),
- * so Node and every browser give the same text; pure TypeScript, so contracts stays zod-only.
+ * CLI all print a level, a QPS, a latency, requests in flight, a percentage, a change and its
+ * interval through these functions, so one number never reads two ways. Locale-independent
+ * (fixed `en-US`, not the runtime's default), so Node and every browser give the same text; pure
+ * TypeScript, so contracts stays zod-only.
  * A missing or non-finite value prints as a dash, never as 0.
  */
 
