@@ -39,16 +39,16 @@ describe('judgeStep: was the configured load really applied?', () => {
   it('flags a closed loop whose requests on the wire fall >10% short, naming a connection cap', () => {
     const h = judgeStep(closed({ inFlightMean: 16, maxConnections: 16 }), 2);
     expect(h.generator_limited).toBe(true);
-    expect(h.reason).toBe('Only 16.0 of 64.0 requests were on the wire on average — --max-connections 16 caps the connections.');
+    expect(h.reason).toBe('Only 16.0 of 64 requests were on the wire on average — --max-connections 16 caps the connections.');
     expect(judgeStep(closed({ inFlightMean: 57.7 }), 2).generator_limited).toBe(false); // 90.2%
     // Connections that could not be opened in time are named as the cause.
     expect(judgeStep(closed({ inFlightMean: 30, connections: 31 }), 2).reason).toBe(
-      'Only 30.0 of 64.0 requests were on the wire on average — only 31 connections were open: the target accepted them too slowly (or refused them).',
+      'Only 30.0 of 64 requests were on the wire on average — only 31 connections were open: the target accepted them too slowly (or refused them).',
     );
   });
 
   it("flags a closed loop that Little's law finds short even when the direct count looks fine", () => {
-    expect(judgeStep(closed({ littlesInFlight: 50 }), 2).reason).toMatch(/^By Little's law \(QPS × mean latency\) only 50.0 of 64.0/);
+    expect(judgeStep(closed({ littlesInFlight: 50 }), 2).reason).toMatch(/^By Little's law \(QPS × mean latency\) only 50.0 of 64/);
   });
 
   it('expects fewer in flight with think time: c·R/(R+Z)', () => {
@@ -62,7 +62,7 @@ describe('judgeStep: was the configured load really applied?', () => {
     const missed = judgeStep(open({ intended: 2_000, sent: 1_900, late: 0, missed: 100 }, { maxConnections: 50 }), 2);
     expect(missed).toMatchObject({ generator_limited: true, missed_sends: 100 });
     expect(missed.reason).toMatch(/^100 of 2000 sends were never made: all 50 connections/);
-    expect(judgeStep(open({ intended: 2_000, sent: 1_800, late: 0, missed: 0 }), 2).reason).toBe('Sent only 900 of the 1000 requests/s due.');
+    expect(judgeStep(open({ intended: 2_000, sent: 1_800, late: 0, missed: 0 }), 2).reason).toBe('Sent only 900 of the 1,000 requests/s due.');
     // Poisson arrivals: fewer due than rate × window is the schedule, not the agent falling behind.
     expect(judgeStep(open({ intended: 1_780, sent: 1_780, late: 0, missed: 0 }), 2).generator_limited).toBe(false);
     expect(judgeStep(open({ intended: 2_000, sent: 2_000, late: 400, missed: 0 }), 2).reason).toBe('20% of sends left more than 2 ms after their intended time.');

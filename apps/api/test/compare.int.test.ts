@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, CompareResponse } from '@kneeboard/contracts';
+import { formatChangeWithInterval, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { createRun, postJson, startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
 
 let api: TestApi;
@@ -69,6 +70,12 @@ describe('GET /api/v1/compare', () => {
     expect(md).toContain('### compare-svc: r3 vs r1 — improvement');
     expect(md).toContain('| concurrency | QPS | p50 | p99 |');
     expect(md.match(/^\| (1|2|4|8|16) \|/gm)).toHaveLength(5);
+    // Every figure in a row is the shared formatting's text, the same the web page and the CLI print.
+    const at4 = report.heads[1]!.levels.find((l) => l.level === 4)!;
+    const row4 = md.split('\n').find((line) => line.startsWith(`| ${formatLevel(4)} |`))!;
+    expect(row4).toContain(`| ${formatQps(at4.qps.base)} → ${formatQps(at4.qps.head)} (${formatChangeWithInterval(at4.qps.change, at4.qps.ci_low, at4.qps.ci_high)})`);
+    expect(row4).toContain(`| ${formatMs(at4.p50_ms.base)} ms → ${formatMs(at4.p50_ms.head)} ms (${formatChangeWithInterval(at4.p50_ms.change, at4.p50_ms.ci_low, at4.p50_ms.ci_high)})`);
+    expect(row4).toMatch(/\(\+\d+(\.\d)?% \[\+\d+(\.\d+)?%…\+\d+(\.\d+)?%\]\)/);
     expect(md).toContain(`(http://kb.example/compare?base=${base}&head=${faster})`);
     const view = `/compare?base=${base}&head=${faster}&y=log`;
     const withView = await (await fetch(`${api.url}/api/v1/compare.md?base=${base}&head=${faster}&web=http://kb.example&view=${encodeURIComponent(view)}`)).text();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatCount, formatMs } from '../src/lib/format.ts';
+import { formatMs } from '@kneeboard/contracts/figures';
+import { formatCount } from '../src/lib/format.ts';
 import { FIXTURE_IDS } from './fixture-data.ts';
 import { RELEASE_IDS as R } from './fixture-releases.ts';
 import { levelDetailFor } from './fixture-level-detail.ts';

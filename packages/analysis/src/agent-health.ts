@@ -1,5 +1,5 @@
 import type { CurvePoint } from '@kneeboard/contracts';
-import { fmtLevel } from './format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
 
 /**
  * The agent's own verdict on its steps: levels where it could not hold the configured load. Those
@@ -9,5 +9,5 @@ export function agentHealthWarning(points: ReadonlyArray<Pick<CurvePoint, 'level
   const limited = points.filter((p) => p.health?.generator_limited);
   if (limited.length === 0) return null;
   const first = limited[0]?.health?.reason;
-  return `Generator-limited at ${parameter} ${limited.map((p) => fmtLevel(p.level)).join(', ')}: the agent could not hold the configured load there${first ? ` (${first})` : ''}, so those points are its ceiling, not the server's.`;
+  return `Generator-limited at ${parameter} ${limited.map((p) => formatLevel(p.level)).join(', ')}: the agent could not hold the configured load there${first ? ` (${first})` : ''}, so those points are its ceiling, not the server's.`;
 }

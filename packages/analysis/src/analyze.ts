@@ -9,7 +9,8 @@ import { uslAtLevels, uslCurve } from './usl-curve.ts';
 import { fitUsl, MIN_FIT_LEVELS, type UslFitResult } from './usl-fit.ts';
 import { verdict } from './verdict.ts';
 import { bracketIsCoarse, kneeBracket } from './knee-bracket.ts';
-import { at, fmtLevel } from './format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
+import { at } from './format.ts';
 
 /**
  * Below this R² the USL explains too little of the curve for its coefficients to mean much. This
@@ -78,7 +79,7 @@ export function analyzeCurve(input: AnalyzeCurveInput): RunAnalysis {
   // A coarse grid is not a fault of the run, so it is said in the verdict, not as a warning.
   const resolution =
     knee && bracketIsCoarse(knee.bracket)
-      ? ` The knee is somewhere between ${at(parameter, knee.bracket!.low)} and ${fmtLevel(knee.bracket!.high)}: the levels swept cannot place it closer (kneeboard sweep --refine adds levels inside).`
+      ? ` The knee is somewhere between ${at(parameter, knee.bracket!.low)} and ${formatLevel(knee.bracket!.high)}: the levels swept cannot place it closer (kneeboard sweep --refine adds levels inside).`
       : '';
   return {
     knee,

@@ -1,5 +1,6 @@
 import type { AnalysisPoint, Knee } from '@kneeboard/contracts';
-import { at, fmtLevel, fmtMs, fmtPct, fmtQps } from './format.ts';
+import { formatLevel, formatMs, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { at } from './format.ts';
 import { latencyKnee, type LatencyKnee } from './latency-knee.ts';
 import { throughputKnee, type ThroughputKnee } from './throughput-knee.ts';
 import type { UslFitResult } from './usl-fit.ts';
@@ -22,10 +23,10 @@ function latencyClause(points: readonly AnalysisPoint[], level: number): string 
   if (at === null || at <= 0) return '.';
   const above = points.filter((p) => p.level > level && p.p50_ms !== null);
   const doubled = above.find((p) => (p.p50_ms ?? 0) >= 2 * at);
-  if (doubled) return ` and p50 doubles by ${fmtLevel(doubled.level)}: requests queue above it.`;
+  if (doubled) return ` and p50 doubles by ${formatLevel(doubled.level)}: requests queue above it.`;
   const last = above[above.length - 1];
   if (last?.p50_ms != null && last.p50_ms >= 1.2 * at) {
-    return ` and p50 rises ${fmtPct(last.p50_ms / at - 1)} by ${fmtLevel(last.level)}.`;
+    return ` and p50 rises ${formatPercent(last.p50_ms / at - 1)} by ${formatLevel(last.level)}.`;
   }
   return '.';
 }
@@ -34,23 +35,23 @@ function throughputReason(t: ThroughputKnee, points: readonly AnalysisPoint[], p
   const share = t.qps / t.peakQps;
   const head =
     share >= 0.9
-      ? `Throughput stops growing at ${at(parameter, t.level)} (${fmtQps(t.qps)} QPS, ${fmtPct(share)} of the peak)`
-      : `Throughput growth bends at ${at(parameter, t.level)} (${fmtQps(t.qps)} QPS, ${fmtPct(share)} of the peak; ` +
-        `above it each step gains ${fmtPct(t.gainAbove)} of proportional)`;
+      ? `Throughput stops growing at ${at(parameter, t.level)} (${formatQps(t.qps)} QPS, ${formatPercent(share)} of the peak)`
+      : `Throughput growth bends at ${at(parameter, t.level)} (${formatQps(t.qps)} QPS, ${formatPercent(share)} of the peak; ` +
+        `above it each step gains ${formatPercent(t.gainAbove)} of proportional)`;
   return head + latencyClause(points, t.level);
 }
 
 function latencyReason(l: LatencyKnee, parameter: string): string {
   const evidence = l.doubledAt ?? l.last;
   return (
-    `p50 is ${fmtMs(l.p50)} ms at ${at(parameter, l.level)} and grows in proportion to the load above it ` +
-    `(${fmtMs(evidence.p50)} ms at ${fmtLevel(evidence.level)}): requests queue there.`
+    `p50 is ${formatMs(l.p50)} ms at ${at(parameter, l.level)} and grows in proportion to the load above it ` +
+    `(${formatMs(evidence.p50)} ms at ${formatLevel(evidence.level)}): requests queue there.`
   );
 }
 
 function uslReason(fit: UslFitResult, peak: number, maxLevel: number, parameter: string): string {
   const beyond = peak > maxLevel ? ', beyond the largest level measured' : '';
-  return `The USL fit peaks at ${at(parameter, peak)} with ${fmtQps(fit.peak_qps ?? 0)} QPS${beyond}.`;
+  return `The USL fit peaks at ${at(parameter, peak)} with ${formatQps(fit.peak_qps ?? 0)} QPS${beyond}.`;
 }
 
 /**
@@ -87,7 +88,7 @@ export function closedLoopKnee(
   const warnings: string[] = [];
   if (t && uslInRange && t.level > KNEE_PAST_PEAK * uslInRange.level) {
     warnings.push(
-      `The throughput knee (${at(parameter, t.level)}) lies past the USL peak (${fmtLevel(uslInRange.level)}): ` +
+      `The throughput knee (${at(parameter, t.level)}) lies past the USL peak (${formatLevel(uslInRange.level)}): ` +
         'the curve may be too noisy to place the knee precisely.',
     );
   }

@@ -1,5 +1,6 @@
 import type { EfficiencyPoint } from '@kneeboard/contracts';
-import { at, fmtLevel } from './format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
+import { at } from './format.ts';
 
 interface Point {
   level: number;
@@ -26,7 +27,7 @@ export function scalingEfficiency(points: readonly Point[], parameter: string): 
     base.level === 1
       ? 'Efficiency is X(N) ÷ (N × X(1)): 100% means each unit of load adds as much as the first.'
       : `Efficiency is relative to ${at(parameter, base.level)}, the smallest level measured: ` +
-        `X(N) ÷ (N × X(${fmtLevel(base.level)}) / ${fmtLevel(base.level)}), so it cannot show losses below it.`;
+        `X(N) ÷ (N × X(${formatLevel(base.level)}) / ${formatLevel(base.level)}), so it cannot show losses below it.`;
   return {
     efficiency: points.map((p) => ({ level: p.level, efficiency: p.qps / (p.level * perUnit) })),
     basis,

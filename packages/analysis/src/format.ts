@@ -1,35 +1,21 @@
 /**
- * Number formatting for the sentences: plain, locale-independent (the same text in Node and in
- * every browser), and only as many digits as a reader can use.
+ * The sentences' own number words: tiny shares, fitted coefficients and "concurrency 8". Levels, QPS,
+ * latencies, in-flight counts and percentages are figures that other readers print too, so they come from
+ * `@kneeboard/contracts/figures` (one text per number, the same in the Markdown, the web app and
+ * the CLI). Plain and locale-independent, like those.
  */
-const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+import { formatLevel, formatPercent } from '@kneeboard/contracts/figures';
 
 function significant(v: number, digits: number): string {
   return String(Number(v.toPrecision(digits)));
 }
 
-/** 8 → "8", 12.5 → "12.5", 1000 → "1000" (levels are labels, so no grouping). */
-export function fmtLevel(level: number): string {
-  return Number.isInteger(level) ? String(level) : significant(level, 3);
-}
-
-/** 128050 → "128,050", 99.4 → "99", 9.04 → "9.04". */
-export function fmtQps(qps: number): string {
-  return Math.abs(qps) >= 100 ? grouped.format(qps) : significant(qps, 3);
-}
-
-export function fmtMs(ms: number): string {
-  return Math.abs(ms) >= 100 ? grouped.format(ms) : significant(ms, 3);
-}
-
-/** 0.971 → "97%". */
-export function fmtPct(ratio: number): string {
-  return `${Math.round(ratio * 100)}%`;
-}
-
-/** A share that may be tiny: 0.0004 → "0.04%", 0.123 → "12%". */
+/**
+ * A share of requests that may be tiny, and must not read as none: 0.0004 → "0.04%", otherwise the
+ * shared percentage (0.03 → "3%", 0.123 → "12%").
+ */
 export function fmtShare(ratio: number): string {
-  return ratio >= 0.01 ? fmtPct(ratio) : `${significant(ratio * 100, 1)}%`;
+  return ratio >= 0.01 ? formatPercent(ratio) : `${significant(ratio * 100, 1)}%`;
 }
 
 /** A fitted coefficient: two significant digits, 0.0277 → "0.028", 0.0001044 → "0.0001". */
@@ -39,5 +25,5 @@ export function fmtCoef(v: number): string {
 
 /** "concurrency 8": the run's own name for its level. */
 export function at(parameter: string, level: number): string {
-  return `${parameter} ${fmtLevel(level)}`;
+  return `${parameter} ${formatLevel(level)}`;
 }

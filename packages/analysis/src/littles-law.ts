@@ -1,5 +1,6 @@
 import type { AnalysisPoint, LittlesLawCheck } from '@kneeboard/contracts';
-import { at, fmtLevel } from './format.ts';
+import { formatInFlight, formatLevel } from '@kneeboard/contracts/figures';
+import { at } from './format.ts';
 
 /** In-flight below 90% of the configured concurrency: more than run-to-run noise. */
 export const GENERATOR_LIMIT_RATIO = 0.9;
@@ -38,7 +39,7 @@ export function littlesLawWarning(checks: readonly LittlesLawCheck[], parameter:
   const limited = checks.filter((c) => c.generator_limited);
   if (limited.length === 0) return null;
   const detail = limited
-    .map((c, i) => `${i === 0 ? at(parameter, c.level) : fmtLevel(c.level)} (${c.in_flight.toPrecision(3)} in flight)`)
+    .map((c, i) => `${i === 0 ? at(parameter, c.level) : formatLevel(c.level)} (${formatInFlight(c.in_flight)} in flight)`)
     .join(', ');
   const latency = limited.some((c) => c.source === 'p50') ? 'QPS × p50 (standing in for the mean latency)' : 'QPS × mean latency';
   return (

@@ -1,5 +1,6 @@
 import type { AnalysisPoint, Knee } from '@kneeboard/contracts';
-import { at, fmtLevel, fmtMs, fmtPct, fmtQps } from './format.ts';
+import { formatLevel, formatMs, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { at } from './format.ts';
 import { kneedle } from './kneedle.ts';
 import type { KneeFinding } from './closed-loop-knee.ts';
 
@@ -12,21 +13,21 @@ function saturation(points: readonly AnalysisPoint[], parameter: string): Knee |
   const i = points.findIndex((p) => p.qps < (1 - SHORTFALL) * p.level);
   const bad = points[i];
   if (bad === undefined) return null;
-  const short = fmtPct(1 - bad.qps / bad.level);
+  const short = formatPercent(1 - bad.qps / bad.level);
   const prev = points[i - 1];
   if (prev === undefined) {
     return {
       level: bad.level,
       method: 'open_saturation',
-      reason: `Achieved rate is already ${short} short of the offered rate at the lowest ${at(parameter, bad.level)} (${fmtQps(bad.qps)} achieved): the server is saturated throughout.`,
+      reason: `Achieved rate is already ${short} short of the offered rate at the lowest ${at(parameter, bad.level)} (${formatQps(bad.qps)} achieved): the server is saturated throughout.`,
     };
   }
   return {
     level: prev.level,
     method: 'open_saturation',
     reason:
-      `The server keeps up with the offered rate up to ${at(parameter, prev.level)} (${fmtQps(prev.qps)} achieved) ` +
-      `but falls ${short} short at ${fmtLevel(bad.level)} (${fmtQps(bad.qps)} achieved): it saturates between the two.`,
+      `The server keeps up with the offered rate up to ${at(parameter, prev.level)} (${formatQps(prev.qps)} achieved) ` +
+      `but falls ${short} short at ${formatLevel(bad.level)} (${formatQps(bad.qps)} achieved): it saturates between the two.`,
   };
 }
 
@@ -50,7 +51,7 @@ function p99Bend(points: readonly AnalysisPoint[], parameter: string): Knee | nu
   return {
     level: knee.level,
     method: 'open_p99',
-    reason: `p99 bends upward above ${at(parameter, knee.level)}: ${fmtMs(knee.p99_ms)} ms there, ${fmtMs(worst.p99_ms)} ms at ${fmtLevel(worst.level)}.`,
+    reason: `p99 bends upward above ${at(parameter, knee.level)}: ${formatMs(knee.p99_ms)} ms there, ${formatMs(worst.p99_ms)} ms at ${formatLevel(worst.level)}.`,
   };
 }
 

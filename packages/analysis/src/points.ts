@@ -1,5 +1,6 @@
 import type { AnalysisPoint } from '@kneeboard/contracts';
-import { at, fmtLevel, fmtShare } from './format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
+import { at, fmtShare } from './format.ts';
 
 /** A level whose window has closed and which served at least one request, sorted by level. */
 export type UsablePoint = AnalysisPoint;
@@ -11,7 +12,7 @@ export interface Selection {
 
 function list(parameter: string, levels: readonly number[]): string {
   const [first, ...rest] = levels;
-  return first === undefined ? '' : [at(parameter, first), ...rest.map(fmtLevel)].join(', ');
+  return first === undefined ? '' : [at(parameter, first), ...rest.map(formatLevel)].join(', ');
 }
 
 /**
@@ -35,7 +36,7 @@ export function selectPoints(curve: readonly AnalysisPoint[], parameter: string)
   const withErrors = done.filter((p) => p.errors > 0 && p.requests > 0);
   if (withErrors.length > 0) {
     const detail = withErrors
-      .map((p, i) => `${i === 0 ? at(parameter, p.level) : fmtLevel(p.level)} (${fmtShare(p.errors / p.requests)})`)
+      .map((p, i) => `${i === 0 ? at(parameter, p.level) : formatLevel(p.level)} (${fmtShare(p.errors / p.requests)})`)
       .join(', ');
     warnings.push(`Requests failed at ${detail}; QPS and latency count successful requests only.`);
   }

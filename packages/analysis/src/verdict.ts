@@ -1,5 +1,6 @@
 import type { LoadModel } from '@kneeboard/contracts';
-import { at, fmtCoef, fmtLevel, fmtPct, fmtQps } from './format.ts';
+import { formatLevel, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { at, fmtCoef } from './format.ts';
 import type { UslFitResult } from './usl-fit.ts';
 
 interface Point {
@@ -43,26 +44,26 @@ export function verdict({ points, parameter, loadModel, fit, saturationLevel }: 
   if (last.level >= 2 * first.level && peak.qps <= SERIAL_GAIN * first.qps) {
     const sigma = fit ? `, contention σ=${fmtCoef(fit.sigma)}` : '';
     return (
-      `Does not scale (serialized): ${at(parameter, last.level)} delivers ${fmtQps(last.qps)} QPS, ` +
-      `no more than ${fmtQps(first.qps)} at ${fmtLevel(first.level)} (efficiency ${fmtPct(efficiency(last))}${sigma}).`
+      `Does not scale (serialized): ${at(parameter, last.level)} delivers ${formatQps(last.qps)} QPS, ` +
+      `no more than ${formatQps(first.qps)} at ${formatLevel(first.level)} (efficiency ${formatPercent(efficiency(last))}${sigma}).`
     );
   }
 
   if (peak !== first && peak !== last && last.qps <= RETROGRADE_DROP * peak.qps) {
     const kappa = fit?.model === 'usl' ? ` (coherency κ=${fmtCoef(fit.kappa)})` : ' (coherency)';
     return (
-      `Retrograde above ${at(parameter, peak.level)}${kappa}: throughput falls ${fmtPct(1 - last.qps / peak.qps)} ` +
-      `from its peak of ${fmtQps(peak.qps)} QPS by ${fmtLevel(last.level)}.`
+      `Retrograde above ${at(parameter, peak.level)}${kappa}: throughput falls ${formatPercent(1 - last.qps / peak.qps)} ` +
+      `from its peak of ${formatQps(peak.qps)} QPS by ${formatLevel(last.level)}.`
     );
   }
 
   if (saturationLevel === null && efficiency(last) >= LINEAR_EFFICIENCY) {
-    return `Scales linearly to ${at(parameter, last.level)} (efficiency ${fmtPct(efficiency(last))} there).`;
+    return `Scales linearly to ${at(parameter, last.level)} (efficiency ${formatPercent(efficiency(last))} there).`;
   }
 
   const level = saturationLevel ?? points.find((p) => p.qps >= RETROGRADE_DROP * peak.qps)?.level ?? peak.level;
   let cause = 'contention';
   if (loadModel === 'open') cause = 'achieved falls short of offered above it';
   else if (fit) cause = `contention σ=${fmtCoef(fit.sigma)}${fit.model === 'usl' ? `, coherency κ=${fmtCoef(fit.kappa)}` : ''}`;
-  return `Saturates at ${at(parameter, level)} (${cause}): throughput levels off at about ${fmtQps(peak.qps)} QPS.`;
+  return `Saturates at ${at(parameter, level)} (${cause}): throughput levels off at about ${formatQps(peak.qps)} QPS.`;
 }

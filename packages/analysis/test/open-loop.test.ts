@@ -25,7 +25,7 @@ describe('open-loop curves (level = offered rate)', () => {
     const sat = r.knee_candidates.find((c) => c.method === 'open_saturation');
     expect(sat?.level).toBe(600);
     expect(sat?.reason).toBe(
-      'The server keeps up with the offered rate up to rate 600 (600 achieved) but falls 7% short at 700 (650 achieved): it saturates between the two.',
+      'The server keeps up with the offered rate up to rate 600 (600 achieved) but falls 7.1% short at 700 (650 achieved): it saturates between the two.',
     );
     expect(r.verdict).toMatch(/^Saturates at rate 600 \(achieved falls short of offered above it\)/);
     expect(r.usl).toBeNull();

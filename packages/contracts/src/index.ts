@@ -12,6 +12,7 @@ export * from './services.ts';
 export * from './links.ts';
 export * from './level-selection.ts';
 export * from './success-status.ts';
+export * from './figures.ts';
 export * from './svg-view.ts';
 export * from './tokens.ts';
 export * from './level-detail.ts';

@@ -1,9 +1,8 @@
+import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { coordinateSweep, type CoordinateOptions } from '../fleet/coordinate.ts';
 import type { SweepConfig } from '../sweep/config.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
 import { EXIT } from './exit-codes.ts';
-
-const fmt = (x: number | null | undefined, digits = 2) => (x === null || x === undefined ? '–' : x.toFixed(digits));
 
 /** `kneeboard sweep … --agents N`: the coordinator's side, with a table of the run's curve at the end. */
 export async function coordinate(cfg: SweepConfig, plan: Pick<CoordinateOptions, 'agents' | 'heartbeatTimeoutMs' | 'leadMs'>, json: boolean): Promise<void> {
@@ -16,7 +15,7 @@ export async function coordinate(cfg: SweepConfig, plan: Pick<CoordinateOptions,
     const r = await coordinateSweep(cfg, { ...plan, signal: stop.signal, say });
     say(`\n${cfg.parameter.padStart(12)} ${'requests'.padStart(9)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  flag`);
     for (const p of r.curve) {
-      say(`${String(p.level).padStart(12)} ${String(p.requests).padStart(9)} ${fmt(p.qps, 1).padStart(9)} ${fmt(p.p50_ms).padStart(8)} ${fmt(p.p99_ms).padStart(8)}  ${p.health?.generator_limited ? (p.health.reason ?? 'flagged') : ''}`);
+      say(`${formatLevel(p.level).padStart(12)} ${String(p.requests).padStart(9)} ${formatQps(p.qps).padStart(9)} ${formatMs(p.p50_ms).padStart(8)} ${formatMs(p.p99_ms).padStart(8)}  ${p.health?.generator_limited ? (p.health.reason ?? 'flagged') : ''}`);
     }
     say(`agents: ${r.agents.agents.map((a) => `${a.agent_id} (${a.state}, ${a.stored} events, clock ${a.clock_offset_ms >= 0 ? '+' : ''}${a.clock_offset_ms.toFixed(1)} ms)`).join(', ')}`);
     say(`${r.status}: ${r.runUrl}`);

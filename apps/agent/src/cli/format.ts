@@ -1,3 +1,4 @@
+import { formatInFlight, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import type { LevelSummary } from '../load/level-stats.ts';
 
 interface Column {
@@ -6,42 +7,36 @@ interface Column {
   cell: (s: LevelSummary) => string;
 }
 
-/** A latency in a width that keeps three significant digits: 0.85 ms, 20.3 ms, 157 ms. */
-export function formatMs(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined) return '—';
-  if (ms < 10) return `${ms.toFixed(2)} ms`;
-  if (ms < 100) return `${ms.toFixed(1)} ms`;
-  return `${ms.toFixed(0)} ms`;
+/** A latency with its unit, `0.85 ms`, `20.3 ms`, `1,778 ms`: the number is the shared figure the web and the Markdown print. */
+export function msWithUnit(ms: number | null | undefined): string {
+  return ms === null || ms === undefined ? '—' : `${formatMs(ms)} ms`;
 }
 
-export function formatQps(qps: number): string {
-  return qps < 100 ? qps.toFixed(1) : qps.toFixed(0);
-}
-
-const num = (x: number | null | undefined, digits = 1) => (x === null || x === undefined ? '—' : x.toFixed(digits));
+/** CPU cores the agent used, two decimals (not a figure the web or the Markdown print). */
+const cores = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(2));
 
 const LATENCY: Column[] = [
-  { title: 'p50', width: 9, cell: (s) => formatMs(s.p50_ms) },
-  { title: 'p99', width: 9, cell: (s) => formatMs(s.p99_ms) },
-  { title: 'p99.9', width: 9, cell: (s) => formatMs(s.p999_ms) },
-  { title: 'compute p50', width: 11, cell: (s) => formatMs(s.compute_p50_ms) },
-  { title: 'queue p50', width: 9, cell: (s) => formatMs(s.queue_p50_ms) },
+  { title: 'p50', width: 9, cell: (s) => msWithUnit(s.p50_ms) },
+  { title: 'p99', width: 9, cell: (s) => msWithUnit(s.p99_ms) },
+  { title: 'p99.9', width: 9, cell: (s) => msWithUnit(s.p999_ms) },
+  { title: 'compute p50', width: 11, cell: (s) => msWithUnit(s.compute_p50_ms) },
+  { title: 'queue p50', width: 9, cell: (s) => msWithUnit(s.queue_p50_ms) },
   { title: 'errors', width: 6, cell: (s) => String(s.errors) },
   // Counted on the wire, time-weighted: what the target really saw.
-  { title: 'in-flight', width: 9, cell: (s) => num(s.health.in_flight_mean) },
+  { title: 'in-flight', width: 9, cell: (s) => formatInFlight(s.health.in_flight_mean) },
 ];
 const AGENT: Column[] = [
-  { title: 'agent cpu', width: 9, cell: (s) => num(s.health.agent_cpu_cores, 2) },
-  { title: 'loop p99', width: 9, cell: (s) => formatMs(s.health.event_loop_delay_p99_ms) },
+  { title: 'agent cpu', width: 9, cell: (s) => cores(s.health.agent_cpu_cores) },
+  { title: 'loop p99', width: 9, cell: (s) => msWithUnit(s.health.event_loop_delay_p99_ms) },
   { title: 'limited', width: 7, cell: (s) => (s.health.generator_limited ? 'YES' : 'no') },
 ];
 
 /** Closed loop: the level and Little's law beside the direct count. Open loop: offered, achieved and sent rates, late and missed sends. */
 export function columnsFor(loadModel: 'closed' | 'open', parameter: string): Column[] {
-  const level: Column = { title: parameter, width: Math.max(6, parameter.length), cell: (s) => String(s.level) };
+  const level: Column = { title: parameter, width: Math.max(6, parameter.length), cell: (s) => formatLevel(s.level) };
   const qps = (title: string): Column => ({ title, width: 8, cell: (s) => (s.window_s > 0 ? formatQps(s.qps) : '—') });
   if (loadModel === 'closed') {
-    return [level, qps('QPS'), ...LATENCY, { title: 'Little', width: 7, cell: (s) => num(s.in_flight) }, ...AGENT];
+    return [level, qps('QPS'), ...LATENCY, { title: 'Little', width: 7, cell: (s) => formatInFlight(s.in_flight) }, ...AGENT];
   }
   return [
     level,

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { RunDetail } from '@kneeboard/contracts';
+import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { runFollow } from '../import/follow.ts';
 import { runImport, type ImportResult } from '../import/run-import.ts';
 import { IMPORT_TOOLS, toolSpec, type ToolVariant } from '../import/tools.ts';
@@ -147,7 +148,7 @@ async function storedCurve(api: string, runId: string): Promise<RunDetail['curve
   }
 }
 
-const ms = (v: number | null) => (v === null ? '–' : `${v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0)} ms`);
+const ms = (v: number | null) => (v === null ? '–' : `${formatMs(v)} ms`);
 
 function printReport(r: ImportResult, say: (m: string) => void, curve: RunDetail['curve'] | null): void {
   for (const f of r.files) {
@@ -164,8 +165,8 @@ function printReport(r: ImportResult, say: (m: string) => void, curve: RunDetail
     for (const l of r.levels) {
       const p = curve?.find((c) => c.level === l.level);
       say(
-        `| ${String(l.level).padStart(8)} | ${String(l.requests).padStart(8)} | ${String(l.errors).padStart(6)} | ${((l.ended_at - l.measure_from) / 1000).toFixed(1).padStart(5)} s |` +
-          ` ${String(p?.requests ?? '–').padStart(8)} | ${(p ? p.qps.toFixed(1) : '–').padStart(8)} | ${ms(p?.p50_ms ?? null).padStart(9)} | ${ms(p?.p99_ms ?? null).padStart(9)} |`,
+        `| ${formatLevel(l.level).padStart(8)} | ${String(l.requests).padStart(8)} | ${String(l.errors).padStart(6)} | ${((l.ended_at - l.measure_from) / 1000).toFixed(1).padStart(5)} s |` +
+          ` ${String(p?.requests ?? '–').padStart(8)} | ${(p ? formatQps(p.qps) : '–').padStart(8)} | ${ms(p?.p50_ms ?? null).padStart(9)} | ${ms(p?.p99_ms ?? null).padStart(9)} |`,
       );
     }
   }

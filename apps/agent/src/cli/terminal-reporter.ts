@@ -1,5 +1,6 @@
 import type { SweepReporter } from '../sweep/reporter.ts';
-import { columnsFor, formatQps, rowNotes, tableHeader, tableRow } from './format.ts';
+import { formatQps } from '@kneeboard/contracts/figures';
+import { columnsFor, rowNotes, tableHeader, tableRow } from './format.ts';
 
 export interface TerminalReporterOptions {
   /** Where the run URL and the table go (stderr when stdout is kept for --json). */

@@ -2,6 +2,7 @@ import { availableParallelism, hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createRecorder } from '@kneeboard/agent-sdk';
 import type { AgentStepReport } from '@kneeboard/contracts';
+import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { AgentMonitor } from '../load/agent-monitor.ts';
 import type { LevelSummary } from '../load/level-stats.ts';
 import type { EngineChoice } from '../native/engine-binary.ts';
@@ -131,8 +132,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       const lateMs = startedAt - a.barrier_at;
       parts.push({ index: a.index, level: a.level, load: a.load, lateMs, aheadMs, summary });
       say(
-        `step ${a.index + 1}: level ${a.level}, my share ${a.load} · ${summary.requests} requests · ${summary.qps.toFixed(1)} req/s · ` +
-          `p50 ${summary.p50_ms?.toFixed(2) ?? '–'} ms · started ${lateMs.toFixed(1)} ms after the barrier${summary.health.generator_limited ? ' · GENERATOR-LIMITED' : ''}`,
+        `step ${a.index + 1}: level ${formatLevel(a.level)}, my share ${formatLevel(a.load)} · ${summary.requests} requests · ${formatQps(summary.qps)} req/s · ` +
+          `p50 ${formatMs(summary.p50_ms)} ms · started ${lateMs.toFixed(1)} ms after the barrier${summary.health.generator_limited ? ' · GENERATOR-LIMITED' : ''}`,
       );
       after = a.index;
     }

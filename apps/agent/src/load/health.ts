@@ -1,4 +1,5 @@
 import type { StepHealth } from '@kneeboard/contracts';
+import { formatInFlight, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import type { AgentUsage } from './agent-monitor.ts';
 import type { OpenLoopCounts } from './open-loop.ts';
 
@@ -38,7 +39,6 @@ export const LIMITS = {
   loopDelayShareOfP50: 0.5,
 } as const;
 
-const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
 
 /**
@@ -59,16 +59,16 @@ export function judgeStep(h: HealthInput, lateToleranceMs: number): StepHealth {
           ? ` — only ${h.connections} connections were open: the target accepted them too slowly (or refused them)`
           : '';
     if (h.inFlightMean !== null && h.inFlightMean < LIMITS.inFlightRatio * expected) {
-      reasons.push(`only ${fmt(h.inFlightMean)} of ${fmt(expected)} requests were on the wire on average${capped}`);
+      reasons.push(`only ${formatInFlight(h.inFlightMean)} of ${formatLevel(expected)} requests were on the wire on average${capped}`);
     } else if (h.littlesInFlight !== null && h.littlesInFlight < LIMITS.inFlightRatio * expected) {
-      reasons.push(`by Little's law (QPS × mean latency) only ${fmt(h.littlesInFlight)} of ${fmt(expected)} requests were in flight`);
+      reasons.push(`by Little's law (QPS × mean latency) only ${formatInFlight(h.littlesInFlight)} of ${formatLevel(expected)} requests were in flight`);
     }
   } else if (h.open !== null) {
     const { intended, sent, late, missed } = h.open;
     // Against the schedule's own count: Poisson arrivals due in a window vary around rate × window.
     const perS = (n: number) => (h.windowMs > 0 ? (n * 1000) / h.windowMs : 0);
     if (missed > 0) reasons.push(`${missed} of ${intended} sends were never made: all ${h.maxConnections} connections (--max-connections) were busy`);
-    else if (sent < LIMITS.sendRatio * intended) reasons.push(`sent only ${fmt(perS(sent))} of the ${fmt(perS(intended))} requests/s due`);
+    else if (sent < LIMITS.sendRatio * intended) reasons.push(`sent only ${formatQps(perS(sent))} of the ${formatQps(perS(intended))} requests/s due`);
     if (intended > 0 && late > LIMITS.lateShare * intended) {
       reasons.push(`${pct(late / intended)} of sends left more than ${lateToleranceMs} ms after their intended time`);
     }
@@ -79,7 +79,7 @@ export function judgeStep(h: HealthInput, lateToleranceMs: number): StepHealth {
   }
   const lagLimit = Math.max(LIMITS.loopDelayFloorMs, LIMITS.loopDelayShareOfP50 * (h.p50Ms ?? 0));
   if (u !== null && u.loopDelayP99Ms > lagLimit) {
-    reasons.push(`${u.loopName ?? "the agent's event loop"} lagged ${fmt(u.loopDelayP99Ms)} ms (p99), so its send and receive times are off by that much`);
+    reasons.push(`${u.loopName ?? "the agent's event loop"} lagged ${formatMs(u.loopDelayP99Ms)} ms (p99), so its send and receive times are off by that much`);
   }
   const first = reasons[0];
   return {

@@ -1,4 +1,5 @@
 import type { StepHealth } from '@kneeboard/contracts';
+import { formatLevel } from '@kneeboard/contracts/figures';
 
 /**
  * Splits a step's total load among agents. Concurrency is split in whole connections (the first
@@ -45,8 +46,8 @@ export function combineHealth(total: number, parts: readonly AgentPart[]): { hea
   const limited = parts.filter((p) => p.health?.generator_limited);
   const reasons: string[] = [];
   if (partialParts.length > 0) {
-    const missing = partialParts.map((p) => `${p.agent_id} (${p.note ?? p.outcome}, share ${fmt(p.load)})`).join('; ');
-    reasons.push(`partial step: ${missing} of ${fmt(total)}`);
+    const missing = partialParts.map((p) => `${p.agent_id} (${p.note ?? p.outcome}, share ${formatLevel(p.load)})`).join('; ');
+    reasons.push(`partial step: ${missing} of ${formatLevel(total)}`);
   }
   for (const p of limited) reasons.push(`agent ${p.agent_id}: ${p.health!.reason ?? 'generator-limited'}`);
   const healths = parts.map((p) => p.health);
@@ -65,5 +66,3 @@ export function combineHealth(total: number, parts: readonly AgentPart[]): { hea
     },
   };
 }
-
-const fmt = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));

@@ -12,7 +12,7 @@
 import { levelSelectionContains, type CurvePoint, type LevelSelection, type Run, type RunDetail, type UslCurvePoint } from '@kneeboard/contracts';
 import { colourFor } from '@kneeboard/svg-charts';
 import { normalizeCurve, type YAxisSpec } from './curve-series.ts';
-import { formatLevelApprox } from './format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
 import { levelDomain, levelTicks, linearAxis, logAxis, logSafe, sweepXScale, type ScaleKind } from './scales.ts';
 import type { LatencyKey } from './series.ts';
 import { uslLine } from './usl.ts';
@@ -220,7 +220,7 @@ export function kneeMarks(series: ReadonlyArray<RunSeries>, xScale: ScaleKind, x
     key: s.key,
     level: s.knee,
     colour: s.colour,
-    title: s.groupSize > 1 ? `${s.label} knee · ${formatLevelApprox(s.knee)} (${runs} of ${s.groupSize} runs)` : `${s.memberLabel} knee · ${formatLevelApprox(s.knee)}`,
+    title: s.groupSize > 1 ? `${s.label} knee · ${formatLevel(s.knee)} (${runs} of ${s.groupSize} runs)` : `${s.memberLabel} knee · ${formatLevel(s.knee)}`,
   }));
 }
 

@@ -1,4 +1,5 @@
-import { parseLevelSelection, type HeadComparison, type MetricDelta } from '@kneeboard/contracts';
+import { compareMarkdown } from '@kneeboard/analysis/compare';
+import { parseLevelSelection, type CompareResponse, type HeadComparison, type MetricDelta } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
 import { deltaCell, deltaRows, intervalKind, toneOf, verdictSummary } from './compare-table.ts';
 import { testRun } from './test-runs.ts';
@@ -39,10 +40,10 @@ describe('delta cells', () => {
     expect(deltaCell(delta({ base: 99400, head: 120797 }), 'qps')).toEqual({
       values: '99,400 → 120,797',
       change: '+31%',
-      interval: '+29…+33%',
+      interval: '+29%…+33%',
       verdict: 'improvement',
       tone: 'improvement',
-      title: 'QPS 99,400 → 120,797 req/s, change +31%, 95% interval +29…+33%: improvement',
+      title: 'QPS 99,400 → 120,797 req/s, change +31%, 95% interval +29%…+33%: improvement',
     });
   });
 
@@ -76,9 +77,9 @@ describe('verdict summary', () => {
     expect(s.tone).toBe('regression');
     expect(s.summary).toBe('v2 vs v1: max throughput +31%. Regression.');
     expect(s.stats).toEqual([
-      { label: 'max QPS', value: '+31%', detail: '99,400 at 50 → 131,043 at 2000 req/s · 95% +29…+33%', tone: 'improvement' },
+      { label: 'max QPS', value: '+31%', detail: '99,400 at 50 → 131,043 at 2000 req/s · 95% +29%…+33%', tone: 'improvement' },
       { label: 'knee', value: '50 → 500', detail: 'workers +900%, somewhere between 250 and 500 on this grid', tone: 'improvement' },
-      { label: 'p99 at workers 50', value: '+122%', detail: '0.36 → 0.80 ms · 95% +110…+130%', tone: 'regression' },
+      { label: 'p99 at workers 50', value: '+122%', detail: '0.36 → 0.80 ms · 95% +110%…+130%', tone: 'regression' },
     ]);
   });
 
@@ -105,5 +106,28 @@ describe('flags and noise in the summary', () => {
   it('reads two knees inside each other’s bracket as the same within the grid', () => {
     const s = verdictSummary(head({ knee: { base: 16, head: 12, change: -0.25, base_bracket: { low: 8, high: 16 }, head_bracket: { low: 8, high: 12 }, within_grid: true } }), 'c');
     expect(s.stats[1]).toMatchObject({ value: '16 → 12', tone: 'same', detail: 'within the grid: the levels swept cannot tell c 16 from 12' });
+  });
+});
+
+describe('the same figures as the Markdown', () => {
+  it('a level row reads in the table exactly as in the pasted Markdown (one formatting module)', () => {
+    const report: CompareResponse = {
+      base: testRun(1),
+      base_runs: [testRun(1)],
+      heads: [head()],
+      settings: { confidence: 0.95, min_effect: 0.05, resamples: 1000 },
+    };
+    const markdownRow = compareMarkdown(report, 'workers')
+      .split('\n')
+      .find((line) => line.startsWith('| 1 |'));
+    const [row] = deltaRows(head(), null);
+    const qps = row!.qps;
+    const p50 = row!.p50;
+    // The page shows the change and its interval as `change [interval]`, the Markdown in parentheses.
+    expect(markdownRow).toContain(`| ${qps.values} (${qps.change} [${qps.interval}]) 🟢 |`);
+    expect(markdownRow).toContain(`(${p50.change} [${p50.interval}])`);
+    expect(`${qps.change} [${qps.interval}]`).toBe('+31% [+29%…+33%]');
+    expect(`${p50.change} [${p50.interval}]`).toBe('+4.0% [−1.0%…+8.0%]');
+    expect(markdownRow).toContain(`${p50.values.split(' → ')[0]} ms → ${p50.values.split(' → ')[1]} ms`);
   });
 });

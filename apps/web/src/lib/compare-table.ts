@@ -4,7 +4,7 @@
  * bootstrap intervals over raw samples); this only turns them into text and a tone.
  */
 import { levelSelectionContains, type ChangeVerdict, type HeadComparison, type LevelSelection, type MetricDelta } from '@kneeboard/contracts';
-import { formatChange, formatChangeInterval, formatLevel, formatMsShort, formatQpsShort } from './format.ts';
+import { formatChange, formatChangeInterval, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 
 /** How a verdict reads: red, green, plain, faint, or amber for a level the agent limited. */
 export type Tone = 'regression' | 'improvement' | 'same' | 'unknown' | 'flagged';
@@ -19,9 +19,9 @@ export function toneOf(verdict: ChangeVerdict): Tone {
 type Metric = 'qps' | 'p50_ms' | 'p99_ms';
 
 const METRIC_TEXT: Record<Metric, { label: string; unit: string; value: (x: number | null) => string }> = {
-  qps: { label: 'QPS', unit: 'req/s', value: formatQpsShort },
-  p50_ms: { label: 'p50', unit: 'ms', value: formatMsShort },
-  p99_ms: { label: 'p99', unit: 'ms', value: formatMsShort },
+  qps: { label: 'QPS', unit: 'req/s', value: formatQps },
+  p50_ms: { label: 'p50', unit: 'ms', value: formatMs },
+  p99_ms: { label: 'p99', unit: 'ms', value: formatMs },
 };
 
 export interface DeltaCell {
@@ -29,7 +29,7 @@ export interface DeltaCell {
   values: string;
   /** `+21%`; null when a side is missing. */
   change: string | null;
-  /** `+19…+24%`; null without an interval. */
+  /** `+19%…+24%`; null without an interval. */
   interval: string | null;
   verdict: ChangeVerdict;
   tone: Tone;
@@ -80,7 +80,7 @@ export interface VerdictStat {
   label: string;
   /** The headline: `+31%`, `50 → 500`. */
   value: string;
-  /** What it is made of: `99,400 → 131,043 req/s · 95% +29…+33%`. */
+  /** What it is made of: `99,400 → 131,043 req/s · 95% +29%…+33%`. */
   detail: string;
   tone: Tone;
 }
@@ -108,7 +108,7 @@ export function verdictSummary(head: HeadComparison, parameter: string): Verdict
   const o = head.overall;
   const max = statFrom('max QPS', o.max_qps, 'qps');
   const at = (l: number | null) => (l === null ? '' : ` at ${formatLevel(l)}`);
-  max.detail = `${formatQpsShort(o.max_qps.base)}${at(o.max_qps.base_level)} → ${formatQpsShort(o.max_qps.head)}${at(o.max_qps.head_level)} req/s${
+  max.detail = `${formatQps(o.max_qps.base)}${at(o.max_qps.base_level)} → ${formatQps(o.max_qps.head)}${at(o.max_qps.head_level)} req/s${
     o.max_qps.ci_low !== null && o.max_qps.ci_high !== null ? ` · 95% ${formatChangeInterval(o.max_qps.ci_low, o.max_qps.ci_high)}` : ''
   }`;
 

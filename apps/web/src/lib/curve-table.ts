@@ -3,11 +3,8 @@
  * and an inline bar) and the Little's-law in-flight check that flags generator-limited levels.
  */
 import type { CurvePoint, LatencySource, RunAnalysis } from '@kneeboard/contracts';
+import { formatInFlight, formatLevel, formatPercent } from '@kneeboard/contracts/figures';
 import { normalizeCurve } from './curve-series.ts';
-import { formatLevel, formatPercent } from './format.ts';
-
-/** In-flight counts to one decimal, so a column of them lines up (1.0, 7.7, 19.9, 255.8). */
-const inFlightFormat = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 export interface EfficiencyCell {
   ratio: number;
@@ -61,10 +58,10 @@ function withAgentHealth(cell: InFlightCell | null, point: CurvePoint, parameter
     const ratio = health.in_flight_mean / health.target;
     out = {
       inFlight: health.in_flight_mean,
-      text: inFlightFormat.format(health.in_flight_mean),
+      text: formatInFlight(health.in_flight_mean),
       ratioText: formatPercent(ratio),
       generatorLimited: false,
-      title: `${inFlightFormat.format(health.in_flight_mean)} requests in flight on average (counted by the agent) at ${parameter} ${formatLevel(point.level)}.`,
+      title: `${formatInFlight(health.in_flight_mean)} requests in flight on average (counted by the agent) at ${parameter} ${formatLevel(point.level)}.`,
     };
   }
   if (!out || !health.generator_limited) return out;
@@ -80,10 +77,10 @@ export function curveTableRows(curve: ReadonlyArray<CurvePoint>, analysis: RunAn
     let inFlight: InFlightCell | null = null;
     if (check) {
       const at = `${parameter} ${formatLevel(point.level)}`;
-      const what = `Little's law: ${inFlightFormat.format(check.in_flight)} requests in flight (${SOURCE_TEXT[check.source]}), ${formatPercent(check.ratio)} of ${at}.`;
+      const what = `Little's law: ${formatInFlight(check.in_flight)} requests in flight (${SOURCE_TEXT[check.source]}), ${formatPercent(check.ratio)} of ${at}.`;
       inFlight = {
         inFlight: check.in_flight,
-        text: inFlightFormat.format(check.in_flight),
+        text: formatInFlight(check.in_flight),
         ratioText: formatPercent(check.ratio),
         generatorLimited: check.generator_limited,
         title: check.generator_limited ? `${what} More than 10% short: the load generator, not the server, may be the ceiling here.` : what,

@@ -1,43 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formatChange,
-  formatChangeInterval,
-  formatMsShort,
-  formatQpsShort,
-  formatCompact,
-  formatCount,
-  formatDuration,
-  formatLevel,
-  formatLevelApprox,
-  formatMs,
-  formatPercent,
-  formatQps,
-  formatRelative,
-  formatSignificant,
-  formatTimestamp,
-  formatWithError,
-} from './format.ts';
+import { formatCompact, formatCount, formatDuration, formatRelative, formatSignificant, formatTimestamp, formatWithError } from './format.ts';
 
 describe('format', () => {
-  it('prints QPS with one decimal and ms with two', () => {
-    expect(formatQps(103)).toBe('103.0');
-    expect(formatQps(1234.56)).toBe('1,234.6');
-    expect(formatMs(0.2)).toBe('0.20');
-    expect(formatMs(310)).toBe('310.00');
-  });
-
   it('prints a missing value as a dash, and a real zero as zero', () => {
-    expect(formatMs(null)).toBe('—');
-    expect(formatQps(undefined)).toBe('—');
-    expect(formatMs(Number.NaN)).toBe('—');
-    expect(formatMs(0)).toBe('0.00');
-    expect(formatQps(0)).toBe('0.0');
+    expect(formatCount(null)).toBe('—');
+    expect(formatCount(Number.NaN)).toBe('—');
     expect(formatCount(0)).toBe('0');
   });
 
-  it('prints levels like flag values and ticks compactly', () => {
-    expect(formatLevel(1024)).toBe('1024');
-    expect(formatLevel(0.5)).toBe('0.5');
+  it('prints ticks compactly', () => {
     expect(formatCompact(1500)).toBe('1.5K');
     expect(formatCompact(0.25)).toBe('0.25');
     expect(formatCompact(120)).toBe('120');
@@ -77,22 +48,6 @@ describe('format', () => {
     expect(formatSignificant(null)).toBe('—');
   });
 
-  it('prints ratios as percentages, with a decimal below 10%', () => {
-    expect(formatPercent(1)).toBe('100%');
-    expect(formatPercent(0.625)).toBe('63%');
-    expect(formatPercent(1.043)).toBe('104%');
-    expect(formatPercent(0.0478813)).toBe('4.8%');
-    expect(formatPercent(0)).toBe('0%');
-    expect(formatPercent(undefined)).toBe('—');
-  });
-
-  it('prints a fitted level to three significant digits and a swept one as typed', () => {
-    expect(formatLevelApprox(17.827076)).toBe('17.8');
-    expect(formatLevelApprox(8)).toBe('8');
-    expect(formatLevelApprox(1024)).toBe('1024');
-    expect(formatLevelApprox(1359.6)).toBe('1360');
-  });
-
   it('prints a fitted value and its standard error to the same precision', () => {
     expect(formatWithError(24.171268, 3.3297)).toBe('24.2 ± 3.3');
     expect(formatWithError(0.12929634, 0.04926)).toBe('0.129 ± 0.049');
@@ -105,26 +60,5 @@ describe('format', () => {
     expect(formatWithError(0, 0.02)).toBe('0.000 ± 0.020');
     expect(formatWithError(0, 2.09e-16)).toBe('0');
     expect(formatWithError(24.17, null)).toBe('24.2');
-  });
-});
-
-describe('changes', () => {
-  it('signs changes with a true minus, one decimal under 10%', () => {
-    expect(formatChange(0.3104)).toBe('+31%');
-    expect(formatChange(-0.042)).toBe('−4.2%');
-    expect(formatChange(0.00001)).toBe('±0.0%');
-    expect(formatChange(null)).toBe('—');
-    expect(formatChangeInterval(0.29, 0.331)).toBe('+29…+33%');
-    expect(formatChangeInterval(-0.081, 0.024)).toBe('−8.1…+2.4%');
-    expect(formatChangeInterval(null, 0.1)).toBe('—');
-  });
-
-  it('shortens QPS and milliseconds for comparisons', () => {
-    expect(formatQpsShort(120797.4)).toBe('120,797');
-    expect(formatQpsShort(9.06)).toBe('9.1');
-    expect(formatMsShort(0.254)).toBe('0.25');
-    expect(formatMsShort(12.44)).toBe('12.4');
-    expect(formatMsShort(1778.2)).toBe('1,778');
-    expect(formatMsShort(null)).toBe('—');
   });
 });

@@ -1,39 +1,25 @@
 /**
- * Number and time formatting shared by charts, tooltips and tables. Locale and time zone are
- * fixed arguments (not the runtime's defaults) so the server and the browser render the same text.
+ * The page's own number and time formatting: axis ticks, counts, durations, clock times, fitted
+ * parameters with their errors. A level, a QPS, a latency, a percentage, a change and its interval are
+ * figures the API's Markdown and the CLI print too: those come from `@kneeboard/contracts/figures`
+ * and are not written again here. Locale and time zone are fixed arguments (not the runtime's
+ * defaults) so the server and the browser render the same text.
  */
 
 const LOCALE = 'en-US';
 const DASH = '—';
 
-const qpsFormat = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-const msFormat = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const countFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
-const levelFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 3, useGrouping: false });
+const tickFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 3, useGrouping: false });
 const compactFormat = new Intl.NumberFormat(LOCALE, { notation: 'compact', maximumFractionDigits: 1 });
-
-/** Throughput with one decimal: `103.4`. */
-export function formatQps(value: number | null | undefined): string {
-  return value == null || !Number.isFinite(value) ? DASH : qpsFormat.format(value);
-}
-
-/** Milliseconds with two decimals; a missing percentile prints as a dash, never as 0. */
-export function formatMs(value: number | null | undefined): string {
-  return value == null || !Number.isFinite(value) ? DASH : msFormat.format(value);
-}
 
 export function formatCount(value: number | null | undefined): string {
   return value == null || !Number.isFinite(value) ? DASH : countFormat.format(value);
 }
 
-/** A load level as the user typed it: `16`, `0.5`, `1000` (no grouping, so it reads like a flag value). */
-export function formatLevel(value: number): string {
-  return levelFormat.format(value);
-}
-
 /** Short tick labels: `1.2k`, `15`, `0.5`. */
 export function formatCompact(value: number): string {
-  return Math.abs(value) < 1000 ? levelFormat.format(Number(value.toPrecision(3))) : compactFormat.format(value);
+  return Math.abs(value) < 1000 ? tickFormat.format(Number(value.toPrecision(3))) : compactFormat.format(value);
 }
 
 /** `850 ms`, `42 s`, `4m 12s`, `1h 02m`. */
@@ -94,20 +80,6 @@ export function formatSignificant(value: number | null | undefined, digits = 3):
   return String(Number(value.toPrecision(digits)));
 }
 
-/** A ratio as a percentage: `63%`, `100%`, `104%`; below 10% with one decimal (`4.8%`) so small shares stay distinct. */
-export function formatPercent(ratio: number | null | undefined): string {
-  if (ratio == null || !Number.isFinite(ratio)) return DASH;
-  const pct = ratio * 100;
-  if (pct !== 0 && Math.abs(pct) < 10) return `${Number(pct.toFixed(1))}%`;
-  return `${Math.round(pct)}%`;
-}
-
-/** A level that may be fitted rather than swept (N* = 17.827…): swept levels as typed, others to 3 significant digits. */
-export function formatLevelApprox(value: number): string {
-  if (Number.isInteger(value)) return formatLevel(value);
-  return Math.abs(value) >= 100 ? formatLevel(Math.round(value)) : formatSignificant(value, 3);
-}
-
 /**
  * A fitted value with its standard error, both to the value's precision (`digits` significant
  * digits): `24.2 ± 3.3`, `0.00274 ± 0.00107`, `312 ± 46`. Very small values share one exponent:
@@ -134,38 +106,4 @@ export function formatWithError(value: number, se: number | null | undefined, di
         : 0;
   const err = se > 0 && Number(se.toFixed(decimals)) === 0 ? `<${Math.pow(10, -decimals).toFixed(decimals)}` : se.toFixed(decimals);
   return `${value.toFixed(decimals)} ± ${err}`;
-}
-
-/** A relative change as a signed percentage: `+31%`, `−4.2%` (one decimal under 10%), with a true minus. */
-export function formatChange(ratio: number | null | undefined, minDigits = 0): string {
-  if (ratio == null || !Number.isFinite(ratio)) return DASH;
-  const pct = ratio * 100;
-  const digits = Math.max(minDigits, Math.abs(pct) < 10 ? 1 : 0);
-  const text = Math.abs(pct).toFixed(digits);
-  if (Number(text) === 0) return `±${text}%`;
-  return `${pct > 0 ? '+' : '−'}${text}%`;
-}
-
-/** An interval of relative changes: `+29…+33%`, `−8.1…+2.4%`. */
-export function formatChangeInterval(low: number | null | undefined, high: number | null | undefined): string {
-  if (low == null || high == null || !Number.isFinite(low) || !Number.isFinite(high)) return DASH;
-  // As many decimals as it takes for the ends to differ (up to three): only data with no spread
-  // prints a zero-width interval.
-  let digits = 0;
-  while (digits < 3 && low !== high && formatChange(low, digits) === formatChange(high, digits)) digits++;
-  return `${formatChange(low, digits).replace(/%$/, '')}…${formatChange(high, digits)}`;
-}
-
-/** Throughput for sentences and comparisons: `120,797` at 100 and above, `9.1` below. */
-export function formatQpsShort(value: number | null | undefined): string {
-  if (value == null || !Number.isFinite(value)) return DASH;
-  return Math.abs(value) >= 100 ? countFormat.format(value) : qpsFormat.format(value);
-}
-
-/** Milliseconds to three significant digits or so: `0.25`, `12.4`, `1,778`. */
-export function formatMsShort(value: number | null | undefined): string {
-  if (value == null || !Number.isFinite(value)) return DASH;
-  const abs = Math.abs(value);
-  if (abs >= 100) return countFormat.format(value);
-  return abs >= 10 ? value.toFixed(1) : value.toFixed(2);
 }

@@ -4,7 +4,7 @@
  * decides what can be drawn and how it reads.
  */
 import type { KneeMethod, RunAnalysis } from '@kneeboard/contracts';
-import { formatLevelApprox } from './format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
 import type { ScaleKind } from './scales.ts';
 
 /** What each detector looks at, in words a reader can check against the charts. */
@@ -35,7 +35,7 @@ export function kneeMarker(analysis: RunAnalysis, xDomain: readonly [number, num
   if (!knee || !Number.isFinite(knee.level)) return null;
   if (xScale === 'log' && !(knee.level > 0)) return null;
   if (knee.level < xDomain[0] || knee.level > xDomain[1]) return null;
-  return { level: knee.level, label: `knee · ${formatLevelApprox(knee.level)}`, title: knee.reason, method: knee.method };
+  return { level: knee.level, label: `knee · ${formatLevel(knee.level)}`, title: knee.reason, method: knee.method };
 }
 
 export interface KneeEvidence {
@@ -57,7 +57,7 @@ export function kneeEvidence(analysis: RunAnalysis, parameter: string): KneeEvid
     method: c.method,
     methodLabel: KNEE_METHOD_LABELS[c.method],
     level: c.level,
-    levelText: `${parameter} ${formatLevelApprox(c.level)}`,
+    levelText: `${parameter} ${formatLevel(c.level)}`,
     reason: c.reason,
     chosen: knee !== null && c.method === knee.method && c.level === knee.level,
   }));

@@ -5,7 +5,7 @@
  * the level axis' label and the table's achieved ÷ offered cells.
  */
 import type { CurvePoint, LoadModel } from '@kneeboard/contracts';
-import { formatPercent } from './format.ts';
+import { formatPercent } from '@kneeboard/contracts/figures';
 import type { ScaleKind } from './scales.ts';
 
 export function isOpenLoop(loadModel: LoadModel | string): boolean {

@@ -11,7 +11,8 @@
  * evaluates the model.
  */
 import type { UslCurvePoint, UslFit } from '@kneeboard/contracts';
-import { formatLevelApprox, formatSignificant, formatWithError } from './format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
+import { formatSignificant, formatWithError } from './format.ts';
 import type { ScaleKind } from './scales.ts';
 
 /**
@@ -95,7 +96,7 @@ export function uslFitSummary(fit: UslFit, trusted: boolean, parameter: string):
   let note: UslFitSummary['note'] = null;
   if (fit.model === 'usl' && fit.peak_level !== null && fit.peak_qps !== null) {
     rows.push(
-      { key: 'peak_level', symbol: 'N*', value: formatLevelApprox(fit.peak_level), unit: parameter, hint: 'where fitted throughput peaks: √((1−σ)/κ)' },
+      { key: 'peak_level', symbol: 'N*', value: formatLevel(fit.peak_level), unit: parameter, hint: 'where fitted throughput peaks: √((1−σ)/κ)' },
       { key: 'peak_qps', symbol: 'X(N*)', value: formatSignificant(fit.peak_qps, 3), unit: 'req/s', hint: 'the fitted peak throughput' },
     );
   } else if (fit.model === 'amdahl' && fit.peak_qps !== null) {

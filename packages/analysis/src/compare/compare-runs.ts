@@ -1,6 +1,6 @@
 import type { ChangeVerdict, CurvePoint, KneeBracket, LevelComparison, LevelFlag, MetricDelta, NoiseBasis, OverallComparison } from '@kneeboard/contracts';
 import { kneesWithinGrid } from '../knee-bracket.ts';
-import { formatLevel, formatPercentChange, formatQps } from './format-change.ts';
+import { formatChangeWithInterval, formatLevel, formatQps } from '@kneeboard/contracts/figures';
 import { groupReplicates } from './group-replicates.ts';
 import { metricDelta } from './metric-delta.ts';
 import { bootstrapMeans, bootstrapQuantiles } from './resample.ts';
@@ -216,12 +216,12 @@ export function compareGroups(base: RunGroup, head: RunGroup, options: CompareOp
   const verdict = overallVerdict([maxQps, p99_at_base_knee]);
   const noise = noiseBasis(base, head, runToRun);
 
-  const parts = [`max throughput ${formatPercentChange(maxQps)} (${formatQps(maxQps.base)} → ${formatQps(maxQps.head)} req/s)`];
+  const parts = [`max throughput ${formatChangeWithInterval(maxQps.change, maxQps.ci_low, maxQps.ci_high)} (${formatQps(maxQps.base)} → ${formatQps(maxQps.head)} req/s)`];
   if (maxQps.verdict === 'not comparable') parts[0] += ' — not comparable: the agent was the limit at a peak';
   if (knee.base !== null && knee.head !== null && knee.base !== knee.head) {
     parts.push(`knee moved from ${formatLevel(knee.base)} to ${formatLevel(knee.head)}${knee.within_grid ? ' (within the grid: the levels swept cannot tell them apart)' : ''}`);
   }
-  if (kneeRow && kneeLevel !== null) parts.push(`p99 at ${options.parameter} ${formatLevel(kneeLevel)} ${formatPercentChange(p99_at_base_knee)}`);
+  if (kneeRow && kneeLevel !== null) parts.push(`p99 at ${options.parameter} ${formatLevel(kneeLevel)} ${formatChangeWithInterval(p99_at_base_knee.change, p99_at_base_knee.ci_low, p99_at_base_knee.ci_high)}`);
   const verdictText = verdict === 'no significant change' ? 'No significant change' : `${verdict[0]?.toUpperCase()}${verdict.slice(1)}`;
   const caveat = noise.basis === 'within-run only' ? ' Single runs: run-to-run noise not measured.' : '';
   const summary = `${head.label} vs ${base.label}: ${parts.join(', ')}. ${verdictText}.${caveat}`;

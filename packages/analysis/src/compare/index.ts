@@ -5,5 +5,4 @@ export { groupReplicates } from './group-replicates.ts';
 export { levelFlags } from './level-flags.ts';
 export { runToRunNoise, type RunToRunNoise, type RepeatedValues } from './run-to-run.ts';
 export { createSampler, seedFrom, type Sampler } from './sampler.ts';
-export { formatPercentChange, formatQps, formatLevel, formatInterval } from './format-change.ts';
 export { compareMarkdown } from './markdown.ts';

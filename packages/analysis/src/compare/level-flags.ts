@@ -1,5 +1,5 @@
 import type { CurvePoint, LittlesLawCheck } from '@kneeboard/contracts';
-import { fmtLevel, fmtPct } from '../format.ts';
+import { formatInFlight, formatLevel, formatPercent } from '@kneeboard/contracts/figures';
 
 /**
  * Levels whose numbers are not the service's, with the reason in one sentence — the same two
@@ -11,13 +11,12 @@ export function levelFlags(curve: readonly CurvePoint[], littlesLaw: readonly Li
   for (const point of curve) {
     if (point.in_progress) continue;
     if (point.health?.generator_limited) {
-      flags.set(point.level, `the agent flagged ${parameter} ${fmtLevel(point.level)} generator-limited${point.health.reason ? `: ${point.health.reason}` : ''}`);
+      flags.set(point.level, `the agent flagged ${parameter} ${formatLevel(point.level)} generator-limited${point.health.reason ? `: ${point.health.reason}` : ''}`);
     }
   }
   for (const check of littlesLaw) {
     if (!check.generator_limited || flags.has(check.level)) continue;
-    const inFlight = check.in_flight >= 10 ? Math.round(check.in_flight) : Number(check.in_flight.toPrecision(2));
-    flags.set(check.level, `only ${inFlight} of ${fmtLevel(check.level)} requests were in flight (${fmtPct(check.ratio)}, Little's law): the agent, not the service, was the limit`);
+    flags.set(check.level, `only ${formatInFlight(check.in_flight)} of ${formatLevel(check.level)} requests were in flight (${formatPercent(check.ratio)}, Little's law): the agent, not the service, was the limit`);
   }
   return flags;
 }

@@ -1,11 +1,11 @@
 import type { CompareResponse, HeadComparison, LevelComparison, MetricDelta } from '@kneeboard/contracts';
 import { escapeMarkdownText } from '../markdown-text.ts';
-import { formatLevel, formatPercentChange, formatQps } from './format-change.ts';
+import { formatChangeWithInterval, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 
-const ms = (x: number | null) => (x === null ? '—' : `${x.toFixed(x >= 100 ? 0 : 1)} ms`);
+const ms = (x: number | null) => (x === null ? formatMs(x) : `${formatMs(x)} ms`);
 const mark = (d: MetricDelta) => (d.verdict === 'regression' ? ' 🔴' : d.verdict === 'improvement' ? ' 🟢' : d.verdict === 'not comparable' ? ' ⚠️' : '');
 const cell = (d: MetricDelta, value: (x: number | null) => string) =>
-  d.base === null || d.head === null ? `${value(d.base)} → ${value(d.head)}` : `${value(d.base)} → ${value(d.head)} (${formatPercentChange(d)})${mark(d)}`;
+  d.base === null || d.head === null ? `${value(d.base)} → ${value(d.head)}` : `${value(d.base)} → ${value(d.head)} (${formatChangeWithInterval(d.change, d.ci_low, d.ci_high)})${mark(d)}`;
 
 function flagNotes(level: LevelComparison): string {
   if (level.flags.length === 0) return '';

@@ -1,7 +1,7 @@
 'use client';
 
 import type { LevelSelection } from '@kneeboard/contracts';
-import { formatLevel } from '../../lib/format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
 import { rangeSelection } from '../../lib/view-state.ts';
 
 /**

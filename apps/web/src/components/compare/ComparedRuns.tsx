@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { RunSeries } from '../../lib/compare-series.ts';
-import { formatLevel, formatQpsShort } from '../../lib/format.ts';
+import { formatLevel, formatQps } from '@kneeboard/contracts/figures';
 import { Time } from '../common/Time.tsx';
 import { RunSwatch } from './RunSwatch.tsx';
 
@@ -47,7 +47,7 @@ export function ComparedRuns({ series, parameter, compact = false }: { series: R
               <td className="num">
                 {s.peak ? (
                   <>
-                    {formatQpsShort(s.peak.qps)} <span className="muted">at {formatLevel(s.peak.level)}</span>
+                    {formatQps(s.peak.qps)} <span className="muted">at {formatLevel(s.peak.level)}</span>
                   </>
                 ) : (
                   '—'

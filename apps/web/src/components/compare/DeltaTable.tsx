@@ -1,5 +1,5 @@
 import type { DeltaCell, DeltaRow } from '../../lib/compare-table.ts';
-import { formatLevel } from '../../lib/format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
 import { RunSwatch } from './RunSwatch.tsx';
 
 function Cell({ cell, testId }: { cell: DeltaCell; testId: string }) {

@@ -1,7 +1,7 @@
 'use client';
 
 import type { CompareCharts, OverlayData } from '../../lib/compare-series.ts';
-import { formatMs, formatQps } from '../../lib/format.ts';
+import { formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { LATENCY_SERIES } from '../../lib/series.ts';
 import { ChartExportButtons } from '../export/ChartExportButtons.tsx';
 import { ChartPanel } from '../run/ChartPanel.tsx';

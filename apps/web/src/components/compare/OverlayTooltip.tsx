@@ -1,5 +1,5 @@
 import type { OverlayData } from '../../lib/compare-series.ts';
-import { formatLevel } from '../../lib/format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
 
 /** Every run's value at the hovered level; a run that did not sweep it says so instead of showing 0. */
 export function OverlayTooltip({

@@ -3,7 +3,7 @@
 import type { LevelDetail } from '@kneeboard/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { fetchLevelDetail } from '../../lib/client-api.ts';
-import { formatLevel } from '../../lib/format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
 import { histogramRows, spectrumRows, timelineData } from '../../lib/level-detail.ts';
 import { LATENCY_SERIES } from '../../lib/series.ts';
 import { ChartPanel } from '../run/ChartPanel.tsx';

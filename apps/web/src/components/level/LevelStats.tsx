@@ -1,12 +1,13 @@
 import type { LevelDetail } from '@kneeboard/contracts';
-import { formatCount, formatMs, formatPercent, formatQps } from '../../lib/format.ts';
+import { formatMs, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { formatCount } from '../../lib/format.ts';
 
 /** Min/mean/max of the measurement window and its status codes, as two small tables. */
 export function LevelStats({ detail: d }: { detail: LevelDetail }) {
   return (
     <div className="level-stats">
       <table className="data" data-testid="level-latency-table">
-        <caption className="muted">measured window, {formatQps(d.window_s)} s</caption>
+        <caption className="muted">measured window, {d.window_s.toFixed(1)} s</caption>
         <thead>
           <tr>
             <th className="num">

@@ -1,7 +1,7 @@
 'use client';
 
 import { CartesianGrid, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatMs, formatQps } from '../../lib/format.ts';
+import { formatMs, formatQps } from '@kneeboard/contracts/figures';
 import type { TimelineData } from '../../lib/level-detail.ts';
 import { LATENCY_SERIES, QPS_SERIES } from '../../lib/series.ts';
 import { AXIS_LABEL_STYLE, AXIS_LINE, AXIS_TICK, CHART_MARGIN, chartSize, GRID_STROKE, valueAxisProps } from '../run/chart-style.ts';

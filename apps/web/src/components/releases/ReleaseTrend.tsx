@@ -1,7 +1,7 @@
 'use client';
 
 import { CartesianGrid, ErrorBar, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatQpsShort } from '../../lib/format.ts';
+import { formatQps } from '@kneeboard/contracts/figures';
 import type { TrendPoint } from '../../lib/release-trend.ts';
 
 /** Peak QPS release by release (oldest first), with the spread of each release's runs as a bar. */
@@ -17,8 +17,8 @@ export function ReleaseTrend({ points }: { points: TrendPoint[] }) {
           <LineChart data={data} margin={{ top: 8, right: 16, bottom: 8, left: 8 }}>
             <CartesianGrid stroke="#e5e7eb" vertical={false} />
             <XAxis dataKey="release" tick={{ fontSize: 11 }} />
-            <YAxis tickFormatter={(v: number) => formatQpsShort(v)} tick={{ fontSize: 11 }} width={64} label={{ value: 'req/s', angle: -90, position: 'insideLeft', fontSize: 11 }} />
-            <Tooltip formatter={(v) => [`${formatQpsShort(typeof v === 'number' ? v : null)} req/s`, 'peak QPS']} />
+            <YAxis tickFormatter={(v: number) => formatQps(v)} tick={{ fontSize: 11 }} width={64} label={{ value: 'req/s', angle: -90, position: 'insideLeft', fontSize: 11 }} />
+            <Tooltip formatter={(v) => [`${formatQps(typeof v === 'number' ? v : null)} req/s`, 'peak QPS']} />
             <Line type="linear" dataKey="qps" stroke="#1d4ed8" strokeWidth={2} dot={{ r: 3 }} isAnimationActive={false}>
               <ErrorBar dataKey="spread" width={4} stroke="#1d4ed8" strokeOpacity={0.6} />
             </Line>

@@ -1,6 +1,7 @@
 import type { RunDetail } from '@kneeboard/contracts';
 import type { RunSeries } from '../../lib/compare-series.ts';
-import { formatDuration, formatLevel, formatQpsShort, formatTimestamp } from '../../lib/format.ts';
+import { formatLevel, formatQps } from '@kneeboard/contracts/figures';
+import { formatDuration, formatTimestamp } from '../../lib/format.ts';
 import { RunSwatch } from '../compare/RunSwatch.tsx';
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
@@ -40,7 +41,7 @@ export function RunCard({ series, detail }: { series: RunSeries; detail: RunDeta
         <Row label="Started">{utc(run.created_at)}</Row>
         <Row label="Finished">{run.finished_at !== null ? `${utc(run.finished_at)} · ${formatDuration(run.finished_at - run.created_at)}` : run.status}</Row>
         <Row label="Peak · knee">
-          {series.peak ? `${formatQpsShort(series.peak.qps)} req/s at ${formatLevel(series.peak.level)}` : '—'} · {series.knee === null ? 'no knee' : `knee ${formatLevel(series.knee)}`}
+          {series.peak ? `${formatQps(series.peak.qps)} req/s at ${formatLevel(series.peak.level)}` : '—'} · {series.knee === null ? 'no knee' : `knee ${formatLevel(series.knee)}`}
         </Row>
         <Row label="Tags">{tags.length === 0 ? '—' : tags.map(([k, v]) => <span key={k} className="tag">{`${k}=${v}`}</span>)}</Row>
         <Row label="Labels">{(run.labels ?? []).length === 0 ? '—' : (run.labels ?? []).map((l) => <span key={l} className="chip">{l}</span>)}</Row>

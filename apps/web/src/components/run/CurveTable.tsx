@@ -1,6 +1,7 @@
 import type { CurveTableRow } from '../../lib/curve-table.ts';
 import { achievedCell } from '../../lib/open-loop.ts';
-import { formatCount, formatLevel, formatMs, formatQps } from '../../lib/format.ts';
+import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
+import { formatCount } from '../../lib/format.ts';
 
 const MS_COLUMNS = [
   ['p50_ms', 'p50'],

@@ -1,6 +1,7 @@
 import type { CurvePoint } from '@kneeboard/contracts';
 import type { QpsRow, RowBase } from '../../lib/curve-series.ts';
-import { formatCount, formatLevel, formatMs, formatPercent, formatQps } from '../../lib/format.ts';
+import { formatLevel, formatMs, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { formatCount } from '../../lib/format.ts';
 import { LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
 
 export type TooltipVariant = 'qps' | 'latency' | 'split';

@@ -1,7 +1,8 @@
 import type { RunDetail } from '@kneeboard/contracts';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { formatCount, formatLevel, formatQps } from '../../lib/format.ts';
+import { formatLevel, formatQps } from '@kneeboard/contracts/figures';
+import { formatCount } from '../../lib/format.ts';
 import { peakQps } from '../../lib/curve-series.ts';
 import { StatusBadge } from '../common/StatusBadge.tsx';
 import { Elapsed, Time } from '../common/Time.tsx';

@@ -4,7 +4,8 @@ import { levelSelectionContains, type LevelDetail, type Run, type RunDetail } fr
 import { useCallback, useMemo, useState } from 'react';
 import { inProgressLevel, latencyData, normalizeCurve, qpsData, splitData } from '../../lib/curve-series.ts';
 import { curveTableRows } from '../../lib/curve-table.ts';
-import { formatLevel, formatSignificant } from '../../lib/format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
+import { formatSignificant } from '../../lib/format.ts';
 import { kneeMarker, type KneeMarkerSpec } from '../../lib/knee.ts';
 import { withLevelParam } from '../../lib/level-detail.ts';
 import { levelDomain, sweepXScale, type ScaleKind } from '../../lib/scales.ts';

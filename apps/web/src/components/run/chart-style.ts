@@ -1,5 +1,6 @@
 import type { XAxisProps, YAxisProps } from 'recharts';
-import { formatCompact, formatLevel } from '../../lib/format.ts';
+import { formatLevel } from '@kneeboard/contracts/figures';
+import { formatCompact } from '../../lib/format.ts';
 import type { YAxisSpec } from '../../lib/curve-series.ts';
 import { levelDomain, levelTicks, type ScaleKind } from '../../lib/scales.ts';
 

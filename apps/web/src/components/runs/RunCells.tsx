@@ -5,7 +5,8 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { RunSummary } from '@kneeboard/contracts';
-import { formatCount, formatQps } from '../../lib/format.ts';
+import { formatQps } from '@kneeboard/contracts/figures';
+import { formatCount } from '../../lib/format.ts';
 import { StatusBadge } from '../common/StatusBadge.tsx';
 import { Time } from '../common/Time.tsx';
 
