@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // What only the web server adds on top of @kneeboard/api-client, against a real HTTP server on
 // loopback: the credential header, 404 → null, 401/403 → the app's pages, anything else → ApiUnavailableError.
+// Next.js's unauthorized()/forbidden() throw a signal of their own; it must reach Next untouched.
+const signals = vi.hoisted(() => ({ unauthorized: new Error('NEXT_UNAUTHORIZED'), forbidden: new Error('NEXT_FORBIDDEN') }));
 vi.mock('next/navigation', () => ({
   unauthorized: () => {
-    throw new Error('NEXT_UNAUTHORIZED');
+    throw signals.unauthorized;
   },
   forbidden: () => {
-    throw new Error('NEXT_FORBIDDEN');
+    throw signals.forbidden;
   },
 }));
 vi.mock('./server-credentials.ts', () => ({ requestCredential: async () => ({ kind: 'env', token: 'dashboard-token-0123456789abcdef' }) }));
@@ -50,11 +52,12 @@ describe('server-side API reads', () => {
   });
 
   it('turns 401 and 403 into the app’s unauthorized and forbidden pages', async () => {
-    const { listServices } = await import('./api.ts');
+    const { listServices, resolveLink } = await import('./api.ts');
     answer = { status: 401, body: apiError(401, 'a token is required') };
-    await expect(listServices()).rejects.toThrow('NEXT_UNAUTHORIZED');
+    await expect(listServices()).rejects.toBe(signals.unauthorized);
     answer = { status: 403, body: apiError(403, 'not your run') };
-    await expect(listServices()).rejects.toThrow('NEXT_FORBIDDEN');
+    await expect(listServices()).rejects.toBe(signals.forbidden);
+    await expect(resolveLink('abc123')).rejects.toBe(signals.forbidden);
   });
 
   it('reports a non-JSON 5xx and a wrong shape as ApiUnavailableError naming the API', async () => {

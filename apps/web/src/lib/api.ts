@@ -15,7 +15,7 @@ import {
   type RunSummary,
   type ServiceSummary,
 } from '@kneeboard/contracts';
-import { ApiHttpError, ApiNetworkError, describeStatus, fetchApi } from '@kneeboard/api-client';
+import { ApiHttpError, ApiNetworkError, ApiShapeError, describeStatus, fetchApi } from '@kneeboard/api-client';
 import { forbidden, unauthorized } from 'next/navigation';
 import type { z } from 'zod';
 import { serverEnv } from './env.ts';
@@ -55,11 +55,16 @@ async function get<T>(path: string, schema: z.ZodType<T>): Promise<T> {
   }
 }
 
-/** Any failure of the core client as the page's ApiUnavailableError (the error page names the API's address). */
-function unavailable(err: unknown): ApiUnavailableError {
+/**
+ * A failure of the core client as the page's ApiUnavailableError (the error page names the API's
+ * address). Anything else — above all Next.js's own unauthorized()/forbidden() signals — passes
+ * through untouched, or the app's 401/403 pages would never show.
+ */
+function unavailable(err: unknown): unknown {
   const base = serverEnv().KNEEBOARD_API_URL;
   if (err instanceof ApiNetworkError) return new ApiUnavailableError(`Cannot reach the Kneeboard API at ${base}: ${err.message}`, base);
-  return new ApiUnavailableError((err as Error).message, base);
+  if (err instanceof ApiHttpError || err instanceof ApiShapeError) return new ApiUnavailableError(err.message, base);
+  return err;
 }
 
 /** GET and parse; null on 404 (when allowed); anything else unexpected is an ApiUnavailableError. */
