@@ -8,7 +8,7 @@ import { cpus, platform, arch } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeCurve } from '@kneeboard/analysis';
-import { prng } from '@kneeboard/api/testing';
+import { prng } from '@kneeboard/analysis/testing';
 import type { AnalysisPoint, AnalyzeCurveInput } from '@kneeboard/contracts';
 
 const WARMUP = 300;

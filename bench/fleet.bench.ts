@@ -13,7 +13,7 @@ import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunAgents, RunDetail } from '@kneeboard/contracts';
-import { startServerProcess } from '@kneeboard/api/spawn';
+import { startServerProcess } from '@kneeboard/api/testing';
 import { KNEEBOARD, startDemoTarget } from './agent-bench-lib.ts';
 import { quantile, report } from './lib/report.ts';
 

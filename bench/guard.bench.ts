@@ -15,8 +15,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, setGlobalDispatcher } from 'undici';
-import { freePort } from '@kneeboard/api/spawn';
-import { createRun, postJson, storeSyntheticRun } from '@kneeboard/api/testing';
+import { createRun, freePort, postJson, storeSyntheticRun } from '@kneeboard/api/testing';
 import { cpuSeconds } from './lib/process-cpu.ts';
 import { quantile, report } from './lib/report.ts';
 

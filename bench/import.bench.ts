@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { newParsed, readByteLines, runImport, toolSpec } from '@kneeboard/agent';
-import { startServerProcess } from '@kneeboard/api/spawn';
+import { startServerProcess } from '@kneeboard/api/testing';
 import { generate, LEVELS, type BenchFormat } from './import-files.ts';
 import { report } from './lib/report.ts';
 

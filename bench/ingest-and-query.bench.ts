@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startServerProcess } from '@kneeboard/api/spawn';
+import { startServerProcess } from '@kneeboard/api/testing';
 import { quantile, report } from './lib/report.ts';
 import { post, syntheticBatch } from './lib/synthetic.ts';
 

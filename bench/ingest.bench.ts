@@ -15,7 +15,7 @@ import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createClient } from '@clickhouse/client';
 import { insertEventBatch, migrate, openDb } from '@kneeboard/clickhouse';
-import { startServerProcess } from '@kneeboard/api/spawn';
+import { startServerProcess } from '@kneeboard/api/testing';
 import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
 import { ARROW_STREAM_CONTENT_TYPE } from '@kneeboard/contracts';
 import { allocateColumns, columnsToArrays, encodeArrowColumns, type EventColumns } from '@kneeboard/event-wire';

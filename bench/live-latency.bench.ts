@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServerProcess } from '@kneeboard/api/spawn';
+import { startServerProcess } from '@kneeboard/api/testing';
 import { ListRunsResponse, RunDetail } from '@kneeboard/contracts';
 import { startDemoTarget } from '@kneeboard/demo-target';
 import { KNEEBOARD } from './agent-bench-lib.ts';

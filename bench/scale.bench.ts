@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startServerProcess } from '@kneeboard/api/spawn';
+import { startServerProcess } from '@kneeboard/api/testing';
 import { openDb, queryComparisonSamples, queryCurve, queryRunSummaries, type StorageConfig } from '@kneeboard/clickhouse';
 import { startClickHouseServer } from '@kneeboard/clickhouse-server';
 import { CompareResponse, RunDetail, type CurvePoint } from '@kneeboard/contracts';

@@ -9,8 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServerProcess } from '@kneeboard/api/spawn';
-import { medianRss, runLiveSoak } from '@kneeboard/api/testing';
+import { medianRss, runLiveSoak, startServerProcess } from '@kneeboard/api/testing';
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 const viewers = Number(process.env.SOAK_VIEWERS ?? 20);

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '@kneeboard/api/spawn';
-import { storeSyntheticRun } from '@kneeboard/api/testing';
+import { type ServerProcess, startServerProcess, storeSyntheticRun } from '@kneeboard/api/testing';
 import { gate } from '../src/compare/gate.ts';
 import { runCli } from './support/run-cli.ts';
 

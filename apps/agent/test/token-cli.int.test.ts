@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
 import { ListRunsResponse, TokenInfo } from '@kneeboard/contracts';
-import { startServerProcess, type ServerProcess } from '@kneeboard/api/spawn';
+import { startServerProcess, type ServerProcess } from '@kneeboard/api/testing';
 import { runCli } from './support/run-cli.ts';
 
 const ADMIN = 'cli-test-admin-token-0123456789abcdef';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess } from '../src/spawn.ts';
+import { startServerProcess } from '../testing/spawn.ts';
 
 const TOKEN = /kb_[a-z0-9]{10}_[A-Za-z0-9_-]{43}/;
 const tokensIn = (text: string) => text.match(new RegExp(TOKEN.source, 'g')) ?? [];

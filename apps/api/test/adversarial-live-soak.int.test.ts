@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServerProcess } from '../src/spawn.ts';
-import { medianRss, runLiveSoak } from '../src/testing/index.ts';
+import { startServerProcess } from '../testing/spawn.ts';
+import { medianRss, runLiveSoak } from '../testing/index.ts';
 
 /**
  * Issue 11.6, short form: 20 live viewers on a run that takes a batch every 250 ms for 60 s; the

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunDetail } from '@kneeboard/contracts';
-import { freePort, startServerProcess, type ServerProcess } from '../src/spawn.ts';
+import { freePort, startServerProcess, type ServerProcess } from '../testing/spawn.ts';
 import { batchOf, createRun, postJson } from './helpers.ts';
 import { stepAt, T0 } from './ingest-support.ts';
 

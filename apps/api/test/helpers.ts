@@ -8,7 +8,8 @@ import { TokenAdmin } from '../src/access/token-admin.ts';
 import { TokenStore } from '../src/access/token-store.ts';
 import { buildApp, type AppOptions, type KneeboardApp } from '../src/app.ts';
 
-export { batchOf, createRun, postJson, prng, storeSyntheticRun } from '../src/testing/index.ts';
+export { prng } from '@kneeboard/analysis/testing';
+export { batchOf, createRun, postJson, storeSyntheticRun } from '../testing/index.ts';
 
 /** Where a test's data lives: the embedded engine, or a real ClickHouse server on loopback. */
 export type StorageMode = 'embedded' | 'server';

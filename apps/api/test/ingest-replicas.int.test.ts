@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@clickhouse/client';
 import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
-import { startServerProcess, type ServerProcess } from '../src/spawn.ts';
+import { startServerProcess, type ServerProcess } from '../testing/spawn.ts';
 import { createRun, postJson, prng } from './helpers.ts';
 import { randomBatch, stepAt } from './ingest-support.ts';
 

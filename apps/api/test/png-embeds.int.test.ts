@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '@kneeboard/contracts';
 import { startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
-import { pngSize } from '../src/testing/png-size.ts';
+import { pngSize } from '../testing/png-size.ts';
 
 let api: TestApi;
 let base: string;

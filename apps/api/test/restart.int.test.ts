@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RunDetail } from '@kneeboard/contracts';
 import { batchOf, createRun, postJson } from './helpers.ts';
-import { startServerProcess } from '../src/spawn.ts';
+import { startServerProcess } from '../testing/spawn.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kb-restart-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@ import { TokenAdmin } from '../src/access/token-admin.ts';
 import { TokenStore } from '../src/access/token-store.ts';
 import { buildApp } from '../src/app.ts';
 import { startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
-import { pngSize } from '../src/testing/png-size.ts';
+import { pngSize } from '../testing/png-size.ts';
 
 const ADMIN = 'share-test-admin-token-0123456789abcdef';
 

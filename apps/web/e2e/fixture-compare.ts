@@ -5,7 +5,7 @@
  * gives the same verdict), its Markdown, and a run's curve as CSV.
  */
 import { compareGroups, compareMarkdown, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup } from '@kneeboard/analysis/compare';
-import { prng } from '@kneeboard/api/testing';
+import { prng } from '@kneeboard/analysis/testing';
 import { formatRunGroupRef, type CompareQuery, type CompareResponse, type CurvePoint, type RunDetail } from '@kneeboard/contracts';
 
 function normal(rand: () => number): number {

@@ -5,6 +5,7 @@
  * 1.3× the latency), then the answer computed from those rows as the API computes it in ClickHouse
  * (exact percentiles, 40 log-spaced buckets, slices anchored at measure_from).
  */
+import { prng } from '@kneeboard/analysis/testing';
 import { isSuccessStatus, SPECTRUM_PERCENTS, type CurvePoint, type LevelDetail, type RunDetail, type StepWindow } from '@kneeboard/contracts';
 
 interface Row {
@@ -13,22 +14,11 @@ interface Row {
   status: number;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const Z99 = 2.326;
 
 /** The made-up raw rows of one level; exported so tests can check the answer against them. */
 export function levelRows(p: CurvePoint, step: StepWindow): Row[] {
-  const rand = mulberry32(Math.round(p.level * 1000) + 17);
+  const rand = prng(Math.round(p.level * 1000) + 17);
   const gaussian = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
   const end = step.ended_at ?? step.measure_from + p.window_s * 1000;
   const median = p.p50_ms ?? 1;

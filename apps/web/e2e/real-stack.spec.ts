@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServerProcess, type ServerProcess } from '@kneeboard/api/spawn';
+import { startServerProcess, type ServerProcess } from '@kneeboard/api/testing';
 import { ListRunsResponse } from '@kneeboard/contracts';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
 import { launchChromium } from './browser.ts';

@@ -12,7 +12,8 @@ import {
   type StepWindowInput,
 } from '@kneeboard/contracts';
 import type { EventColumns } from '@kneeboard/event-wire';
-import { ApiHttpError, parseApiErrorBody, parseRetryAfter } from './api-errors.ts';
+import { apiHttpError, checkApiShape, parseApiJson } from '@kneeboard/api-client';
+import { ApiHttpError } from './api-errors.ts';
 import { DEFAULT_RETRY_POLICY, isRetriable, withRetry, type RetryNotice, type RetryPolicy } from './retry.ts';
 import { batchBody } from './wire-body.ts';
 
@@ -59,7 +60,8 @@ export class KneeboardApi {
   /** The run's status (`running`, `finished`, `aborted`), or null when the API does not know the run. */
   async runStatus(runId: string): Promise<string | null> {
     try {
-      return RunDetail.pick({ run: true }).parse(await this.attempt('GET', `/api/v1/runs/${runId}`, undefined, this.attemptTimeoutMs)).run.status;
+      const path = `/api/v1/runs/${runId}`;
+      return checkApiShape('GET', this.baseUrl + path, await this.attempt('GET', path, undefined, this.attemptTimeoutMs), RunDetail.pick({ run: true })).run.status;
     } catch (err) {
       if (err instanceof ApiHttpError && (err.status === 404 || err.status === 400)) return null;
       throw err;
@@ -69,12 +71,13 @@ export class KneeboardApi {
   /** Runs, newest first (`GET /api/v1/runs`), e.g. to find one by its tags. One attempt, like runStatus. */
   async listRuns(query: { service?: string; release?: string; limit?: number } = {}): Promise<RunSummary[]> {
     const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    return ListRunsResponse.parse(await this.attempt('GET', `/api/v1/runs${q === '' ? '' : `?${q}`}`, undefined, this.attemptTimeoutMs)).runs;
+    const path = `/api/v1/runs${q === '' ? '' : `?${q}`}`;
+    return checkApiShape('GET', this.baseUrl + path, await this.attempt('GET', path, undefined, this.attemptTimeoutMs), ListRunsResponse).runs;
   }
 
   async createRun(body: CreateRunInput): Promise<string> {
     const json = await this.call('create the run', 'POST', '/api/v1/runs', CreateRunBody.parse(body));
-    return CreateRunResponse.parse(json).id;
+    return checkApiShape('POST', `${this.baseUrl}/api/v1/runs`, json, CreateRunResponse).id;
   }
 
   /** Posting a level again replaces its window: post with ended_at null at the start, then the final window. */
@@ -84,8 +87,8 @@ export class KneeboardApi {
 
   /** A JSON batch, resent with the same batch_id on retry, so the API stores it once. */
   async postEvents(runId: string, batch: EventBatch): Promise<IngestResponse> {
-    const json = await this.call(`send batch ${batch.batch_id}`, 'POST', `/api/v1/runs/${runId}/events`, batch);
-    return IngestResponse.parse(json);
+    const path = `/api/v1/runs/${runId}/events`;
+    return checkApiShape('POST', this.baseUrl + path, await this.call(`send batch ${batch.batch_id}`, 'POST', path, batch), IngestResponse);
   }
 
   /** A batch of typed columns as one Arrow IPC stream (with retries, the same bytes each time). */
@@ -95,7 +98,7 @@ export class KneeboardApi {
       onRetry: (notice) => this.onRetry?.({ ...notice, what: `send batch ${batchId}` }),
       failingSince: () => this.failingSince ?? Date.now(),
     });
-    return IngestResponse.parse(json);
+    return checkApiShape('POST', `${this.baseUrl}/api/v1/runs/${runId}/events`, json, IngestResponse);
   }
 
   async finishRun(runId: string, status: 'finished' | 'aborted'): Promise<void> {
@@ -150,9 +153,8 @@ export class KneeboardApi {
       bodyTimeout: timeoutMs,
     });
     const text = await res.body.text();
-    if (res.statusCode < 200 || res.statusCode > 299) {
-      throw new ApiHttpError(method, url, res.statusCode, parseApiErrorBody(text), parseRetryAfter(res.headers['retry-after']));
-    }
-    return text === '' ? undefined : JSON.parse(text);
+    // The transport is the SDK's own (undici, its own connection pool); reading the answer is the shared core's.
+    if (res.statusCode < 200 || res.statusCode > 299) throw apiHttpError(method, url, res.statusCode, text, res.headers['retry-after']);
+    return parseApiJson(method, url, text);
   }
 }

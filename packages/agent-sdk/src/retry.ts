@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ApiHttpError, isNetworkError } from './api-errors.ts';
+import { ApiHttpError, isNetworkError, isRetriableStatus } from './api-errors.ts';
 
 export interface RetryPolicy {
   /** First backoff; doubled after every failed attempt, with full jitter. */
@@ -19,7 +19,7 @@ export interface RetryNotice {
 
 /** Only 408/429/502/503/504/507 and network errors are retried; a 400 is final (the same body would fail again). */
 export function isRetriable(err: unknown): boolean {
-  return err instanceof ApiHttpError ? err.retriable : isNetworkError(err);
+  return err instanceof ApiHttpError ? isRetriableStatus(err.status) : isNetworkError(err);
 }
 
 export interface RetryHooks {

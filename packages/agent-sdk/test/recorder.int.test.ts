@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecorder, KneeboardApi, replaySpool, type RecorderOptions } from '../src/index.ts';
-import { FakeApi } from '../src/testing/fake-api.ts';
+import { FakeApi } from '../testing/fake-api.ts';
 
 const FAST_RETRY = { initialDelayMs: 10, maxDelayMs: 50, giveUpAfterMs: 2_000 };
 let fake: FakeApi;

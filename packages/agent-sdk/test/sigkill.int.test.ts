@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KneeboardApi, replaySpool } from '../src/index.ts';
-import { FakeApi } from '../src/testing/fake-api.ts';
+import { FakeApi } from '../testing/fake-api.ts';
 
 const SCRIPT = fileURLToPath(new URL('./support/record-then-hang.ts', import.meta.url));
 let fake: FakeApi;

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { ApiHttpError, fetchApi } from '@kneeboard/api-client';
 import { RunDetail } from '@kneeboard/contracts';
 import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { runFollow } from '../import/follow.ts';
@@ -140,9 +141,9 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
 /** The curve as the API stores it, to show the stored counts beside the file's; null if the API cannot say. */
 async function storedCurve(api: string, runId: string): Promise<RunDetail['curve'] | null> {
   try {
-    const res = await fetch(`${api.replace(/\/+$/, '')}/api/v1/runs/${runId}`, { signal: AbortSignal.timeout(10_000) });
-    return res.ok ? RunDetail.parse(await res.json()).curve : null;
+    return (await fetchApi(`${api.replace(/\/+$/, '')}/api/v1/runs/${runId}`, RunDetail, { init: { signal: AbortSignal.timeout(10_000) } })).curve;
   } catch (err) {
+    if (err instanceof ApiHttpError) return null; // the API answered but will not say: no comparison column, no warning
     process.stderr.write(`warning: could not read the stored curve back (${(err as Error).message})\n`);
     return null;
   }

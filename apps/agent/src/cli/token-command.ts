@@ -1,5 +1,7 @@
 import { Command, Option } from 'commander';
-import { ApiError, CreatedToken, CreateTokenBody, ListTokensResponse, TokenInfo, TokenScope, type CreateTokenBody as CreateTokenInput } from '@kneeboard/contracts';
+import { ApiHttpError, ApiNetworkError, ApiShapeError, describeStatus, fetchApiText, parseApiJson } from '@kneeboard/api-client';
+import { describeCause } from '@kneeboard/agent-sdk';
+import { CreatedToken, CreateTokenBody, ListTokensResponse, TokenInfo, TokenScope, type CreateTokenBody as CreateTokenInput } from '@kneeboard/contracts';
 import { EXIT } from './exit-codes.ts';
 import { parseDuration } from './parse-flags.ts';
 import { tokenOption } from './token-option.ts';
@@ -12,23 +14,20 @@ interface ApiFlags {
 
 class TokenCommandError extends Error {}
 
-/** One call to the token routes, the admin token in its header; a refusal becomes one sentence. */
+/** One call to the token routes through the shared core (@kneeboard/api-client), the admin token in its header; a refusal becomes one sentence. */
 async function callApi(flags: ApiFlags, method: string, path: string, body?: unknown): Promise<unknown> {
-  const headers: Record<string, string> = flags.token ? { authorization: `Bearer ${flags.token}` } : {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  let res: Response;
+  const url = `${flags.api.replace(/\/+$/, '')}${path}`;
   try {
-    res = await fetch(`${flags.api.replace(/\/+$/, '')}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return parseApiJson(method, url, await fetchApiText(url, { method, json: body, headers: flags.token ? { authorization: `Bearer ${flags.token}` } : {} }));
   } catch (err) {
-    throw new TokenCommandError(`cannot reach the Kneeboard API at ${flags.api} (${err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)})`);
+    if (err instanceof ApiNetworkError) throw new TokenCommandError(`cannot reach the Kneeboard API at ${flags.api} (${describeCause(err.cause)})`);
+    if (err instanceof ApiHttpError) {
+      const hint = err.status === 401 ? ' (give an admin token with --token or KNEEBOARD_TOKEN)' : '';
+      throw new TokenCommandError(`${method} ${path}: ${describeStatus(err.status, err.body)}${hint}`);
+    }
+    if (err instanceof ApiShapeError) throw new TokenCommandError(err.message);
+    throw err;
   }
-  const json: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const err = ApiError.safeParse(json);
-    const hint = res.status === 401 ? ' (give an admin token with --token or KNEEBOARD_TOKEN)' : '';
-    throw new TokenCommandError(`${method} ${path}: ${res.status} ${err.success ? err.data.message : ''}${hint}`);
-  }
-  return json;
 }
 
 const when = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'));

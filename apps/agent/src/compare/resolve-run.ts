@@ -1,14 +1,21 @@
+import { ApiHttpError, ApiNetworkError, fetchApi } from '@kneeboard/api-client';
+import { describeCause } from '@kneeboard/agent-sdk';
 import { ListRunsResponse, RunId } from '@kneeboard/contracts';
+import type { z } from 'zod';
 
 export class CompareError extends Error {}
 
-/** fetch, with a network failure turned into a message that names the API and the cause. */
-export async function fetchOrExplain(url: string, api: string, token?: string): Promise<Response> {
+/**
+ * One GET through the shared core (@kneeboard/api-client), parsed with the contracts' schema; an
+ * unreachable API or a refusal becomes a CompareError naming the API or the API's own words.
+ */
+export async function getOrExplain<T>(url: string, api: string, schema: z.ZodType<T>, what: string, token?: string): Promise<T> {
   try {
-    return await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    return await fetchApi(url, schema, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   } catch (err) {
-    const code = err instanceof Error && err.cause instanceof Error && 'code' in err.cause ? String(err.cause.code) : String(err);
-    throw new CompareError(`cannot reach the Kneeboard API at ${api} (${code})`);
+    if (err instanceof ApiNetworkError) throw new CompareError(`cannot reach the Kneeboard API at ${api} (${describeCause(err.cause)})`);
+    if (err instanceof ApiHttpError) throw new CompareError(`${what} failed: ${err.body?.message ?? `HTTP ${err.status}`}`);
+    throw err;
   }
 }
 
@@ -20,9 +27,7 @@ export async function resolveRun(api: string, ref: string, service: string | und
   if (RunId.safeParse(ref).success) return ref;
   if (!service) throw new CompareError(`${flag} ${ref} is a release label, not a run id: give --service too`);
   const url = `${api}/api/v1/runs?${new URLSearchParams({ service, release: ref, status: 'finished', limit: '1' })}`;
-  const res = await fetchOrExplain(url, api, token);
-  if (!res.ok) throw new CompareError(`listing runs failed: ${res.status} ${await res.text()}`);
-  const run = ListRunsResponse.parse(await res.json()).runs[0];
+  const run = (await getOrExplain(url, api, ListRunsResponse, 'listing runs', token)).runs[0];
   if (!run) throw new CompareError(`${flag}: no finished run of ${service} ${ref}`);
   return run.id;
 }

@@ -1,8 +1,8 @@
 import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
-import { ApiError, CompareResponse, RELEASE_REF_PREFIX } from '@kneeboard/contracts';
+import { CompareResponse, RELEASE_REF_PREFIX } from '@kneeboard/contracts';
 import { gate, type GateResult } from './gate.ts';
-import { CompareError, fetchOrExplain, resolveRun } from './resolve-run.ts';
+import { getOrExplain, resolveRun } from './resolve-run.ts';
 
 export interface CompareFlags {
   base: string;
@@ -28,12 +28,7 @@ export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream
   const base = await resolveGroup(flags.base, '--base');
   const heads = await Promise.all(flags.head.map((h) => resolveGroup(h, '--head')));
   const qs = new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h]), ['min_effect', String(flags.failOnRegression)]]);
-  const res = await fetchOrExplain(`${flags.api}/api/v1/compare?${qs}`, flags.api, flags.token);
-  if (!res.ok) {
-    const body = ApiError.safeParse(await res.json().catch(() => null));
-    throw new CompareError(`compare failed: ${body.success ? body.data.message : `HTTP ${res.status}`}`);
-  }
-  const report = CompareResponse.parse(await res.json());
+  const report = await getOrExplain(`${flags.api}/api/v1/compare?${qs}`, flags.api, CompareResponse, 'compare', flags.token);
   const result = gate(report);
   if (flags.json) {
     out.write(`${JSON.stringify({ ...report, gate: result }, null, 2)}\n`);

@@ -1,3 +1,4 @@
+import { fetchApi } from '@kneeboard/api-client';
 import { z } from 'zod';
 import {
   AgentJoinResponse,
@@ -10,18 +11,6 @@ import {
   type AgentStepReport,
   type FleetPlanInput,
 } from '@kneeboard/contracts';
-
-/** The API refused a fleet call: its status and message. */
-export class FleetApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const ErrorBody = z.object({ message: z.string() }).partial();
 
 /**
  * The fleet routes of the API (/runs/{id}/fleet, /runs/{id}/agents/…), answers parsed by the
@@ -75,18 +64,13 @@ export class FleetApi {
     return this.call('POST', `agents/${encodeURIComponent(agentId)}/leave`, { recorded, uploaded }, z.unknown());
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body: unknown, schema: z.ZodType<T>, timeoutMs = 15_000): Promise<T> {
-    const headers: Record<string, string> = {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
-    const res = await fetch(`${this.baseUrl.replace(/\/+$/, '')}/api/v1/runs/${this.runId}${path === '' ? '' : `/${path}`}`, {
+  /** Through the shared core (@kneeboard/api-client): a refusal is its ApiHttpError (status, the API's message). */
+  private call<T>(method: 'GET' | 'POST', path: string, body: unknown, schema: z.ZodType<T>, timeoutMs = 15_000): Promise<T> {
+    return fetchApi(`${this.baseUrl.replace(/\/+$/, '')}/api/v1/runs/${this.runId}${path === '' ? '' : `/${path}`}`, schema, {
       method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
+      json: body,
+      headers: this.token !== undefined ? { authorization: `Bearer ${this.token}` } : {},
+      init: { signal: AbortSignal.timeout(timeoutMs) },
     });
-    const json: unknown = await res.json().catch(() => null);
-    if (!res.ok) throw new FleetApiError(res.status, `${method} /runs/${this.runId}/${path}: ${res.status} ${ErrorBody.safeParse(json).data?.message ?? ''}`.trim());
-    return schema.parse(json);
   }
 }

@@ -1,5 +1,5 @@
 import { RunDetail } from '@kneeboard/contracts';
-import { freePort, startServerProcess, type ServerProcess } from '@kneeboard/api/spawn';
+import { freePort, startServerProcess, type ServerProcess } from '@kneeboard/api/testing';
 
 export { freePort };
 

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServerProcess } from '../../src/spawn.ts';
+import { startServerProcess } from '../../testing/spawn.ts';
 
 const VERSION = '4.32.5';
 const HERE = fileURLToPath(new URL('.', import.meta.url));

@@ -1,6 +1,7 @@
 /**
  * Server-side reads from the Kneeboard API (server components call these so a shared link renders
- * with data). Responses are parsed with the contracts' zod schemas, never cast.
+ * with data). Fetching, parsing with the contracts' schemas and reading errors is the shared core's
+ * (@kneeboard/api-client); the credential, caching and what a failure means for a page are this file's.
  */
 import {
   CompareResponse,
@@ -14,6 +15,7 @@ import {
   type RunSummary,
   type ServiceSummary,
 } from '@kneeboard/contracts';
+import { ApiHttpError, ApiNetworkError, ApiShapeError, describeStatus, fetchApi } from '@kneeboard/api-client';
 import { forbidden, unauthorized } from 'next/navigation';
 import type { z } from 'zod';
 import { serverEnv } from './env.ts';
@@ -34,42 +36,45 @@ export class ApiUnavailableError extends Error {
 
 const TIMEOUT_MS = 5000;
 
-async function getJson(path: string): Promise<{ status: number; body: unknown }> {
+/**
+ * GET through the shared core (@kneeboard/api-client) with what only this server adds: the
+ * request's credential, no Next.js caching, a timeout, and 401/403 as the app's own pages.
+ */
+async function get<T>(path: string, schema: z.ZodType<T>): Promise<T> {
   const { KNEEBOARD_API_URL: base } = serverEnv();
   const credential = await requestCredential();
-  let res: Response;
+  const headers: Record<string, string> = credential.kind !== 'none' ? { authorization: `Bearer ${credential.token}` } : {};
   try {
-    const headers: Record<string, string> = { accept: 'application/json', ...(credential.kind !== 'none' ? { authorization: `Bearer ${credential.token}` } : {}) };
-    res = await fetch(`${base}${path}`, { cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS), headers });
+    return await fetchApi(`${base}${path}`, schema, { headers, init: { cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS) } });
   } catch (err) {
-    throw new ApiUnavailableError(`Cannot reach the Kneeboard API at ${base}: ${(err as Error).message}`, base);
+    // No token, a revoked or expired one, or a share link asked for more than its view: the app's
+    // unauthorized.tsx / forbidden.tsx pages say which, with the right status.
+    if (err instanceof ApiHttpError && err.status === 401) unauthorized();
+    if (err instanceof ApiHttpError && err.status === 403) forbidden();
+    throw err;
   }
-  // No token, a revoked or expired one, or a share link asked for more than its view: the app's
-  // unauthorized.tsx / forbidden.tsx pages say which, with the right status.
-  if (res.status === 401) unauthorized();
-  if (res.status === 403) forbidden();
-  let body: unknown = null;
-  try {
-    body = await res.json();
-  } catch (err) {
-    throw new ApiUnavailableError(`GET ${path} answered ${res.status} with a body that is not JSON: ${(err as Error).message}`, base);
-  }
-  return { status: res.status, body };
 }
 
-function describe(body: unknown): string {
-  if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') return body.message;
-  return JSON.stringify(body).slice(0, 200);
+/**
+ * A failure of the core client as the page's ApiUnavailableError (the error page names the API's
+ * address). Anything else — above all Next.js's own unauthorized()/forbidden() signals — passes
+ * through untouched, or the app's 401/403 pages would never show.
+ */
+function unavailable(err: unknown): unknown {
+  const base = serverEnv().KNEEBOARD_API_URL;
+  if (err instanceof ApiNetworkError) return new ApiUnavailableError(`Cannot reach the Kneeboard API at ${base}: ${err.message}`, base);
+  if (err instanceof ApiHttpError || err instanceof ApiShapeError) return new ApiUnavailableError(err.message, base);
+  return err;
 }
 
 /** GET and parse; null on 404 (when allowed); anything else unexpected is an ApiUnavailableError. */
 async function getParsed<T>(path: string, schema: z.ZodType<T>, allow404: boolean): Promise<T | null> {
-  const { status, body } = await getJson(path);
-  if (status === 404 && allow404) return null;
-  if (status !== 200) throw new ApiUnavailableError(`GET ${path} answered ${status}: ${describe(body)}`, serverEnv().KNEEBOARD_API_URL);
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ApiUnavailableError(`GET ${path}: unexpected response shape: ${parsed.error.message}`, serverEnv().KNEEBOARD_API_URL);
-  return parsed.data;
+  try {
+    return await get(path, schema);
+  } catch (err) {
+    if (err instanceof ApiHttpError && err.status === 404 && allow404) return null;
+    throw unavailable(err);
+  }
 }
 
 export async function listRuns(filter: RunsFilter, limit = 200): Promise<RunSummary[]> {
@@ -103,13 +108,12 @@ export async function getLevelDetail(id: string, level: number): Promise<LevelDe
  * it does not know). The page still draws the curves without them.
  */
 export async function getCompare(state: CompareViewState): Promise<{ ok: true; report: CompareResponse } | { ok: false; error: string }> {
-  const path = `/api/v1/compare${compareApiQuery(state)}`;
-  const { status, body } = await getJson(path);
-  if (status === 400 || status === 404) return { ok: false, error: describe(body) };
-  if (status !== 200) throw new ApiUnavailableError(`GET ${path} answered ${status}: ${describe(body)}`, serverEnv().KNEEBOARD_API_URL);
-  const parsed = CompareResponse.safeParse(body);
-  if (!parsed.success) throw new ApiUnavailableError(`GET ${path}: unexpected response shape: ${parsed.error.message}`, serverEnv().KNEEBOARD_API_URL);
-  return { ok: true, report: parsed.data };
+  try {
+    return { ok: true, report: await get(`/api/v1/compare${compareApiQuery(state)}`, CompareResponse) };
+  } catch (err) {
+    if (err instanceof ApiHttpError && (err.status === 400 || err.status === 404)) return { ok: false, error: err.body?.message ?? describeStatus(err.status, err.body) };
+    throw unavailable(err);
+  }
 }
 
 export async function listServices(): Promise<ServiceSummary[]> {

@@ -1,3 +1,4 @@
+import { ApiHttpError, fetchApi } from '@kneeboard/api-client';
 import { RunAgents } from '@kneeboard/contracts';
 import { serverEnv } from './env.ts';
 
@@ -44,15 +45,13 @@ export function agentRows(data: RunAgents): AgentRow[] {
 export async function getRunAgents(runId: string): Promise<RunAgents | null> {
   const { KNEEBOARD_API_URL: base, KNEEBOARD_API_TOKEN: token } = serverEnv();
   try {
-    const res = await fetch(`${base}/api/v1/runs/${encodeURIComponent(runId)}/agents`, {
-      cache: 'no-store',
-      signal: AbortSignal.timeout(5_000),
-      headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    return await fetchApi(`${base}/api/v1/runs/${encodeURIComponent(runId)}/agents`, RunAgents, {
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+      init: { cache: 'no-store', signal: AbortSignal.timeout(5_000) },
     });
-    if (!res.ok) return null;
-    const parsed = RunAgents.safeParse(await res.json());
-    return parsed.success ? parsed.data : null;
   } catch (err) {
+    // An API that answers but cannot say (an older one: 404) leaves the panel out quietly.
+    if (err instanceof ApiHttpError) return null;
     // The run page must render without this panel; the reason goes to the server log.
     console.warn(`agents of run ${runId}: ${(err as Error).message}`);
     return null;

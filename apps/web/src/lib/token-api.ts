@@ -1,7 +1,9 @@
 /**
  * Server-side token management against the API, with the credential of the browser asking
- * (see credentials.ts). Answers are parsed with the contracts' schemas; a refusal is a sentence.
+ * (see credentials.ts). Fetch, parse and errors are the shared core's (@kneeboard/api-client); a
+ * refusal becomes a result with a sentence here.
  */
+import { ApiHttpError, ApiNetworkError, ApiShapeError, fetchApi } from '@kneeboard/api-client';
 import { CreatedToken, ListTokensResponse, TokenInfo, type CreateTokenBody } from '@kneeboard/contracts';
 import type { z } from 'zod';
 import type { Credential } from './credentials.ts';
@@ -11,22 +13,16 @@ export type TokenApiResult<T> = { ok: true; value: T } | { ok: false; status: nu
 
 async function call<T>(method: string, path: string, credential: Credential, schema: z.ZodType<T>, body?: unknown): Promise<TokenApiResult<T>> {
   const { KNEEBOARD_API_URL: base } = serverEnv();
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (credential.kind !== 'none') headers.authorization = `Bearer ${credential.token}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  let res: Response;
+  const headers: Record<string, string> = credential.kind !== 'none' ? { authorization: `Bearer ${credential.token}` } : {};
   try {
-    res = await fetch(`${base}${path}`, { method, headers, cache: 'no-store', signal: AbortSignal.timeout(5000), ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    return { ok: true, value: await fetchApi(`${base}${path}`, schema, { method, json: body, headers, init: { cache: 'no-store', signal: AbortSignal.timeout(5000) } }) };
   } catch (err) {
-    return { ok: false, status: 0, message: `cannot reach the Kneeboard API at ${base}: ${(err as Error).message}` };
+    if (err instanceof ApiNetworkError) return { ok: false, status: 0, message: `cannot reach the Kneeboard API at ${base}: ${err.message}` };
+    if (err instanceof ApiHttpError) return { ok: false, status: err.status, message: err.body?.message ?? `HTTP ${err.status}` };
+    // A 2xx that is not what the contracts promise: a bad answer from upstream, as a gateway would call it.
+    if (err instanceof ApiShapeError) return { ok: false, status: 502, message: err.message };
+    throw err;
   }
-  const json: unknown = await res.json().catch(() => null);
-  if (!res.ok) {
-    const message = json && typeof json === 'object' && 'message' in json && typeof json.message === 'string' ? json.message : `HTTP ${res.status}`;
-    return { ok: false, status: res.status, message };
-  }
-  const parsed = schema.safeParse(json);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, status: res.status, message: `${method} ${path}: unexpected response shape` };
 }
 
 export async function listTokens(credential: Credential): Promise<TokenApiResult<TokenInfo[]>> {

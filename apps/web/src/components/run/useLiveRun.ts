@@ -1,6 +1,7 @@
 'use client';
 
-import { LIVE_EVENT, type RunDetail } from '@kneeboard/contracts';
+import { fetchApi } from '@kneeboard/api-client';
+import { LIVE_EVENT, RunDetail } from '@kneeboard/contracts';
 import { useEffect, useState } from 'react';
 import { isNewer, parseRunDetail, type LiveMode } from '../../lib/live.ts';
 
@@ -46,11 +47,7 @@ export function useLiveRun(initial: RunDetail): LiveRun {
     };
     const fetchOnce = async (): Promise<RunDetail | null> => {
       inFlight = new AbortController();
-      const res = await fetch(`/api/v1/runs/${encodeURIComponent(id)}`, { cache: 'no-store', signal: inFlight.signal });
-      if (!res.ok) throw new Error(`GET /api/v1/runs/${id} answered ${res.status}`);
-      const parsed = parseRunDetail(await res.json());
-      if (!parsed.ok) throw new Error(`unexpected run detail: ${parsed.error}`);
-      return parsed.detail;
+      return fetchApi(`/api/v1/runs/${encodeURIComponent(id)}`, RunDetail, { init: { cache: 'no-store', signal: inFlight.signal } });
     };
     const poll = async () => {
       if (stopped) return;

@@ -32,15 +32,3 @@ export function batchOf(rows: EventRow[], batchId: string): EventBatch {
     status: rows.map((r) => r.status ?? 200),
   };
 }
-
-/** A deterministic PRNG (mulberry32), so data sets are random-looking but reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

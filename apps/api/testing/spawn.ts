@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const SERVER = fileURLToPath(new URL('./server.ts', import.meta.url));
+const SERVER = fileURLToPath(new URL('../src/server.ts', import.meta.url));
 // One process, node with tsx's loader: the `tsx` launcher would fork a child, and a SIGKILL to the
 // launcher would leave the real server running.
 const TSX_LOADER = import.meta.resolve('tsx');

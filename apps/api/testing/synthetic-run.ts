@@ -1,5 +1,6 @@
 import type { StepHealth } from '@kneeboard/contracts';
-import { batchOf, createRun, postJson, prng } from './http.ts';
+import { prng } from '@kneeboard/analysis/testing';
+import { batchOf, createRun, postJson } from './http.ts';
 
 export interface SyntheticRunOptions {
   seed: number;
