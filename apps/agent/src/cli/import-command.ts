@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { RunDetail } from '@kneeboard/contracts';
+import { DEFAULT_API_URL, DEFAULT_WEB_URL, RunDetail } from '@kneeboard/contracts';
 import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { runFollow } from '../import/follow.ts';
 import { runImport, type ImportResult } from '../import/run-import.ts';
@@ -58,8 +58,8 @@ export function importCommand(): Command {
     .option('--follow', 'live: read one file as it is written (or - for stdin) and draw the curve while the test runs; ends at EOF, when the file stops growing, or on Ctrl-C')
     .addOption(opt('--follow-idle <time>', '--follow on a file: the test is over when the file has not grown for this long').argParser(parseDuration).default(30_000, '30s'))
     .addOption(opt('--token <token>', 'API token (ingest scope is enough)').env('KNEEBOARD_TOKEN'))
-    .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
-    .option('--web <url>', 'Kneeboard web UI, for the run link', 'http://127.0.0.1:3000')
+    .option('--api <url>', 'Kneeboard API', DEFAULT_API_URL)
+    .option('--web <url>', 'Kneeboard web UI, for the run link', DEFAULT_WEB_URL)
     .option('--json', 'print the report as JSON on stdout (progress goes to stderr)')
     .addHelpText(
       'after',

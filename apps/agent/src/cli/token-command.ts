@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { ApiError, CreatedToken, CreateTokenBody, ListTokensResponse, TokenInfo, TokenScope, type CreateTokenBody as CreateTokenInput } from '@kneeboard/contracts';
+import { ApiError, CreatedToken, CreateTokenBody, type CreateTokenBody as CreateTokenInput, DEFAULT_API_URL, ListTokensResponse, TokenInfo, TokenScope } from '@kneeboard/contracts';
 import { EXIT } from './exit-codes.ts';
 import { parseDuration } from './parse-flags.ts';
 import { tokenOption } from './token-option.ts';
@@ -52,7 +52,7 @@ const action =
     }
   };
 
-const common = (c: Command) => c.option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000').addOption(tokenOption()).option('--json', 'print JSON');
+const common = (c: Command) => c.option('--api <url>', 'Kneeboard API', DEFAULT_API_URL).addOption(tokenOption()).option('--json', 'print JSON');
 
 /** `kneeboard token create|list|revoke`: manage the API's tokens with an admin token. */
 export function tokenCommand(): Command {
