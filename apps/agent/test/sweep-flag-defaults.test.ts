@@ -2,7 +2,8 @@ import { DEFAULT_SPOOL_DIR } from '@kneeboard/agent-sdk';
 import { DEFAULT_API_URL, DEFAULT_WEB_URL } from '@kneeboard/contracts';
 import type { Option } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { fleetDefault, sweepDefault } from '../src/cli/flag-defaults.ts';
+import { fleetDefault, importDefault, sweepDefault } from '../src/cli/flag-defaults.ts';
+import { importCommand } from '../src/cli/import-command.ts';
 import { parseDuration } from '../src/cli/parse-flags.ts';
 import { sweepCommand } from '../src/cli/sweep-command.ts';
 import { FLAG_FIELD, flagName, toSweepInput, type SweepFlags } from '../src/cli/sweep-flags.ts';
@@ -95,6 +96,39 @@ describe('the sweep flags take their defaults from SweepConfig only', () => {
       warmupMs: 0,
       request: { timeoutMs: 1_000 },
       api: 'http://10.0.0.2:4000',
+    });
+  });
+});
+
+describe('the import flags take their defaults from ImportConfig only', () => {
+  const options = importCommand().options;
+  const byKey = new Map(options.map((o) => [o.attributeName(), o]));
+  // Flag → ImportConfig field, for the flags whose field has a default.
+  const fields = { warmup: 'warmupMs', batchSize: 'maxBatchEvents', deliveryTimeout: 'deliveryTimeoutMs', inFlight: 'inFlight', followIdle: 'followIdleMs', api: 'api', web: 'web' } as const;
+
+  it('no flag carries a default of its own but --latency-metric (a k6 parser option, not an import setting)', () => {
+    const own = options.filter((o) => o.defaultValue !== undefined).map((o) => o.long);
+    expect(own).toEqual(['--latency-metric']);
+  });
+
+  it.each(Object.entries(fields))('--help shows %s’s default as ImportConfig has it (%s)', (key, field) => {
+    const option = byKey.get(key)!;
+    const shown = /\(default: (.+?)\)/.exec(option.description)?.[1];
+    expect(shown, `${option.long} --help`).toBeDefined();
+    const text = shown!.startsWith('"') ? (JSON.parse(shown!) as string) : shown!;
+    expect(option.parseArg ? option.parseArg(text, undefined) : text).toEqual(importDefault(field));
+    expect(importDefault(field)).toBeDefined();
+  });
+
+  it('the defaults are the ones the import always had', () => {
+    expect(Object.fromEntries(Object.values(fields).map((f) => [f, importDefault(f)]))).toEqual({
+      warmupMs: 0,
+      maxBatchEvents: 50_000,
+      deliveryTimeoutMs: 60_000,
+      inFlight: 4,
+      followIdleMs: 30_000,
+      api: DEFAULT_API_URL,
+      web: DEFAULT_WEB_URL,
     });
   });
 });

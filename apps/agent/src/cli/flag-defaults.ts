@@ -1,12 +1,13 @@
 import type { z } from 'zod';
 import { FleetPlanBody } from '@kneeboard/contracts';
+import { ImportConfig } from '../import/import-options.ts';
 import { SweepFields } from '../sweep/config.ts';
 import type { FieldPath } from './sweep-flags.ts';
 
 /**
- * The defaults the sweep command shows in --help, read from the schemas that apply them
- * (SweepConfig; FleetPlanBody for the coordinator's knobs), so the help cannot promise another
- * value than the one used. Commander is given no defaults of its own.
+ * The defaults the sweep and import commands show in --help, read from the schemas that apply
+ * them (SweepConfig, ImportConfig; FleetPlanBody for the coordinator's knobs), so the help cannot
+ * promise another value than the one used. Commander is given no defaults of their own.
  */
 
 /** A schema's default: what it makes of a missing value (undefined when it has none). */
@@ -15,12 +16,15 @@ function defaultOf(schema: z.ZodType): unknown {
   return r.success ? r.data : undefined;
 }
 
-/** The default of a SweepConfig field; `request.timeoutMs` reaches into a nested object. */
-export function sweepDefault(field: FieldPath): unknown {
-  const [head, leaf] = field.split('.') as [keyof typeof SweepFields.shape, string | undefined];
-  const value = defaultOf(SweepFields.shape[head]);
+/** The default of an object schema's field; `request.timeoutMs` reaches into a nested object. */
+function fieldDefault(shape: Record<string, z.ZodType>, field: string): unknown {
+  const [head, leaf] = field.split('.') as [string, string | undefined];
+  const value = defaultOf(shape[head]!);
   return leaf === undefined ? value : (value as Record<string, unknown> | undefined)?.[leaf];
 }
+
+export const sweepDefault = (field: FieldPath): unknown => fieldDefault(SweepFields.shape, field);
+export const importDefault = (field: keyof typeof ImportConfig.shape): unknown => fieldDefault(ImportConfig.shape, field);
 
 export const fleetDefault = (field: keyof typeof FleetPlanBody.shape): unknown => defaultOf(FleetPlanBody.shape[field]);
 
