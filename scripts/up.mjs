@@ -8,6 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 const env = process.env;
+// The defaults are packages/contracts/src/defaults.ts's (DEFAULT_API_PORT, DEFAULT_WEB_PORT,
+// DEFAULT_DEMO_TARGET_PORT), copied because this script runs before anything is built (packages/contracts/test/defaults.test.ts
+// checks they are equal).
 const API_PORT = Number(env.KNEEBOARD_API_PORT ?? 4000);
 const WEB_PORT = Number(env.KNEEBOARD_WEB_PORT ?? 3000);
 const TARGET_PORT = Number(env.KNEEBOARD_DEMO_PORT ?? 4100);

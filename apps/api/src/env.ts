@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { StorageConfig } from '@kneeboard/clickhouse';
-import { DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
+import { DEFAULT_API_PORT, DEFAULT_HOST, DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
 import { resolveAccess, type AccessConfig } from './access/config.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy } from './plugins/retention.ts';
@@ -46,8 +46,8 @@ const RetentionList = z
   );
 
 const Env = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  HOST: z.string().default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_API_PORT),
+  HOST: z.string().default(DEFAULT_HOST),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KNEEBOARD_DATA_DIR: z.string().min(1).default('.data/clickhouse'),
   CLICKHOUSE_URL: z.url({ protocol: /^https?$/ }).optional(),

@@ -1,3 +1,5 @@
+import { DEFAULT_DEMO_TARGET_PORT, DEFAULT_HOST } from '@kneeboard/contracts/defaults';
+
 export interface DemoTargetOptions {
   /** Worker slots W: how many requests are served at once. Default 4. */
   workers?: number;
@@ -24,8 +26,8 @@ export const DEMO_TARGET_DEFAULTS: ResolvedDemoTargetOptions = {
   workers: 4,
   serviceMs: 20,
   jitterMs: 0,
-  port: 4100,
-  host: '127.0.0.1',
+  port: DEFAULT_DEMO_TARGET_PORT,
+  host: DEFAULT_HOST,
   stallAfterMs: 0,
   stallMs: 0,
 };

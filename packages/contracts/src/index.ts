@@ -17,3 +17,4 @@ export * from './svg-view.ts';
 export * from './tokens.ts';
 export * from './level-detail.ts';
 export * from './fleet.ts';
+export * from './defaults.ts';

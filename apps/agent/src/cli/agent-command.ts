@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { z } from 'zod';
-import { AgentId, RunId } from '@kneeboard/contracts';
+import { AgentId, DEFAULT_API_URL, RunId } from '@kneeboard/contracts';
 import { runAgent } from '../fleet/run-agent.ts';
 import { EXIT } from './exit-codes.ts';
 import { parsePositiveInt } from './parse-flags.ts';
@@ -24,7 +24,7 @@ export function agentCommand(): Command {
   return new Command('agent')
     .description('join a run driven by several agents (started by `kneeboard sweep … --agents N`) and drive this host’s share of each step')
     .requiredOption('--join <run>', 'the run to join (its id, printed by the coordinator)')
-    .option('--api <url>', 'Kneeboard API (the same process the coordinator uses)', 'http://127.0.0.1:4000')
+    .option('--api <url>', 'Kneeboard API (the same process the coordinator uses)', DEFAULT_API_URL)
     .addOption(tokenOption())
     .option('--agent-id <id>', 'this agent in the stored events (default <hostname>-<pid>)')
     .addOption(new Option('--engine <engine>', 'load engine: native, node, or auto').choices(['auto', 'node', 'native']).default('auto'))

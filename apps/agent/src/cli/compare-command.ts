@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { DEFAULT_API_URL, DEFAULT_WEB_URL } from '@kneeboard/contracts';
 import { runCompare } from '../compare/run-compare.ts';
 import { CompareError } from '../compare/resolve-run.ts';
 import { EXIT } from './exit-codes.ts';
@@ -14,9 +15,9 @@ export function compareCommand(): Command {
     .requiredOption('--head <side>', 'what is being judged, written like --base (repeatable, up to 7)', collect)
     .option('--service <name>', 'the service, when --base/--head are release labels (the newest finished run of each is used)')
     .addOption(new Option('--fail-on-regression <pct>', 'smallest regression that fails the gate').argParser(parseThreshold).default(0.05, '5%'))
-    .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .option('--api <url>', 'Kneeboard API', DEFAULT_API_URL)
     .addOption(tokenOption())
-    .option('--web <url>', 'Kneeboard web UI, for the link to the comparison', 'http://127.0.0.1:3000')
+    .option('--web <url>', 'Kneeboard web UI, for the link to the comparison', DEFAULT_WEB_URL)
     .option('--json', 'print the comparison and the gate result as JSON')
     .addHelpText(
       'after',

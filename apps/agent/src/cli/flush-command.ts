@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { Command } from 'commander';
+import { DEFAULT_API_URL } from '@kneeboard/contracts';
 import { DEFAULT_SPOOL_DIR, KneeboardApi, replaySpool } from '@kneeboard/agent-sdk';
 import { checkApi } from '../sweep/preflight.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
@@ -10,7 +11,7 @@ export function flushCommand(): Command {
   return new Command('flush')
     .description('re-send what earlier agents left in the spool (the API was down or slow), in order, without duplicates')
     .option('--spool-dir <dir>', 'the spool directory the sweeps used', DEFAULT_SPOOL_DIR)
-    .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .option('--api <url>', 'Kneeboard API', DEFAULT_API_URL)
     .addOption(tokenOption())
     .action(flush);
 }

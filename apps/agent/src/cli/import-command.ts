@@ -8,31 +8,35 @@ import { IMPORT_TOOLS, toolSpec, type ToolVariant } from '../import/tools.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
 import { EXIT } from './exit-codes.ts';
 import { collectTag, parseDuration, parseNumbers, parsePositiveInt } from './parse-flags.ts';
+import { durationText, importDefault, withDefault } from './flag-defaults.ts';
 
 interface ImportFlags {
   level?: number[];
-  warmup: number;
+  warmup?: number;
   service?: string;
   release?: string;
   name?: string;
   gitSha?: string;
   tag?: Record<string, string>;
   run?: string;
-  api: string;
-  web: string;
+  api?: string;
+  web?: string;
   loadModel?: 'closed' | 'open';
   param?: string;
   latencyMetric: ToolVariant['latencyMetric'];
-  batchSize: number;
-  deliveryTimeout: number;
-  inFlight: number;
+  batchSize?: number;
+  deliveryTimeout?: number;
+  inFlight?: number;
   token?: string;
   follow?: boolean;
-  followIdle: number;
+  followIdle?: number;
   json?: boolean;
 }
 
 const opt = (flags: string, description: string) => new Option(flags, description);
+/** A flag whose default is its ImportConfig field's (given none of its own), shown in --help. */
+const field = (flags: string, description: string, name: Parameters<typeof importDefault>[0], show?: (v: never) => string) => opt(flags, withDefault(description, importDefault(name), show));
+const duration = (flags: string, description: string, name: Parameters<typeof importDefault>[0]) => field(flags, description, name, durationText).argParser(parseDuration);
 
 export function importCommand(): Command {
   return new Command('import')
@@ -43,7 +47,7 @@ export function importCommand(): Command {
     })
     .argument('<files...>', 'its output files; several files with --level a,b,c are a sweep, one level per file')
     .addOption(opt('--level <list>', 'the load of each file (one value for all, or one per file); default: from the tool’s own schedule').argParser(parseNumbers))
-    .addOption(opt('--warmup <time>', 'unmeasured time at the start of each step (still stored)').argParser(parseDuration).default(0, '0'))
+    .addOption(duration('--warmup <time>', 'unmeasured time at the start of each step (still stored)', 'warmupMs'))
     .option('--service <name>', 'service under test (for a new run)')
     .option('--release <label>', 'release or build measured (for a new run)')
     .option('--name <name>', 'a name for the new run')
@@ -53,14 +57,14 @@ export function importCommand(): Command {
     .addOption(opt('--load-model <model>', 'closed (users, VUs, threads) or open (a rate); default per tool').choices(['closed', 'open']))
     .option('--param <name>', 'what the level is (default per tool: vus, rate, concurrency, threads, users)')
     .addOption(opt('--latency-metric <metric>', 'k6: the metric read as latency').choices(['http_req_duration', 'http_req_waiting']).default('http_req_duration'))
-    .addOption(opt('--batch-size <n>', 'requests per batch sent to the API (≤ 100000)').argParser(parsePositiveInt).default(50_000))
-    .addOption(opt('--delivery-timeout <time>', 'at the end, how long to wait for the API').argParser(parseDuration).default(60_000, '60s'))
-    .addOption(opt('--in-flight <n>', 'batches posted at once').argParser(parsePositiveInt).default(4))
+    .addOption(field('--batch-size <n>', 'requests per batch sent to the API (≤ 100000)', 'maxBatchEvents').argParser(parsePositiveInt))
+    .addOption(duration('--delivery-timeout <time>', 'at the end, how long to wait for the API', 'deliveryTimeoutMs'))
+    .addOption(field('--in-flight <n>', 'batches posted at once', 'inFlight').argParser(parsePositiveInt))
     .option('--follow', 'live: read one file as it is written (or - for stdin) and draw the curve while the test runs; ends at EOF, when the file stops growing, or on Ctrl-C')
-    .addOption(opt('--follow-idle <time>', '--follow on a file: the test is over when the file has not grown for this long').argParser(parseDuration).default(30_000, '30s'))
+    .addOption(duration('--follow-idle <time>', '--follow on a file: the test is over when the file has not grown for this long', 'followIdleMs'))
     .addOption(opt('--token <token>', 'API token (ingest scope is enough)').env('KNEEBOARD_TOKEN'))
-    .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
-    .option('--web <url>', 'Kneeboard web UI, for the run link', 'http://127.0.0.1:3000')
+    .addOption(field('--api <url>', 'Kneeboard API', 'api'))
+    .addOption(field('--web <url>', 'Kneeboard web UI, for the run link', 'web'))
     .option('--json', 'print the report as JSON on stdout (progress goes to stderr)')
     .addHelpText(
       'after',
@@ -108,7 +112,7 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
         deliveryTimeoutMs: flags.deliveryTimeout,
         inFlight: flags.inFlight,
         token: flags.token,
-        follow: flags.follow ?? false,
+        follow: flags.follow,
         followIdleMs: flags.followIdle,
       },
       {
@@ -126,7 +130,7 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
       },
       stop.signal,
     );
-    printReport(result, say, await storedCurve(flags.api, result.runId));
+    printReport(result, say, await storedCurve(flags.api ?? String(importDefault('api')), result.runId));
     if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     process.exitCode = EXIT.ok;
   } catch (err) {

@@ -1,7 +1,6 @@
 import { Command, Option } from 'commander';
-import { DEFAULT_SPOOL_DIR } from '@kneeboard/agent-sdk';
 import { DEFAULT_ENGINE_BINARY, resolveEngine } from '../native/engine-binary.ts';
-import { SweepConfig } from '../sweep/config.ts';
+import { DEFAULT_CLOSED_LEVELS, SweepConfig } from '../sweep/config.ts';
 import { runSweep } from '../sweep/run-sweep.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
 import { EXIT } from './exit-codes.ts';
@@ -18,28 +17,33 @@ import {
 } from './parse-flags.ts';
 import { coordinate } from './coordinate-command.ts';
 import { tokenOption } from './token-option.ts';
-import { describeFlagIssues, toSweepInput, type SweepFlags } from './sweep-flags.ts';
+import { describeFlagIssues, toSweepInput, type FieldPath, type SweepFlags } from './sweep-flags.ts';
 import { createTerminalReporter } from './terminal-reporter.ts';
+import { durationText, fleetDefault, sweepDefault, withDefault } from './flag-defaults.ts';
 
 const opt = (flags: string, description: string) => new Option(flags, description);
+/** A flag whose default is its SweepConfig field's, shown in --help (a duration as 10s, not 10000). */
+const field = (flags: string, description: string, name: FieldPath, show?: (v: never) => string) => opt(flags, withDefault(description, sweepDefault(name), show));
+const metricNames = (names: string[]) => names.join(',');
+const duration = (flags: string, description: string, name: FieldPath) => field(flags, description, name, durationText).argParser(parseDuration);
 
 export function sweepCommand(): Command {
   return new Command('sweep')
     .description('sweep a service through load levels: closed loop (fixed concurrency), open loop (fixed rate), or any knob via --param')
     .requiredOption('--target <url>', 'URL every request goes to')
-    .addOption(opt('-c, --concurrency <list>', 'closed loop: concurrency levels (default 1,2,4,8,16); with --param, the one concurrency held').argParser(parseLevels))
+    .addOption(opt('-c, --concurrency <list>', `closed loop: concurrency levels (default ${DEFAULT_CLOSED_LEVELS.join(',')}); with --param, the one concurrency held`).argParser(parseLevels))
     .addOption(opt('--levels <list>', 'the levels swept: concurrency (same as -c), or with --param that knob’s values').argParser(parseNumbers))
     .addOption(opt('-R, --rate <list>', 'open loop: requests/s per level, latency from the intended send time; with --param, the one rate held').argParser(parseNumbers))
-    .addOption(opt('--arrivals <kind>', 'open loop: uniform (as wrk2) or poisson spacing of sends').choices(['uniform', 'poisson']).default('uniform'))
-    .addOption(opt('--think-time <time>', 'closed loop: pause after each response').argParser(parseDuration).default(0, '0'))
-    .addOption(opt('--max-connections <n>', 'connections to the target at most (open loop: sends beyond wait, late or missed)').argParser(parsePositiveInt))
+    .addOption(field('--arrivals <kind>', 'open loop: uniform (as wrk2) or poisson spacing of sends', 'arrivals').choices(['uniform', 'poisson']))
+    .addOption(duration('--think-time <time>', 'closed loop: pause after each response', 'thinkTimeMs'))
+    .addOption(field('--max-connections <n>', 'connections to the target at most (open loop: sends beyond wait, late or missed)', 'maxConnections').argParser(parsePositiveInt))
     .option('--param <name>', 'sweep another knob (e.g. workers): --levels are its values, set by --before-level')
     .option('--before-level <cmd>', 'shell command run before each level, {level} replaced, e.g. restart the target')
     .option('--ready-url <url>', 'polled after --before-level until it answers a success, status 1–399 (default the target URL)')
-    .addOption(opt('--ready-timeout <time>', 'longest wait for --before-level and readiness').argParser(parseDuration).default(60_000, '60s'))
-    .addOption(opt('-d, --duration <time>', 'measured time per level (500ms, 10s, 2m)').argParser(parseDuration).default(10_000, '10s'))
-    .addOption(opt('--warmup <time>', 'unmeasured time at the start of each level').argParser(parseDuration).default(2_000, '2s'))
-    .addOption(opt('--repeat <n>', 'sweep the release n times as n runs, levels interleaved, so comparisons measure run-to-run noise').argParser(parsePositiveInt).default(1))
+    .addOption(duration('--ready-timeout <time>', 'longest wait for --before-level and readiness', 'readyTimeoutMs'))
+    .addOption(duration('-d, --duration <time>', 'measured time per level (500ms, 10s, 2m)', 'durationMs'))
+    .addOption(duration('--warmup <time>', 'unmeasured time at the start of each level', 'warmupMs'))
+    .addOption(field('--repeat <n>', 'sweep the release n times as n runs, levels interleaved, so comparisons measure run-to-run noise', 'repeat').argParser(parsePositiveInt))
     .option('--refine', 'at the end, add levels inside the knee’s bracket where the grid is coarse, to place the knee closer')
     .requiredOption('--service <name>', 'service under test')
     .requiredOption('--release <label>', 'release or build being measured')
@@ -50,23 +54,23 @@ export function sweepCommand(): Command {
     .option('-H, --header <header>', "request header 'Name: value' (repeatable)", collectHeader)
     .option('--body <text|@file>', 'request body, or @path to read it from a file', parseBody)
     .option('--request-file <path>', 'JSON {method, path, headers, body}; flags override its fields', parseRequestFile)
-    .addOption(opt('--timeout <time>', 'longest wait for a response, then it counts as an error').argParser(parseDuration).default(30_000, '30s'))
-    .addOption(opt('--compute-metric <names>', 'Server-Timing metric(s) read as compute, first present wins').argParser(parseMetricNames))
-    .addOption(opt('--queue-metric <names>', 'Server-Timing metric(s) read as queue, first present wins').argParser(parseMetricNames))
+    .addOption(duration('--timeout <time>', 'longest wait for a response, then it counts as an error', 'request.timeoutMs'))
+    .addOption(field('--compute-metric <names>', 'Server-Timing metric(s) read as compute, first present wins', 'serverTiming.compute', metricNames).argParser(parseMetricNames))
+    .addOption(field('--queue-metric <names>', 'Server-Timing metric(s) read as queue, first present wins', 'serverTiming.queue', metricNames).argParser(parseMetricNames))
     .option('--agent-id <id>', 'this agent in the stored events (default <hostname>-<pid>)')
-    .option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000')
+    .addOption(field('--api <url>', 'Kneeboard API', 'api'))
     .addOption(tokenOption())
-    .option('--web <url>', 'Kneeboard web UI, for the run link', 'http://127.0.0.1:3000')
-    .option('--spool-dir <dir>', 'where undelivered API calls wait on disk', DEFAULT_SPOOL_DIR)
-    .addOption(opt('--flush-interval <time>', 'a batch of events leaves at least this often').argParser(parseDuration).default(500, '500ms'))
-    .addOption(opt('--delivery-timeout <time>', 'at the end, how long to wait for the API before leaving the rest in the spool').argParser(parseDuration).default(30_000, '30s'))
-    .addOption(opt('--engine <engine>', 'load engine: native (Rust, apps/agent/engine), node, or auto (native when built and the target is http)').choices(['auto', 'node', 'native']).default('auto'))
+    .addOption(field('--web <url>', 'Kneeboard web UI, for the run link', 'web'))
+    .addOption(field('--spool-dir <dir>', 'where undelivered API calls wait on disk', 'spoolDir'))
+    .addOption(duration('--flush-interval <time>', 'a batch of events leaves at least this often', 'flushIntervalMs'))
+    .addOption(duration('--delivery-timeout <time>', 'at the end, how long to wait for the API before leaving the rest in the spool', 'deliveryTimeoutMs'))
+    .addOption(field('--engine <engine>', 'load engine: native (Rust, apps/agent/engine), node, or auto (native when built and the target is http)', 'engine').choices(['auto', 'node', 'native']))
     .addOption(opt('--threads <n>', 'native engine: worker threads (default: the cores this process may use)').argParser(parsePositiveInt))
     .option('--engine-binary <path>', 'native engine: the binary to run (default: the one cargo builds in apps/agent/engine)')
     .option('--json', 'print the final per-level table as JSON on stdout (the live view goes to stderr)')
     .addOption(opt('--agents <n>', 'coordinate n agents (`kneeboard agent --join RUN` on each load host) that share every step; this process sends no load').argParser(parsePositiveInt))
-    .addOption(opt('--agent-timeout <time>', 'with --agents: an agent silent this long during a step is dead and the step partial').argParser(parseDuration).default(5_000, '5s'))
-    .addOption(opt('--barrier-lead <time>', 'with --agents: how far ahead each step’s start is set, for every agent to receive it').argParser(parseDuration).default(1_000, '1s'))
+    .addOption(opt('--agent-timeout <time>', withDefault('with --agents: an agent silent this long during a step is dead and the step partial', fleetDefault('heartbeat_timeout_ms'), durationText)).argParser(parseDuration))
+    .addOption(opt('--barrier-lead <time>', withDefault('with --agents: how far ahead each step’s start is set, for every agent to receive it', fleetDefault('lead_ms'), durationText)).argParser(parseDuration))
     .addHelpText(
       'after',
       `

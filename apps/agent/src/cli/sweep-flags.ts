@@ -1,26 +1,30 @@
 import type { z } from 'zod';
-import type { SweepInput } from '../sweep/config.ts';
+import { DEFAULT_CLOSED_LEVELS, type SweepInput } from '../sweep/config.ts';
 import type { RequestFile } from './parse-flags.ts';
 
-/** The sweep command's flags as commander hands them over (after each flag's own parser). */
+/**
+ * The sweep command's flags as commander hands them over (after each flag's own parser). A flag
+ * not given is undefined: the defaults are SweepConfig's (FleetPlanBody's for the fleet knobs),
+ * filled in when the input is parsed, and only shown in --help from there.
+ */
 export interface SweepFlags {
   target: string;
   concurrency?: number[];
   levels?: number[];
   rate?: number[];
-  arrivals: 'uniform' | 'poisson';
-  thinkTime: number;
+  arrivals?: 'uniform' | 'poisson';
+  thinkTime?: number;
   maxConnections?: number;
   engineBinary?: string;
-  engine: 'auto' | 'node' | 'native';
+  engine?: 'auto' | 'node' | 'native';
   threads?: number;
   param?: string;
   beforeLevel?: string;
   readyUrl?: string;
-  readyTimeout: number;
-  duration: number;
-  warmup: number;
-  repeat: number;
+  readyTimeout?: number;
+  duration?: number;
+  warmup?: number;
+  repeat?: number;
   refine?: boolean;
   service: string;
   release: string;
@@ -31,23 +35,66 @@ export interface SweepFlags {
   header?: Record<string, string>;
   body?: string | Buffer;
   requestFile?: RequestFile;
-  timeout: number;
+  timeout?: number;
   computeMetric?: string[];
   queueMetric?: string[];
   agentId?: string;
-  api: string;
+  api?: string;
   token?: string;
-  web: string;
-  spoolDir: string;
-  flushInterval: number;
-  deliveryTimeout: number;
+  web?: string;
+  spoolDir?: string;
+  flushInterval?: number;
+  deliveryTimeout?: number;
   json?: boolean;
   agents?: number;
-  agentTimeout: number;
-  barrierLead: number;
+  agentTimeout?: number;
+  barrierLead?: number;
 }
 
-const DEFAULT_CONCURRENCY = [1, 2, 4, 8, 16];
+/** A SweepConfig field a flag can set: `durationMs`, or one level down, `request.timeoutMs`. */
+export type FieldPath = {
+  [K in keyof SweepInput & string]-?: K extends 'run' | 'request' | 'serverTiming' ? `${K}.${keyof NonNullable<SweepInput[K]> & string}` : K;
+}[keyof SweepInput & string];
+
+/**
+ * The one table of flag → SweepConfig field, for every flag that sets one field as given (dotted
+ * paths are nested). toSweepInput copies by it and a schema error names the flag from it. The load
+ * flags (-c, --levels, --rate, --param), --request-file and the coordinator's flags are read by hand.
+ */
+export const FLAG_FIELD = {
+  target: 'target',
+  arrivals: 'arrivals',
+  thinkTime: 'thinkTimeMs',
+  maxConnections: 'maxConnections',
+  engineBinary: 'engineBinary',
+  engine: 'engine',
+  threads: 'threads',
+  beforeLevel: 'beforeLevel',
+  readyUrl: 'readyUrl',
+  readyTimeout: 'readyTimeoutMs',
+  duration: 'durationMs',
+  warmup: 'warmupMs',
+  repeat: 'repeat',
+  refine: 'refine',
+  service: 'run.service',
+  release: 'run.release',
+  name: 'run.name',
+  gitSha: 'run.git_sha',
+  tag: 'run.tags',
+  timeout: 'request.timeoutMs',
+  computeMetric: 'serverTiming.compute',
+  queueMetric: 'serverTiming.queue',
+  agentId: 'agentId',
+  api: 'api',
+  token: 'token',
+  web: 'web',
+  spoolDir: 'spoolDir',
+  flushInterval: 'flushIntervalMs',
+  deliveryTimeout: 'deliveryTimeoutMs',
+} as const satisfies Partial<Record<keyof SweepFlags, FieldPath>>;
+
+/** `gitSha` → `--git-sha`: commander's attribute name back to the flag the user typed. */
+export const flagName = (key: string): string => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 /**
  * Flags → sweep options. Which load model and which knob follow from the flags given:
@@ -75,86 +122,55 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
   } else {
     if (f.levels && f.concurrency) return { error: '--levels and --concurrency: give one of them' };
     loadModel = 'closed';
-    levels = f.concurrency ?? f.levels ?? DEFAULT_CONCURRENCY;
+    levels = f.concurrency ?? f.levels ?? DEFAULT_CLOSED_LEVELS;
   }
   const file = f.requestFile ?? {};
+  const fields = fieldsFromFlags(f);
   const levelsFlag = f.param === undefined && f.rate ? '--rate' : f.concurrency && f.param === undefined ? '--concurrency' : '--levels';
   return {
     levelsFlag,
     input: {
-      target: f.target,
+      ...fields,
       loadModel,
       levels,
       parameter: f.param,
       hold,
-      arrivals: f.arrivals,
-      thinkTimeMs: f.thinkTime,
-      maxConnections: f.maxConnections,
-      engineBinary: f.engineBinary,
-      engine: f.engine,
-      threads: f.threads,
-      beforeLevel: f.beforeLevel,
-      readyUrl: f.readyUrl,
-      readyTimeoutMs: f.readyTimeout,
-      durationMs: f.duration,
-      warmupMs: f.warmup,
-      repeat: f.repeat,
-      refine: f.refine ?? false,
-      run: { service: f.service, release: f.release, name: f.name, git_sha: f.gitSha, tags: f.tag },
       // Flags win over the request file, field by field (headers merged).
       request: {
+        ...fields.request,
         method: f.method ?? file.method,
         path: file.path,
         headers: { ...file.headers, ...f.header },
         body: f.body ?? file.body,
-        timeoutMs: f.timeout,
       },
-      serverTiming: { compute: f.computeMetric, queue: f.queueMetric },
-      api: f.api,
-      token: f.token,
-      web: f.web,
-      agentId: f.agentId,
-      spoolDir: f.spoolDir,
-      flushIntervalMs: f.flushInterval,
-      deliveryTimeoutMs: f.deliveryTimeout,
-    },
+    } as SweepInput,
   };
+}
+
+/** Copies each flag given onto its SweepConfig field (FLAG_FIELD); a flag not given stays unset. */
+function fieldsFromFlags(f: SweepFlags): Record<string, unknown> & { request: Record<string, unknown> } {
+  const nested = { run: {}, request: {}, serverTiming: {} } as Record<string, Record<string, unknown>>;
+  const top: Record<string, unknown> & { request: Record<string, unknown> } = { ...nested, request: nested.request! };
+  for (const [key, field] of Object.entries(FLAG_FIELD)) {
+    const value = f[key as keyof SweepFlags];
+    if (value === undefined) continue;
+    const [head, leaf] = field.split('.') as [string, string | undefined];
+    if (leaf === undefined) top[head] = value;
+    else nested[head]![leaf] = value;
+  }
+  return top;
 }
 
 /** Which flag set each SweepConfig field, so a schema error can name what the user typed. */
 const FLAG_OF: Record<string, string> = {
-  target: '--target',
+  ...Object.fromEntries(Object.entries(FLAG_FIELD).map(([key, field]) => [field, flagName(key)])),
   levels: '--levels',
   hold: '--concurrency/--rate',
   parameter: '--param',
-  beforeLevel: '--before-level',
-  readyUrl: '--ready-url',
-  readyTimeoutMs: '--ready-timeout',
-  thinkTimeMs: '--think-time',
-  maxConnections: '--max-connections',
-  engine: '--engine',
-  threads: '--threads',
-  engineBinary: '--engine-binary',
-  durationMs: '--duration',
-  warmupMs: '--warmup',
-  'run.service': '--service',
-  'run.release': '--release',
-  'run.name': '--name',
-  'run.git_sha': '--git-sha',
-  'run.tags': '--tag',
   'request.method': '--method',
   'request.path': '--request-file',
   'request.headers': '--header',
-  'request.timeoutMs': '--timeout',
-  'serverTiming.compute': '--compute-metric',
-  'serverTiming.queue': '--queue-metric',
-  api: '--api',
-  token: '--token',
-  web: '--web',
-  agentId: '--agent-id',
-  spoolDir: '--spool-dir',
-  flushIntervalMs: '--flush-interval',
-  deliveryTimeoutMs: '--delivery-timeout',
+  'request.body': '--body',
 };
 
 /** `--git-sha: must be a hex git sha`, one line per problem. */

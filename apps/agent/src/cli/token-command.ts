@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { ApiHttpError, ApiNetworkError, ApiShapeError, describeStatus, fetchApiText, parseApiJson } from '@kneeboard/api-client';
 import { describeCause } from '@kneeboard/agent-sdk';
-import { CreatedToken, CreateTokenBody, ListTokensResponse, TokenInfo, TokenScope, type CreateTokenBody as CreateTokenInput } from '@kneeboard/contracts';
+import { CreatedToken, CreateTokenBody, DEFAULT_API_URL, ListTokensResponse, TokenInfo, TokenScope, type CreateTokenBody as CreateTokenInput } from '@kneeboard/contracts';
 import { EXIT } from './exit-codes.ts';
 import { parseDuration } from './parse-flags.ts';
 import { tokenOption } from './token-option.ts';
@@ -51,7 +51,7 @@ const action =
     }
   };
 
-const common = (c: Command) => c.option('--api <url>', 'Kneeboard API', 'http://127.0.0.1:4000').addOption(tokenOption()).option('--json', 'print JSON');
+const common = (c: Command) => c.option('--api <url>', 'Kneeboard API', DEFAULT_API_URL).addOption(tokenOption()).option('--json', 'print JSON');
 
 /** `kneeboard token create|list|revoke`: manage the API's tokens with an admin token. */
 export function tokenCommand(): Command {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_API_URL, DEFAULT_WEB_URL } from '@kneeboard/contracts';
 import type { ToolSpec } from './records.ts';
 
 /** The import's options: what the CLI's flags map to, checked once. */
@@ -9,8 +10,8 @@ export const ImportConfig = z
     levels: z.array(z.number().positive().max(1e9)).optional(),
     /** Trimmed from the start of each step (not measured, still stored). */
     warmupMs: z.number().nonnegative().default(0),
-    api: z.url().default('http://127.0.0.1:4000'),
-    web: z.url().default('http://127.0.0.1:3000'),
+    api: z.url().default(DEFAULT_API_URL),
+    web: z.url().default(DEFAULT_WEB_URL),
     /** Into this existing run; otherwise a new run (or the one an earlier import of the same files made). */
     runId: z.uuid().optional(),
     run: z

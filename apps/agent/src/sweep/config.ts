@@ -1,12 +1,14 @@
 import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
-import { CreateRunBody, MAX_BATCH_EVENTS } from '@kneeboard/contracts';
+import { CreateRunBody, DEFAULT_API_URL, DEFAULT_WEB_URL, MAX_BATCH_EVENTS } from '@kneeboard/contracts';
 import { DEFAULT_RETRY_POLICY, DEFAULT_SPOOL_DIR, HTTP_TOKEN } from '@kneeboard/agent-sdk';
 
 /** Concurrency above this is refused as a typo; the real bound is the open-file limit, checked at start. */
 export const MAX_CONCURRENCY = 100_000;
 export const MAX_RATE = 1_000_000;
 export const DEFAULT_MAX_CONNECTIONS = 10_000;
+/** A closed sweep's levels when none are given (the CLI without -c/--levels/--rate). */
+export const DEFAULT_CLOSED_LEVELS = [1, 2, 4, 8, 16];
 
 const HttpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 const noRepeats = (xs: number[]) => new Set(xs).size === xs.length;
@@ -15,8 +17,11 @@ const REPEAT = 'must not repeat a level (its later window would replace the earl
 const Concurrency = z.number().int('must be whole numbers (concurrency)').min(1, 'must be at least 1').max(MAX_CONCURRENCY, `must be at most ${MAX_CONCURRENCY}`);
 const Rate = z.number().positive('must be more than 0 requests/s').max(MAX_RATE, `must be at most ${MAX_RATE} requests/s`);
 
-/** What a sweep needs. Everything but target, levels, duration and the run's service/release has a default. */
-export const SweepConfig = z
+/**
+ * Every setting of a sweep, with its default: the one home of both. The CLI's flags set these
+ * fields and show these defaults in --help (cli/sweep-flags.ts), giving no defaults of their own.
+ */
+export const SweepFields = z
   .object({
     target: HttpUrl,
     /** closed: fixed concurrency (wrk); open: fixed arrival rate, latency from the intended send time (wrk2). */
@@ -27,8 +32,9 @@ export const SweepConfig = z
     parameter: z.string().trim().min(1).max(100).regex(/^[\w.-]+$/, 'must be a name such as workers').optional(),
     /** The load held at every level of a `parameter` sweep: concurrency (closed) or requests/s (open). */
     hold: z.number().positive().optional(),
-    durationMs: z.number().positive('must be longer than 0'),
-    warmupMs: z.number().nonnegative().default(0),
+    durationMs: z.number().positive('must be longer than 0').default(10_000),
+    /** The unmeasured start of each level. */
+    warmupMs: z.number().nonnegative().default(2_000),
     arrivals: z.enum(['uniform', 'poisson']).default('uniform'),
     thinkTimeMs: z.number().nonnegative().default(0),
     /** Connections to the target, at most: the open loop's bound; below the concurrency it starves a closed loop (for tests). */
@@ -65,8 +71,8 @@ export const SweepConfig = z
     serverTiming: z
       .object({ compute: z.array(z.string().regex(HTTP_TOKEN)).min(1).default(['compute']), queue: z.array(z.string().regex(HTTP_TOKEN)).min(1).default(['queue']) })
       .prefault({}),
-    api: HttpUrl.default('http://127.0.0.1:4000'),
-    web: HttpUrl.default('http://127.0.0.1:3000'),
+    api: HttpUrl.default(DEFAULT_API_URL),
+    web: HttpUrl.default(DEFAULT_WEB_URL),
     /** The API token (an ingest token is enough); none on an API open on loopback. */
     token: z.string().regex(/^\S+$/, 'must be a token, without spaces').optional(),
     agentId: z.string().min(1).max(128).default(() => `${hostname()}-${process.pid}`.slice(0, 128)),
@@ -79,7 +85,10 @@ export const SweepConfig = z
     retry: z
       .object({ initialDelayMs: z.number().nonnegative(), maxDelayMs: z.number().nonnegative(), giveUpAfterMs: z.number().nonnegative() })
       .default(DEFAULT_RETRY_POLICY),
-  })
+  });
+
+/** What a sweep needs. Everything but target, levels and the run's service/release has a default. */
+export const SweepConfig = SweepFields
   .superRefine((c, ctx) => {
     if (c.parameter !== undefined && c.hold === undefined) {
       ctx.addIssue({ code: 'custom', path: ['hold'], message: `a ${c.parameter} sweep needs the load to hold: one concurrency or one rate` });

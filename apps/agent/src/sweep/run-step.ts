@@ -5,6 +5,7 @@ import type { LevelSummary } from '../load/level-stats.ts';
 import type { TargetRequest } from '../load/target-client.ts';
 import type { NativeRequest } from '../native/native-request.ts';
 import { startNativeStep } from '../native/native-step.ts';
+import type { SweepConfig } from './config.ts';
 import { MeasurementWindow, nowEpochMs } from './measurement-window.ts';
 import { startNodeStep } from './node-step.ts';
 import type { SweepReporter } from './reporter.ts';
@@ -14,7 +15,11 @@ import { StepRecording } from './step-recording.ts';
 /** Which engine sends the requests: this process (undici), or the native binary it spawns per step. */
 export type StepEngine = { kind: 'node' } | { kind: 'native'; binary: string; request: NativeRequest; threads: number | undefined };
 
-export interface StepContext {
+/**
+ * What one step needs: the sweep's settings it reads, picked from SweepConfig (not re-declared),
+ * plus the handles the sweep opens for it.
+ */
+export type StepContext = Pick<SweepConfig, 'loadModel' | 'arrivals' | 'thinkTimeMs' | 'maxConnections' | 'warmupMs' | 'durationMs'> & {
   engine: StepEngine;
   recorder: Recorder;
   reporter: SweepReporter;
@@ -22,16 +27,10 @@ export interface StepContext {
   origin: string;
   request: TargetRequest;
   parseTiming: ServerTimingParser;
-  loadModel: 'closed' | 'open';
-  arrivals: 'uniform' | 'poisson';
-  thinkTimeMs: number;
-  maxConnections: number;
-  warmupMs: number;
-  durationMs: number;
   levelCount: number;
   /** Stops the sweep: Ctrl-C, or events that can no longer be stored. */
   signal: AbortSignal;
-}
+};
 
 const PROGRESS_EVERY_MS = 250;
 /** After Ctrl-C, requests in flight get this long to finish before they are cut off. */

@@ -3,11 +3,12 @@
  * build can be started against any API with `KNEEBOARD_API_URL=… next start`.
  */
 import { z } from 'zod';
+import { DEFAULT_API_URL } from '@kneeboard/contracts/defaults';
 
 const ServerEnv = z.object({
   KNEEBOARD_API_URL: z
-    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://127.0.0.1:4000' })
-    .default('http://127.0.0.1:4000')
+    .url({ protocol: /^https?$/, error: `must be an http(s) URL such as ${DEFAULT_API_URL}` })
+    .default(DEFAULT_API_URL)
     .transform((u) => u.replace(/\/+$/, '')),
   /**
    * A token the dashboard sends to the API (its reads, and writes its users make: labels, notes,

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { DEFAULT_API_URL } from '@kneeboard/contracts/defaults';
 import type { RunsFilter } from '../../lib/runs-filter.ts';
 
 /** What to do when there is nothing to show: start a sweep, or widen the filter. */
@@ -25,7 +26,7 @@ export function EmptyState({ filter }: { filter: RunsFilter }) {
         {`pnpm kneeboard sweep --target http://127.0.0.1:8080/ \\
     --levels 1,2,4,8,16,32,64 --duration 10s --warmup 2s \\
     --service my-service --release v1.0.0 --name "first sweep" \\
-    --api http://127.0.0.1:4000`}
+    --api ${DEFAULT_API_URL}`}
       </pre>
       <p className="muted">
         <code>--levels</code> are the concurrencies to step through; each level runs for <code>--duration</code> after a{' '}
