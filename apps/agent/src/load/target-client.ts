@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Pool, type Dispatcher } from 'undici';
 import { describeCause, type ServerTimingParser } from '@kneeboard/agent-sdk';
-import { isSuccessStatus } from '@kneeboard/contracts';
+import { errorKindOf } from './error-kind.ts';
 
 export interface TargetRequest {
   /** Path and query, e.g. `/search?q=1`; the origin is the pool's. */
@@ -93,7 +93,7 @@ class TimedHandler implements Dispatcher.DispatchHandler {
     const t = this.parseTiming(this.timingHeader);
     this.hooks.onDone({
       status: this.status,
-      errorKind: isSuccessStatus(this.status) ? null : `HTTP ${this.status}`,
+      errorKind: errorKindOf(this.status),
       computeMs: t.computeMs,
       queueMs: t.queueMs,
       unparseable: t.unparseable,
@@ -105,6 +105,6 @@ class TimedHandler implements Dispatcher.DispatchHandler {
   onResponseError(_controller: unknown, err: Error): void {
     if (this.finished) return;
     this.finished = true;
-    this.hooks.onDone({ status: 0, errorKind: describeCause(err), computeMs: null, queueMs: null, unparseable: 0, sentAt: this.sentAt, endedAt: performance.now() });
+    this.hooks.onDone({ status: 0, errorKind: errorKindOf(0, describeCause(err)), computeMs: null, queueMs: null, unparseable: 0, sentAt: this.sentAt, endedAt: performance.now() });
   }
 }

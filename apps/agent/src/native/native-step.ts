@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { isSuccessStatus } from '@kneeboard/contracts';
 import { z } from 'zod';
 import { SweepError } from '../sweep/sweep-error.ts';
 import type { AgentMonitor, AgentUsage } from '../load/agent-monitor.ts';
+import { frameErrorKind } from '../load/error-kind.ts';
 import { MeasurementWindow } from '../sweep/measurement-window.ts';
 import type { BeginStep, DriverResult, StepDriver, StepPlan, StepSink } from '../sweep/step-driver.ts';
 import { FrameReader, KIND_CANCELLED, type EventColumnsFrame } from './frames.ts';
@@ -132,7 +132,7 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
           computeMs: compute === compute ? compute : null,
           queueMs: queue === queue ? queue : null,
           status,
-          errorKind: kind > 0 ? (kinds[kind - 1] ?? 'socket error') : isSuccessStatus(status) ? null : `HTTP ${status}`,
+          errorKind: frameErrorKind(kind, kinds, status),
           unparseable: f.unparseable[i]!,
         });
       }

@@ -1,5 +1,5 @@
 import type { Recorder } from '@kneeboard/agent-sdk';
-import { isSuccessStatus } from '@kneeboard/contracts';
+import { frameErrorKind } from '../load/error-kind.ts';
 import { LevelStats } from '../load/level-stats.ts';
 import type { StepColumns, StepEvent, StepSink } from './step-driver.ts';
 
@@ -63,7 +63,7 @@ export class StepRecording {
       const s = status[i]!;
       const tsMs = micros(this.startedAt + ended[i]!);
       const latencyMs = ended[i]! - intended[i]!;
-      const errorKind = k > 0 ? (kinds[k - 1] ?? 'socket error') : isSuccessStatus(s) ? null : `HTTP ${s}`;
+      const errorKind = frameErrorKind(k, kinds, s);
       stats.addValues(tsMs, latencyMs, errorKind, compute[i]!, queue[i]!, unparseable[i]!);
       if (errorKind === null) this.okSinceTick += 1;
       if (keep === null) {
