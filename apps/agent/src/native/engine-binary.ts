@@ -1,8 +1,17 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** The agent package's folder: the nearest one above this module holding engine/Cargo.toml (this
+ * module runs from src/native/ or, bundled, from dist/). */
+function agentRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'engine', 'Cargo.toml')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
 /** Where `cargo build --release` in apps/agent/engine puts the native engine. */
-export const DEFAULT_ENGINE_BINARY = fileURLToPath(new URL('../../engine/target/release/kneeboard-engine', import.meta.url));
+export const DEFAULT_ENGINE_BINARY = join(agentRoot(), 'engine/target/release/kneeboard-engine');
 
 export type EngineChoice = 'auto' | 'node' | 'native';
 

@@ -14,10 +14,10 @@ export interface CliRun {
 
 /**
  * Runs the real launcher (bin/kneeboard.mjs) in a child process, as a user would; `stdin`, when
- * given, is piped in (as `k6 … | kneeboard import k6 -` does).
+ * given, is piped in (as `k6 … | kneeboard import k6 -` does). `entry` runs another build of the CLI.
  */
-export function runCli(args: string[], timeoutMs = 20_000, env: Record<string, string> = {}, stdin?: Readable): CliRun {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+export function runCli(args: string[], timeoutMs = 20_000, env: Record<string, string> = {}, stdin?: Readable, entry = BIN): CliRun {
+  const child = spawn(process.execPath, [entry, ...args], { stdio: [stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   if (stdin) stdin.pipe(child.stdin!);
   let stdout = '';
   let stderr = '';
