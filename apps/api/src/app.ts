@@ -55,13 +55,15 @@ export interface AppOptions {
   limits?: Partial<Limits>;
   /** Which runs are deleted when; runs labelled `pinned` never. Null: no sweep (tests sweep by hand). */
   retention?: RetentionPolicy | null;
+  /** Start a comparison worker at once (the server does; the tests' many short-lived apps do not). */
+  warmComparisons?: boolean;
 }
 
 /**
  * Builds the API as a Fastify instance without listening, so tests use app.inject() or listen on
  * port 0. Third-party plugins first, then the app's own, then the versioned routes.
  */
-export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {}, retention = DEFAULT_RETENTION }: AppOptions) {
+export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {}, retention = DEFAULT_RETENTION, warmComparisons = false }: AppOptions) {
   const limits: Limits = { ...DEFAULT_LIMITS, ...limitOptions };
   const app = Fastify({
     logger,
@@ -101,6 +103,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
 
   // The bootstrap runs in worker threads, as many as comparisons may run at once.
   const comparePool = new ComparePool(limits.compareConcurrency);
+  if (warmComparisons) comparePool.warm();
   app.addHook('onClose', async () => comparePool.close());
   const comparisons = new CompareGuard(db, limits, ingest.lateDataGraceMs, (d, q) => buildComparison(d, q, comparePool.compare));
   hub.onChange((runId) => comparisons.forget(runId));

@@ -50,6 +50,19 @@ export class ComparePool {
     }
   };
 
+  /**
+   * Starts one worker now, so the first comparison after the API starts does not pay for loading
+   * the analysis code into a thread (~0.5 s); the server calls it, tests build apps without it.
+   */
+  warm(): void {
+    if (this.#slots.length === 0) this.#start();
+  }
+
+  /** Worker threads running now. */
+  get workers(): number {
+    return this.#slots.length;
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.#slots.splice(0).map((s) => s.worker.terminate()));
   }
