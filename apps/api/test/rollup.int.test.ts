@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRequests, countRollupRequests, EXACT_UP_TO_REQUESTS } from '@kneeboard/clickhouse';
+import { countRequests, countRollupRequests, EXACT_UP_TO_REQUESTS, queryRollupCurve, queryRollupLevelSamples } from '@kneeboard/clickhouse';
 import { ListRunsResponse, RunDetail, type CurvePoint } from '@kneeboard/contracts';
 import { createRun, postJson, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
 
@@ -101,6 +101,25 @@ describe.each(STORAGE_MODES)('the rollup against exact percentiles on known dist
     expect(runs[0]?.levels).toBe(exact.curve.length);
     expect(runs[0]?.requests).toBe(exact.curve.reduce((s, p) => s + p.requests, 0));
     expect(runs[0]?.peak_qps).toBeCloseTo(Math.max(...exact.curve.map((p) => p.qps)), 6);
+  });
+
+  it('answers the sketches’ ranks from their state bytes as ClickHouse itself would (curve and comparison grid)', async () => {
+    // 'here' decodes each merged DDSketch state in this process; 'engine' asks ClickHouse (the fallback).
+    const [here, engine] = [await queryRollupCurve(api.db, runId), await queryRollupCurve(api.db, runId, undefined, 'engine')];
+    expect(here).toHaveLength(Object.keys(DISTRIBUTIONS).length);
+    const keys = ['p50_ms', 'p90_ms', 'p99_ms', 'p999_ms', 'compute_p50_ms', 'compute_p99_ms', 'queue_p50_ms', 'queue_p99_ms', 'other_p50_ms'] as const;
+    for (const [i, e] of engine.entries()) {
+      expect(here[i]?.requests).toBe(e.requests);
+      for (const key of keys) expect(relativeError(here[i]?.[key], e[key]), `level ${e.level} ${key}`).toBeLessThanOrEqual(1e-12);
+    }
+    const [gridHere, gridEngine] = [await queryRollupLevelSamples(api.db, runId), await queryRollupLevelSamples(api.db, runId, undefined, 'engine')];
+    expect(gridHere).not.toBeNull();
+    expect(gridHere!.map((l) => l.latencies.length)).toEqual(gridEngine!.map((l) => l.latencies.length));
+    for (const [i, level] of gridEngine!.entries()) {
+      expect(gridHere![i]?.per_second_ok).toEqual(level.per_second_ok);
+      const worst = level.latencies.reduce((w, v, j) => Math.max(w, relativeError(gridHere![i]!.latencies[j], v)), 0);
+      expect(worst, `level ${level.level}`).toBeLessThanOrEqual(1e-12);
+    }
   });
 
   it('refuses a malformed exact flag with a 400 naming it', async () => {

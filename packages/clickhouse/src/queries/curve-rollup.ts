@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CurvePoint } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
 import { qps, windowSeconds } from './curve.ts';
+import { ddSketchQuantiles, decodeDDSketchState } from './ddsketch-state.ts';
 import { interpolate, rankPair } from './rank-quantiles.ts';
 import { readStepWindows, windowConditions, type StepWindowBounds } from './rollup-window.ts';
 import { OK } from './window.ts';
@@ -31,17 +32,14 @@ const OK_WITH = {
 
 /**
  * The rollup's whole seconds and the raw rows of the windows' partial edge seconds, as the same
- * columns (raw rows turned into the same sketch states), so one GROUP BY merges a window. With
- * `sketches` false only the counts are read.
+ * columns (raw rows turned into the same sketch states), so one GROUP BY merges a window.
  */
-function partsSql(where: { rollup: string; raw: string }, sketches: boolean): string {
-  const rollupStates = sketches ? ', r.latency AS s_latency, r.compute AS s_compute, r.queue AS s_queue, r.other AS s_other' : '';
-  const rawStates = sketches
-    ? `, quantilesDDStateIf(${DD}, 0.5)(r.latency_ms * ${SCALE}, ${OK}) AS s_latency,
+function partsSql(where: { rollup: string; raw: string }): string {
+  const rollupStates = ', r.latency AS s_latency, r.compute AS s_compute, r.queue AS s_queue, r.other AS s_other';
+  const rawStates = `, quantilesDDStateIf(${DD}, 0.5)(r.latency_ms * ${SCALE}, ${OK}) AS s_latency,
          quantilesDDStateIf(${DD}, 0.5)(assumeNotNull(r.compute_ms) * ${SCALE}, ${OK_WITH.compute}) AS s_compute,
          quantilesDDStateIf(${DD}, 0.5)(assumeNotNull(r.queue_ms) * ${SCALE}, ${OK_WITH.queue}) AS s_queue,
-         quantilesDDStateIf(${DD}, 0.5)((r.latency_ms - ifNull(r.compute_ms, 0) - ifNull(r.queue_ms, 0)) * ${SCALE}, ${OK_WITH.other}) AS s_other`
-    : '';
+         quantilesDDStateIf(${DD}, 0.5)((r.latency_ms - ifNull(r.compute_ms, 0) - ifNull(r.queue_ms, 0)) * ${SCALE}, ${OK_WITH.other}) AS s_other`;
   return `
     SELECT r.level AS level, toUInt64(r.requests) AS n, toUInt64(r.ok) AS n_ok, toUInt64(r.compute_n) AS n_compute,
            toUInt64(r.queue_n) AS n_queue, toUInt64(r.other_n) AS n_other,
@@ -69,27 +67,11 @@ const CountRow = z.object({
 });
 type CountRow = z.infer<typeof CountRow>;
 
-async function levelCounts(db: Db, windows: StepWindowBounds[]): Promise<CountRow[]> {
-  const where = windowConditions(windows);
-  const result = await db.client.query({
-    query: `
-      SELECT level, sum(n) AS requests, sum(n_ok) AS n_ok, sum(n_compute) AS n_compute, sum(n_queue) AS n_queue,
-             sum(n_other) AS n_other, max(ts) AS last_ts, sum(latency_sum) AS latency_sum
-      FROM (${partsSql(where, false)})
-      GROUP BY level
-      HAVING requests > 0
-      ORDER BY level`,
-    query_params: where.params,
-    format: 'JSONEachRow',
-  });
-  return z.array(CountRow).parse(await result.json());
-}
-
 type Sketch = Record<Series, Array<number | null>>;
 const Answers = z.array(z.record(z.string(), z.array(z.number().nullable())));
 
 /**
- * Per level, the merged sketches asked for the two ranks around every percentile. The ranks depend
+ * The fallback: per level, the merged sketches asked for the two ranks around every percentile. The ranks depend
  * on each level's count, so each (level, series) is its own `quantilesDDMergeIf` with bound
  * levels — all in one query over one read of the windows' rollup rows and edge seconds. (One query
  * per level read the edges once per level and, on the embedded engine, which runs one query at a
@@ -112,7 +94,7 @@ async function levelSketches(db: Db, windows: StepWindowBounds[], counts: CountR
     });
   });
   const result = await db.client.query({
-    query: `SELECT ${merges.join(',\n')} FROM (${partsSql(where, true)})`,
+    query: `SELECT ${merges.join(',\n')} FROM (${partsSql(where)})`,
     query_params: params,
     format: 'JSONEachRow',
   });
@@ -122,6 +104,55 @@ async function levelSketches(db: Db, windows: StepWindowBounds[], counts: CountR
     out.set(c.level, { lat: row[`lat_${i}`] ?? [], compute: row[`compute_${i}`] ?? [], queue: row[`queue_${i}`] ?? [], other: row[`other_${i}`] ?? [] });
   });
   return out;
+}
+
+/** Who answers the sketches' ranks: this process from the state bytes, or ClickHouse (the fallback, and the tests' reference). */
+export type RanksAnsweredBy = 'here' | 'engine';
+
+const StateRow = CountRow.extend({ s_latency: z.string(), s_compute: z.string(), s_queue: z.string(), s_other: z.string() });
+
+/**
+ * Counts and merged sketch states per level in one read of the rollup rows and the edge seconds
+ * (the raw edges are most of a cold curve's cost, and the two-query path below reads them twice).
+ * The states come back as bytes (~3 KB a level) and the ranks are answered here
+ * (ddsketch-state.ts), with ClickHouse's own arithmetic. Null if a state is not in the layout that
+ * code reads (another ClickHouse version): the caller then asks ClickHouse for the ranks.
+ */
+async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks: RanksAnsweredBy): Promise<{ counts: CountRow[]; sketches: Map<number, Sketch> | null }> {
+  const where = windowConditions(windows);
+  const state = (column: string) => `hex(quantilesDDMergeState(${DD}, 0.5)(${column})) AS ${column}`;
+  const result = await db.client.query({
+    query: `
+      SELECT level, sum(n) AS requests, sum(n_ok) AS n_ok, sum(n_compute) AS n_compute, sum(n_queue) AS n_queue,
+             sum(n_other) AS n_other, max(ts) AS last_ts, sum(latency_sum) AS latency_sum,
+             ${['s_latency', 's_compute', 's_queue', 's_other'].map(state).join(', ')}
+      FROM (${partsSql(where)})
+      GROUP BY level
+      HAVING requests > 0
+      ORDER BY level`,
+    query_params: where.params,
+    format: 'JSONEachRow',
+  });
+  const rows = z.array(StateRow).parse(await result.json());
+  const counts = rows.map(({ s_latency: _l, s_compute: _c, s_queue: _q, s_other: _o, ...c }) => c);
+  if (ranks === 'engine') return { counts, sketches: null };
+  try {
+    const sketches = new Map<number, Sketch>();
+    for (const row of rows) {
+      const answer = (series: Series) => {
+        const { state, count, levels } = SERIES[series];
+        const ranks = levels.flatMap((q) => {
+          const pair = rankPair(q, row[count]);
+          return [pair.lo, pair.hi];
+        });
+        return [...ddSketchQuantiles(decodeDDSketchState(row[state]), Number(DD), ranks)].map((v) => (Number.isNaN(v) ? null : v));
+      };
+      sketches.set(row.level, { lat: answer('lat'), compute: answer('compute'), queue: answer('queue'), other: answer('other') });
+    }
+    return { counts, sketches };
+  } catch {
+    return { counts, sketches: null };
+  }
 }
 
 /** Each percentile of a series: the interpolation of the sketch's answers at its two ranks. */
@@ -136,13 +167,14 @@ function percentiles(series: Series, values: Array<number | null> | undefined, n
  * exact ones. Reads ~one rollup row per level-second plus the raw rows of each window's two
  * partial seconds, so its cost follows the run's length, not its request count.
  */
-export async function queryRollupCurve(db: Db, runId: string, known?: StepWindowBounds[]): Promise<CurvePoint[]> {
+export async function queryRollupCurve(db: Db, runId: string, known?: StepWindowBounds[], ranks: RanksAnsweredBy = 'here'): Promise<CurvePoint[]> {
   const windows = known ?? (await readStepWindows(db, [runId]));
   if (windows.length === 0) return [];
-  const counts = await levelCounts(db, windows);
+  const read = await levelCountsAndSketches(db, windows, ranks);
+  const { counts } = read;
   if (counts.length === 0) return [];
   const windowOf = (level: number) => windows.find((x) => x.level === level) as StepWindowBounds;
-  const sketches = await levelSketches(db, windows.filter((w) => counts.some((c) => c.level === w.level)), counts);
+  const sketches = read.sketches ?? (await levelSketches(db, windows.filter((w) => counts.some((c) => c.level === w.level)), counts));
   return counts.map((c) => {
     const w = windowOf(c.level);
     const s = sketches.get(c.level);

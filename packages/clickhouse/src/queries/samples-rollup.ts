@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
+import type { RanksAnsweredBy } from './curve-rollup.ts';
+import { ddSketchQuantiles, decodeDDSketchState } from './ddsketch-state.ts';
 import { readStepWindows, windowConditions, type StepWindowBounds } from './rollup-window.ts';
 import type { LevelSampleRows } from './samples.ts';
 
@@ -11,14 +13,56 @@ const SCALE = 1e6;
 /** A window of at least this many whole seconds has ≥ 10 one-second QPS buckets, as samples.ts asks. */
 const MIN_WHOLE_SECONDS = 10;
 
-/**
- * The mid-points of GRID_POINTS equal slices of (0, 1): literals fixed by a constant, so the SQL
- * never depends on a value. ~200 KB of text, hence the raised max_query_size below.
- */
-const GRID = Array.from({ length: GRID_POINTS }, (_, k) => String((2 * k + 1) / (2 * GRID_POINTS))).join(',');
+/** The mid-points of GRID_POINTS equal slices of (0, 1), ascending. */
+const GRID_LEVELS = Array.from({ length: GRID_POINTS }, (_, k) => (2 * k + 1) / (2 * GRID_POINTS));
+/** The same as SQL literals, fixed by a constant so the SQL never depends on a value: ~200 KB of text, hence the raised max_query_size below. */
+const GRID = GRID_LEVELS.map(String).join(',');
 
 const CountRow = z.object({ level: z.number(), second: z.coerce.number(), n: z.coerce.number() });
 const GridRow = z.object({ level: z.number(), q: z.array(z.number().nullable()) });
+const StateRow = z.object({ level: z.number(), sketch: z.string() });
+
+type Where = ReturnType<typeof windowConditions>;
+
+/** Drops what ClickHouse answers for an empty sketch (NaN, or null in JSON) and scales to ms. */
+const latenciesOf = (values: Iterable<number | null>): number[] => [...values].flatMap((v) => (v === null || Number.isNaN(v) ? [] : [v / SCALE]));
+
+/**
+ * The grid from each level's merged sketch state, computed here (ddsketch-state.ts): ~3 KB per
+ * level over the wire, one walk of the bins. Null when a state is not in the layout this reads
+ * (another ClickHouse version, say): then ClickHouse answers the grid itself.
+ */
+async function gridFromStates(db: Db, where: Where): Promise<Map<number, number[]> | null> {
+  const rows = z.array(StateRow).parse(
+    await (
+      await db.client.query({
+        query: `SELECT r.level AS level, hex(quantilesDDMergeState(${DD}, 0.5)(r.latency)) AS sketch FROM kb_request_seconds_v1 AS r WHERE ${where.rollup} GROUP BY level`,
+        query_params: where.params,
+        format: 'JSONEachRow',
+      })
+    ).json(),
+  );
+  try {
+    return new Map(rows.map((row) => [row.level, latenciesOf(ddSketchQuantiles(decodeDDSketchState(row.sketch), Number(DD), GRID_LEVELS))]));
+  } catch {
+    return null;
+  }
+}
+
+/** The grid as ClickHouse answers it: GRID_POINTS literal quantiles per level (~240 ms for ten levels). */
+async function gridFromEngine(db: Db, where: Where): Promise<Map<number, number[]>> {
+  const grid = z.array(GridRow).parse(
+    await (
+      await db.client.query({
+        query: `SELECT r.level AS level, quantilesDDMerge(${DD}, ${GRID})(r.latency) AS q FROM kb_request_seconds_v1 AS r WHERE ${where.rollup} GROUP BY level`,
+        query_params: where.params,
+        format: 'JSONEachRow',
+        clickhouse_settings: { max_query_size: '1000000' },
+      })
+    ).json(),
+  );
+  return new Map(grid.map((g) => [g.level, latenciesOf(g.q)]));
+}
 
 /**
  * A comparison's raw material from the rollup, for runs too large to sample raw rows quickly:
@@ -32,7 +76,7 @@ const GridRow = z.object({ level: z.number(), q: z.array(z.number().nullable()) 
  * Null when a window is open, shorter than ten whole seconds, or has fewer successful requests than
  * the grid: there the raw rows are as cheap and exact (the caller falls back to them).
  */
-export async function queryRollupLevelSamples(db: Db, runId: string, known?: StepWindowBounds[]): Promise<LevelSampleRows[] | null> {
+export async function queryRollupLevelSamples(db: Db, runId: string, known?: StepWindowBounds[], ranks: RanksAnsweredBy = 'here'): Promise<LevelSampleRows[] | null> {
   const windows = (known ?? (await readStepWindows(db, [runId]))).filter((w) => w.run_id === runId);
   if (windows.length === 0) return null;
   if (windows.some((w) => w.end_second === null || w.end_second - w.first_second < MIN_WHOLE_SECONDS)) return null;
@@ -55,17 +99,7 @@ export async function queryRollupLevelSamples(db: Db, runId: string, known?: Ste
   const levels = [...perLevel.entries()].filter(([, b]) => b.some((n) => n > 0));
   if (levels.some(([, b]) => b.reduce((a, n) => a + n, 0) < GRID_POINTS)) return null;
 
-  const grid = z.array(GridRow).parse(
-    await (
-      await db.client.query({
-        query: `SELECT r.level AS level, quantilesDDMerge(${DD}, ${GRID})(r.latency) AS q FROM kb_request_seconds_v1 AS r WHERE ${where.rollup} GROUP BY level`,
-        query_params: where.params,
-        format: 'JSONEachRow',
-        clickhouse_settings: { max_query_size: '1000000' },
-      })
-    ).json(),
-  );
-  const byLevel = new Map(grid.map((g) => [g.level, g.q.flatMap((v) => (v === null || Number.isNaN(v) ? [] : [v / SCALE]))]));
+  const byLevel = (ranks === 'here' ? await gridFromStates(db, where) : null) ?? (await gridFromEngine(db, where));
   return levels
     .sort(([a], [b]) => a - b)
     .map(([level, per_second_ok]) => ({ level, per_second_ok, latencies: byLevel.get(level) ?? [] }));
