@@ -160,4 +160,18 @@ describe('several agents, one run (kneeboard sweep --agents, kneeboard agent --j
     expect(point.requests / measured).toBeGreaterThan(0.9);
     expect(point.requests / measured).toBeLessThan(1.3);
   }, 300_000);
+
+  it('hands --think-time to every agent: each pauses after a response, so the same concurrency sends far fewer requests', async () => {
+    // Target 8 workers × 10 ms; 4 loops in all. Without a pause they would make ~400 req/s; with
+    // 50 ms after each response each loop makes one request per ~60 ms: ~67 req/s for the four.
+    const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '4', ['--think-time', '50ms']);
+    const outs = await Promise.all(['t1', 't2'].map((id) => startAgent(api.url, fleet.runId, id).done));
+    await fleet.coordinator.done;
+    for (const o of outs) expect(o.code, o.stderr).toBe(0);
+    const point = (await runDetail(api.url, fleet.runId)).curve[0]!;
+    expect(point.qps).toBeGreaterThan(20);
+    expect(point.qps).toBeLessThan(150);
+    // The pause is not latency: the requests themselves still take about the service time.
+    expect(point.p50_ms!).toBeLessThan(40);
+  }, 300_000);
 });

@@ -34,6 +34,8 @@ export const FleetPlanBody = z
     agents: z.number().int().min(1).max(1_000),
     load_model: LoadModel.default('closed'),
     arrivals: z.enum(['uniform', 'poisson']).default('uniform'),
+    /** Closed loop: each agent's pause after every response (the CLI's --think-time). */
+    think_time_ms: z.number().finite().nonnegative().max(600_000).default(0),
     steps: z.array(FleetPlanStep).min(1).max(1_000),
     warmup_ms: IngestMillis.default(0),
     duration_ms: IngestMillis.positive('must be positive'),

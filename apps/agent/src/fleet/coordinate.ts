@@ -37,7 +37,6 @@ export function fleetConfigProblem(cfg: SweepConfig): string | null {
   if (cfg.repeat > 1) return '--agents: --repeat is not supported with several agents yet';
   if (cfg.refine) return '--agents: --refine is not supported with several agents yet';
   if (Buffer.isBuffer(cfg.request.body)) return '--agents: a binary request body cannot be handed to other agents; use a text body';
-  if (cfg.thinkTimeMs > 0) return '--agents: --think-time is not handed to agents yet';
   return null;
 }
 
@@ -68,6 +67,7 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
       agents: o.agents,
       load_model: cfg.loadModel,
       arrivals: cfg.arrivals,
+      think_time_ms: cfg.thinkTimeMs,
       steps: cfg.levels.map((level) => ({ level, load: loadAt(cfg, level) })),
       warmup_ms: cfg.warmupMs,
       duration_ms: cfg.durationMs,

@@ -91,7 +91,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     parseTiming: setup.parseTiming,
     loadModel: plan.load_model,
     arrivals: plan.arrivals,
-    thinkTimeMs: 0,
+    thinkTimeMs: plan.think_time_ms,
     maxConnections: DEFAULT_MAX_CONNECTIONS,
     warmupMs: plan.warmup_ms,
     durationMs: plan.duration_ms,
