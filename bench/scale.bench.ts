@@ -95,6 +95,10 @@ for (const mode of modes) {
       const auto = await detail('');
       if (auto.percentiles !== 'rollup') throw new Error(`expected the rollup for a run this large, got ${auto.percentiles}`);
       const curveMs = await timed(20, () => detail(''));
+      // The first read of a run in an API process that is already running: the case of a team
+      // server, where a run changes (or is opened) while the process is warm. No read before this
+      // one touched the head run's curve.
+      const headCurveFirst = await once(async () => RunDetail.parse(await json(`${api.url}/api/v1/runs/${head}`)));
       const exactMs = await timed(2, () => detail('?exact=1'));
       const listCold = await once(() => json(`${api.url}/api/v1/runs`));
       const listMs = await timed(20, () => json(`${api.url}/api/v1/runs`));
@@ -107,6 +111,7 @@ for (const mode of modes) {
       rows.push(
         { mode, measure: 'store both runs (INSERT … SELECT, rollup view on)', value: data.store_s, unit: 's', detail: kept ? `${tag}, kept in ${kept} (stored earlier)` : tag },
         { mode, measure: 'curve, cold (first GET /runs/{id}, rollup)', value: curveCold, unit: 'ms', detail: `engine direct ${direct.curve.toFixed(0)} ms; load ${loadAtStart}` },
+        { mode, measure: 'curve, first read of a run, API process warm', value: headCurveFirst, unit: 'ms', detail: `the other run, after the reads above; load ${load()}` },
         { mode, measure: 'curve p50, warm (GET /runs/{id}, rollup)', value: quantile(curveMs, 0.5), unit: 'ms', detail: `max ${Math.max(...curveMs).toFixed(0)} ms, ${requests} requests in windows; load ${load()}` },
         { mode, measure: 'curve p50 (GET /runs/{id}?exact=1)', value: quantile(exactMs, 0.5), unit: 'ms', detail: `every raw row; load ${load()}` },
         { mode, measure: 'runs list, cold (GET /runs)', value: listCold, unit: 'ms', detail: `engine direct (summaries) ${direct.list.toFixed(0)} ms; load ${load()}` },
