@@ -19,7 +19,10 @@ describe.each(STORAGE_MODES)('DELETE /api/v1/runs/{id} (%s)', (mode) => {
     expect(res.status).toBe(204);
     expect(await countRequests(api.db, doomed)).toBe(0);
     expect(await countRollupRequests(api.db, doomed)).toBe(0);
-    expect((await fetch(`${api.url}/api/v1/runs/${doomed}`)).status).toBe(404);
+    // Every read of the run answers 404 once it is gone (schemathesis found /agents answering 200).
+    for (const path of ['', '.png', '/agents', '/analysis', '/curve.csv', '/curve.svg', '/fleet', '/levels/1', '/live']) {
+      expect((await fetch(`${api.url}/api/v1/runs/${doomed}${path}`)).status, `GET /runs/{id}${path}`).toBe(404);
+    }
     const list = (await (await fetch(`${api.url}/api/v1/runs?service=del-svc`)).json()) as { runs: Array<{ id: string }> };
     expect(list.runs.map((r) => r.id)).toEqual([kept]);
     expect(await countRequests(api.db, kept)).toBe(keptEvents);

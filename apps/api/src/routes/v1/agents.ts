@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { readRunAgents } from '@kneeboard/clickhouse';
+import { getRun, readRunAgents } from '@kneeboard/clickhouse';
 import {
   AgentId,
   AgentJoinBody,
@@ -19,6 +19,7 @@ import {
   RunId,
 } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
+import { notFound } from '../../errors.ts';
 import { orUnavailable } from '../../ingest/storage-failure.ts';
 import type { FleetCoordinator } from '../../services/fleet-coordinator.ts';
 import { IdParams } from './runs.ts';
@@ -87,7 +88,11 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordi
   });
 
   app.get('/runs/:id/agents', {
-    schema: { summary: 'The agents that took part in a run, with their clock offsets and each step', tags: ['agents'], params: IdParams, response: { 200: RunAgents, 400: ApiError } },
-    handler: async (req) => readRunAgents(db, req.params.id),
+    schema: { summary: 'The agents that took part in a run, with their clock offsets and each step', tags: ['agents'], params: IdParams, response: { 200: RunAgents, 400: ApiError, 404: ApiError } },
+    handler: async (req) => {
+      // A run that does not exist (or was deleted) has no agents to list: 404, as its other reads.
+      if (!(await getRun(db, req.params.id))) throw notFound('run');
+      return readRunAgents(db, req.params.id);
+    },
   });
 };
