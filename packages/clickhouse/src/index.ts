@@ -14,7 +14,8 @@ export { insertEventBatch, batchToken, type EventInsert } from './ingest/insert-
 export { readLedger, writeLedger, type LedgerEntry, type LedgerRow } from './ingest/batch-ledger.ts';
 export { GroupCommit } from './ingest/group-commit.ts';
 export { queryExactCurve, windowSeconds, qps } from './queries/curve.ts';
-export { queryRollupCurve, type RanksAnsweredBy } from './queries/curve-rollup.ts';
+export { queryRollupCurve } from './queries/curve-rollup.ts';
+export type { RanksAnsweredBy } from './queries/rollup-sketch.ts';
 export { queryRollupLevelSamples } from './queries/samples-rollup.ts';
 export { queryCurve, EXACT_UP_TO_REQUESTS } from './queries/run-curve.ts';
 export { queryRunSummaries, type RunCurveSummary } from './queries/run-summaries.ts';

@@ -2,18 +2,10 @@ import { z } from 'zod';
 import type { CurvePoint } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
 import { qps, windowSeconds } from './curve.ts';
-import { ddSketchQuantiles, decodeDDSketchState } from './ddsketch-state.ts';
 import { interpolate, rankPair } from './rank-quantiles.ts';
+import { mergedStateHex, rollupQuantiles, ROLLUP_DD as DD, ROLLUP_SCALE as SCALE, type RanksAnsweredBy } from './rollup-sketch.ts';
 import { readStepWindows, windowConditions, type StepWindowBounds } from './rollup-window.ts';
 import { OK } from './window.ts';
-
-/** DDSketch relative accuracy of the rollup's states: it must match the migrations' column types. */
-const DD = '0.005';
-/**
- * States hold nanoseconds (ms × 1e6), as the view writes them: ClickHouse's quantilesDD is off by
- * up to 3× its accuracy for values below 1 (measured on 26.7), and no latency is below 1 ns.
- */
-const SCALE = 1e6;
 
 /** The percentile series of a curve point: which sketch, which count, which levels. */
 const SERIES = {
@@ -106,9 +98,6 @@ async function levelSketches(db: Db, windows: StepWindowBounds[], counts: CountR
   return out;
 }
 
-/** Who answers the sketches' ranks: this process from the state bytes, or ClickHouse (the fallback, and the tests' reference). */
-export type RanksAnsweredBy = 'here' | 'engine';
-
 const StateRow = CountRow.extend({ s_latency: z.string(), s_compute: z.string(), s_queue: z.string(), s_other: z.string() });
 
 /**
@@ -120,12 +109,11 @@ const StateRow = CountRow.extend({ s_latency: z.string(), s_compute: z.string(),
  */
 async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks: RanksAnsweredBy): Promise<{ counts: CountRow[]; sketches: Map<number, Sketch> | null }> {
   const where = windowConditions(windows);
-  const state = (column: string) => `hex(quantilesDDMergeState(${DD}, 0.5)(${column})) AS ${column}`;
   const result = await db.client.query({
     query: `
       SELECT level, sum(n) AS requests, sum(n_ok) AS n_ok, sum(n_compute) AS n_compute, sum(n_queue) AS n_queue,
              sum(n_other) AS n_other, max(ts) AS last_ts, sum(latency_sum) AS latency_sum,
-             ${['s_latency', 's_compute', 's_queue', 's_other'].map(state).join(', ')}
+             ${['s_latency', 's_compute', 's_queue', 's_other'].map((column) => `${mergedStateHex(column)} AS ${column}`).join(', ')}
       FROM (${partsSql(where)})
       GROUP BY level
       HAVING requests > 0
@@ -135,6 +123,7 @@ async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks
   });
   const rows = z.array(StateRow).parse(await result.json());
   const counts = rows.map(({ s_latency: _l, s_compute: _c, s_queue: _q, s_other: _o, ...c }) => c);
+  // 'engine': the tests' reference, ClickHouse's own ranks (levelSketches), from the same counts.
   if (ranks === 'engine') return { counts, sketches: null };
   try {
     const sketches = new Map<number, Sketch>();
@@ -145,7 +134,7 @@ async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks
           const pair = rankPair(q, row[count]);
           return [pair.lo, pair.hi];
         });
-        return [...ddSketchQuantiles(decodeDDSketchState(row[state]), Number(DD), ranks)].map((v) => (Number.isNaN(v) ? null : v));
+        return [...rollupQuantiles(row[state], ranks)].map((v) => (Number.isNaN(v) ? null : v));
       };
       sketches.set(row.level, { lat: answer('lat'), compute: answer('compute'), queue: answer('queue'), other: answer('other') });
     }

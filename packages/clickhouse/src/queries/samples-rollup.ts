@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
-import type { RanksAnsweredBy } from './curve-rollup.ts';
-import { ddSketchQuantiles, decodeDDSketchState } from './ddsketch-state.ts';
+import { mergedStateHex, rollupQuantiles, ROLLUP_DD as DD, ROLLUP_SCALE as SCALE, type RanksAnsweredBy } from './rollup-sketch.ts';
 import { readStepWindows, windowConditions, type StepWindowBounds } from './rollup-window.ts';
 import type { LevelSampleRows } from './samples.ts';
 
 /** The grid's size: as many latencies per level as the raw sample takes (samples.ts). */
 export const GRID_POINTS = 20_000;
-/** DDSketch relative accuracy and value scale of the rollup's states (see curve-rollup.ts). */
-const DD = '0.005';
-const SCALE = 1e6;
 /** A window of at least this many whole seconds has ≥ 10 one-second QPS buckets, as samples.ts asks. */
 const MIN_WHOLE_SECONDS = 10;
 
@@ -36,14 +32,14 @@ async function gridFromStates(db: Db, where: Where): Promise<Map<number, number[
   const rows = z.array(StateRow).parse(
     await (
       await db.client.query({
-        query: `SELECT r.level AS level, hex(quantilesDDMergeState(${DD}, 0.5)(r.latency)) AS sketch FROM kb_request_seconds_v1 AS r WHERE ${where.rollup} GROUP BY level`,
+        query: `SELECT r.level AS level, ${mergedStateHex('r.latency')} AS sketch FROM kb_request_seconds_v1 AS r WHERE ${where.rollup} GROUP BY level`,
         query_params: where.params,
         format: 'JSONEachRow',
       })
     ).json(),
   );
   try {
-    return new Map(rows.map((row) => [row.level, latenciesOf(ddSketchQuantiles(decodeDDSketchState(row.sketch), Number(DD), GRID_LEVELS))]));
+    return new Map(rows.map((row) => [row.level, latenciesOf(rollupQuantiles(row.sketch, GRID_LEVELS))]));
   } catch {
     return null;
   }
