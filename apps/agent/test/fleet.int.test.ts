@@ -117,22 +117,26 @@ describe('several agents, one run (kneeboard sweep --agents, kneeboard agent --j
   }, 300_000);
 
   it('an agent joining late takes the next step, not the one under way', async () => {
-    // Three agents for a plan of two: the plan starts on the second join, so whichever joins third
-    // joins after step 0 was handed out — late by construction, however slow the box.
-    const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '4,6,8', ['-d', '2s', '--warmup', '0']);
-    const agents = ['j1', 'j2', 'j3'].map((id) => startAgent(api.url, fleet.runId, id));
+    // A plan of two: the third agent is started only once step 0 was handed out, so it is late by
+    // construction. (Started together, all three could join before the plan starts — each join
+    // waits on a storage write — and then all three rightly share step 0.) Four steps leave it
+    // six seconds to join, however slow the box.
+    const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '4,6,8,10', ['-d', '2s', '--warmup', '0']);
+    const early = ['j1', 'j2'].map((id) => startAgent(api.url, fleet.runId, id));
+    expect(await until(async () => (await status(fleet.runId)).started, 120_000)).toBe(true);
+    const agents = [...early, startAgent(api.url, fleet.runId, 'j3')];
     const outs = await Promise.all(agents.map((a) => a.done));
     await fleet.coordinator.done;
     for (const o of outs) expect(o.code, o.stderr).toBe(0);
     const stored = await runAgents(api.url, fleet.runId);
     const first = stored.steps.filter((s) => s.index === 0).map((s) => s.agent_id);
     expect(first).toHaveLength(2);
-    const late = ['j1', 'j2', 'j3'].find((id) => !first.includes(id))!;
-    // It never took step 0, and took every step after its first.
-    const taken = agentJson(outs[['j1', 'j2', 'j3'].indexOf(late)]!.stdout).steps.map((s) => s.index);
+    expect(first.sort()).toEqual(['j1', 'j2']);
+    // The late one never took step 0, and took every step after its first.
+    const taken = agentJson(outs[2]!.stdout).steps.map((s) => s.index);
     expect(taken.length).toBeGreaterThan(0);
     expect(taken[0]).toBeGreaterThan(0);
-    expect(taken).toEqual([1, 2].filter((i) => i >= taken[0]!));
+    expect(taken).toEqual([1, 2, 3].filter((i) => i >= taken[0]!));
     for (const index of taken) {
       const parts = stored.steps.filter((s) => s.index === index);
       expect(parts.map((s) => s.agent_id).sort()).toEqual(['j1', 'j2', 'j3']);
