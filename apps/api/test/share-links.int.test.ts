@@ -41,16 +41,16 @@ const get = (path: string, token?: string) => fetch(`${api.url}${path}`, { heade
 const withShare = (path: string, token: string) => `${path}${path.includes('?') ? '&' : '?'}share=${encodeURIComponent(token)}`;
 
 describe('read-only share links (KNEEBOARD_READ=token)', () => {
-  it('shows exactly its run — detail, analysis, SVG and CSV, by header or ?share= — and nothing else', async () => {
+  it('shows exactly its run — detail, analysis, agents, SVG and CSV, by header or ?share= — and nothing else', async () => {
     const { token } = await share([runA]);
     expect((await get(`/api/v1/runs/${runA}`)).status).toBe(401);
     const detail = await get(`/api/v1/runs/${runA}`, token);
     expect(detail.status).toBe(200);
     expect(RunDetail.parse(await detail.json()).run.id).toBe(runA);
-    for (const p of [`/api/v1/runs/${runA}/analysis`, `/api/v1/runs/${runA}/curve.svg`, `/api/v1/runs/${runA}/curve.csv`]) {
+    for (const p of [`/api/v1/runs/${runA}/analysis`, `/api/v1/runs/${runA}/agents`, `/api/v1/runs/${runA}/curve.svg`, `/api/v1/runs/${runA}/curve.csv`]) {
       expect((await fetch(`${api.url}${withShare(p, token)}`)).status).toBe(200);
     }
-    for (const p of [`/api/v1/runs/${runB}`, `/api/v1/runs/${runC}/curve.svg`, '/api/v1/runs', '/api/v1/services', '/api/v1/services/shared/releases', '/api/v1/tokens']) {
+    for (const p of [`/api/v1/runs/${runB}`, `/api/v1/runs/${runB}/agents`, `/api/v1/runs/${runC}/curve.svg`, '/api/v1/runs', '/api/v1/services', '/api/v1/services/shared/releases', '/api/v1/tokens']) {
       const res = await get(p, token);
       expect(res.status).toBe(403);
       expect(ApiError.parse(await res.json()).field).toBe('authorization');

@@ -25,7 +25,7 @@ function needOf(method: string, url: string | undefined): Need {
 }
 
 /** What a share link shows: one run's views, or a comparison of runs it names. */
-const SHARE_RUN_VIEWS = new Set(['/runs/:id', '/runs/:id/analysis', '/runs/:id/curve.svg', '/runs/:id/curve.csv', '/runs/:id/live', '/runs/:id/levels/:level', '/runs/:id.png']);
+const SHARE_RUN_VIEWS = new Set(['/runs/:id', '/runs/:id/analysis', '/runs/:id/agents', '/runs/:id/curve.svg', '/runs/:id/curve.csv', '/runs/:id/live', '/runs/:id/levels/:level', '/runs/:id.png']);
 const SHARE_COMPARE_VIEWS = new Set(['/compare', '/compare.svg', '/compare.md', '/compare.png']);
 
 /** Every run id a comparison's query names (`base` and `head`, each a comma-separated group). */

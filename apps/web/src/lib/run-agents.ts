@@ -1,6 +1,7 @@
 import { ApiHttpError, fetchApi } from '@kneeboard/api-client';
 import { RunAgents } from '@kneeboard/contracts';
 import { serverEnv } from './env.ts';
+import { requestCredential } from './server-credentials.ts';
 
 /** One row of the "agents" table: an agent over the whole run. */
 export interface AgentRow {
@@ -43,10 +44,13 @@ export function agentRows(data: RunAgents): AgentRow[] {
 
 /** The run's agents, or null when the API cannot say (an older API, or down): the panel is then left out. */
 export async function getRunAgents(runId: string): Promise<RunAgents | null> {
-  const { KNEEBOARD_API_URL: base, KNEEBOARD_API_TOKEN: token } = serverEnv();
+  const { KNEEBOARD_API_URL: base } = serverEnv();
+  // The request's own credential, as for the run itself: a share link's viewer sees the agents
+  // of the run it shows (the API lets a share token read /agents), and no one sees more.
+  const credential = await requestCredential();
   try {
     return await fetchApi(`${base}/api/v1/runs/${encodeURIComponent(runId)}/agents`, RunAgents, {
-      headers: token ? { authorization: `Bearer ${token}` } : {},
+      headers: credential.kind !== 'none' ? { authorization: `Bearer ${credential.token}` } : {},
       init: { cache: 'no-store', signal: AbortSignal.timeout(5_000) },
     });
   } catch (err) {
