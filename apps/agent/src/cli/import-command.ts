@@ -3,6 +3,7 @@ import { ApiHttpError, fetchApi } from '@kneeboard/api-client';
 import { RunDetail } from '@kneeboard/contracts';
 import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { runFollow } from '../import/follow.ts';
+import { K6_DEFAULT_LATENCY_METRIC, K6_LATENCY_METRICS } from '../import/k6.ts';
 import { runImport, type ImportResult } from '../import/run-import.ts';
 import { IMPORT_TOOLS, toolSpec, type ToolVariant } from '../import/tools.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
@@ -56,7 +57,7 @@ export function importCommand(): Command {
     .option('--run <id>', 'import into this existing run instead of a new one (it is not finished by the import)')
     .addOption(opt('--load-model <model>', 'closed (users, VUs, threads) or open (a rate); default per tool').choices(['closed', 'open']))
     .option('--param <name>', 'what the level is (default per tool: vus, rate, concurrency, threads, users)')
-    .addOption(opt('--latency-metric <metric>', 'k6: the metric read as latency').choices(['http_req_duration', 'http_req_waiting']).default('http_req_duration'))
+    .addOption(opt('--latency-metric <metric>', 'k6: the metric read as latency').choices(K6_LATENCY_METRICS).default(K6_DEFAULT_LATENCY_METRIC))
     .addOption(field('--batch-size <n>', 'requests per batch sent to the API (≤ 100000)', 'maxBatchEvents').argParser(parsePositiveInt))
     .addOption(duration('--delivery-timeout <time>', 'at the end, how long to wait for the API', 'deliveryTimeoutMs'))
     .addOption(field('--in-flight <n>', 'batches posted at once', 'inFlight').argParser(parsePositiveInt))

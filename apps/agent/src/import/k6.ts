@@ -24,8 +24,10 @@ const VALUE = ascii('","value":');
 
 export const K6_LATENCY_METRICS = ['http_req_duration', 'http_req_waiting'] as const;
 export type K6LatencyMetric = (typeof K6_LATENCY_METRICS)[number];
+/** What `kneeboard import k6` reads as latency unless --latency-metric says otherwise. */
+export const K6_DEFAULT_LATENCY_METRIC: K6LatencyMetric = 'http_req_duration';
 
-export function k6ByteParser(latencyMetric: K6LatencyMetric = 'http_req_duration'): ByteLineParser {
+export function k6ByteParser(latencyMetric: K6LatencyMetric = K6_DEFAULT_LATENCY_METRIC): ByteLineParser {
   const eventPrefix = ascii(`{"metric":"${latencyMetric}","type":"Point","data":{"time":"`);
   const vusPrefix = ascii('{"metric":"vus","type":"Point","data":{"time":"');
   return (b: Uint8Array, start: number, end: number, out: Parsed): LineKind => {
@@ -60,7 +62,7 @@ export function k6ByteParser(latencyMetric: K6LatencyMetric = 'http_req_duration
 }
 
 /** The same parser over a decoded line (tests, and the schedule pass). */
-export function k6Parser(latencyMetric: K6LatencyMetric = 'http_req_duration'): LineParser {
+export function k6Parser(latencyMetric: K6LatencyMetric = K6_DEFAULT_LATENCY_METRIC): LineParser {
   const parse = k6ByteParser(latencyMetric);
   return (line, out) => {
     const b = Buffer.from(line, 'utf8');
@@ -87,7 +89,7 @@ function bad(out: Parsed, reason: string): 'bad' {
   return 'bad';
 }
 
-export function k6Tool(latencyMetric: K6LatencyMetric = 'http_req_duration'): ToolSpec {
+export function k6Tool(latencyMetric: K6LatencyMetric = K6_DEFAULT_LATENCY_METRIC): ToolSpec {
   return {
     name: 'k6',
     identity: `k6:${latencyMetric}`,
