@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServerProcess } from '@kneeboard/api/testing';
-import { openDb, queryComparisonSamples, queryCurve, queryRunSummaries, type StorageConfig } from '@kneeboard/clickhouse';
+import { openDb, queryComparisonSamples, queryCurve, queryRollupCurve, queryRunSummaries, type StorageConfig } from '@kneeboard/clickhouse';
 import { startClickHouseServer } from '@kneeboard/clickhouse-server';
 import { CompareResponse, RunDetail, type CurvePoint } from '@kneeboard/contracts';
 import { quantile, report } from './lib/report.ts';
@@ -84,6 +84,9 @@ for (const mode of modes) {
       list: await once(() => queryRunSummaries(db, [base, head])),
       samples: await once(() => Promise.all([queryComparisonSamples(db, base, 'rollup'), queryComparisonSamples(db, head, 'rollup')])),
     };
+    // The curve's own computation, repeated with nothing kept (no result cache): what every read
+    // would cost if the run changed between any two of them.
+    const computedMs = await timed(20, () => queryRollupCurve(db, base));
     await db.close();
 
     const api = await startServerProcess(server ? { CLICKHOUSE_URL: server.url } : { KNEEBOARD_DATA_DIR: dataDir }, 120_000);
@@ -112,6 +115,7 @@ for (const mode of modes) {
         { mode, measure: 'store both runs (INSERT … SELECT, rollup view on)', value: data.store_s, unit: 's', detail: kept ? `${tag}, kept in ${kept} (stored earlier)` : tag },
         { mode, measure: 'curve, cold (first GET /runs/{id}, rollup)', value: curveCold, unit: 'ms', detail: `engine direct ${direct.curve.toFixed(0)} ms; load ${loadAtStart}` },
         { mode, measure: 'curve, first read of a run, API process warm', value: headCurveFirst, unit: 'ms', detail: `the other run, after the reads above; load ${load()}` },
+        { mode, measure: 'curve computed p50, nothing kept (engine direct, rollup)', value: quantile(computedMs, 0.5), unit: 'ms', detail: `max ${Math.max(...computedMs).toFixed(0)} ms, 20 computations; load ${load()}` },
         { mode, measure: 'curve p50, warm (GET /runs/{id}, rollup)', value: quantile(curveMs, 0.5), unit: 'ms', detail: `max ${Math.max(...curveMs).toFixed(0)} ms, ${requests} requests in windows; load ${load()}` },
         { mode, measure: 'curve p50 (GET /runs/{id}?exact=1)', value: quantile(exactMs, 0.5), unit: 'ms', detail: `every raw row; load ${load()}` },
         { mode, measure: 'runs list, cold (GET /runs)', value: listCold, unit: 'ms', detail: `engine direct (summaries) ${direct.list.toFixed(0)} ms; load ${load()}` },
