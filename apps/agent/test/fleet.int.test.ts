@@ -11,8 +11,12 @@ import { freePort, startApi, type ApiProcess } from './support/real-api.ts';
 // process) and every agent as a CLI process of its own, all on loopback.
 let api: ApiProcess;
 let target: TargetProcess;
+let dataDir: string;
+let port: number;
 beforeAll(async () => {
-  api = await startApi(mkdtempSync(join(tmpdir(), 'kb-fleet-')), await freePort(), 60_000);
+  dataDir = mkdtempSync(join(tmpdir(), 'kb-fleet-'));
+  port = await freePort();
+  api = await startApi(dataDir, port, 60_000);
   target = await startTargetProcess(['--workers', '8', '--service-ms', '10']);
 }, 90_000);
 afterAll(async () => {
@@ -177,5 +181,37 @@ describe('several agents, one run (kneeboard sweep --agents, kneeboard agent --j
     expect(point.qps).toBeLessThan(150);
     // The pause is not latency: the requests themselves still take about the service time.
     expect(point.p50_ms!).toBeLessThan(40);
+  }, 300_000);
+
+  // Last in the file: it kills the API and leaves a new one on the same address and data.
+  it('the API restarting mid-plan: coordinator and agents stop and say why, the run is closed as aborted, every recorded event is stored once', async () => {
+    const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '4,6,8', ['-d', '3s', '--warmup', '0']);
+    const agents = ['r1', 'r2'].map((id) => startAgent(api.url, fleet.runId, id));
+    expect(await until(async () => (await status(fleet.runId)).started, 120_000)).toBe(true);
+    const barrier = (await status(fleet.runId)).steps[0]!.barrier_at;
+    await new Promise((r) => setTimeout(r, Math.max(0, barrier - Date.now()) + 1_000));
+    // The plan lives in the API process: a restart loses it (events and windows are in storage).
+    await api.stop('SIGKILL');
+    api = await startApi(dataDir, port, 60_000);
+    const [coord, ...outs] = await Promise.all([fleet.coordinator.done, ...agents.map((a) => a.done)]);
+
+    expect(coord!.code, coord!.stderr).toBe(1);
+    // It waited through the restart for an answer, and the answer was that the plan is gone.
+    expect(coord!.stderr).toContain("the API no longer holds this run's plan");
+    expect(coord!.stderr).toContain('is marked aborted');
+    expect((await runDetail(api.url, fleet.runId)).run.status).toBe('aborted');
+    let recorded = 0;
+    for (const o of outs) {
+      expect(o!.code, o!.stderr).toBe(1);
+      // Whatever the agent recorded was delivered before it stopped: "N of N recorded requests delivered".
+      const m = /(\d+) of (\d+) recorded requests delivered/.exec(o!.stderr);
+      expect(m, o!.stderr).not.toBeNull();
+      expect(m![1]).toBe(m![2]);
+      recorded += Number(m![2]);
+    }
+    expect(recorded).toBeGreaterThan(0);
+    // Stored once each: batches the killed API had taken but not acknowledged were sent again.
+    const stored = await runAgents(api.url, fleet.runId);
+    expect(stored.agents.reduce((n, a) => n + a.stored, 0)).toBe(recorded);
   }, 300_000);
 });

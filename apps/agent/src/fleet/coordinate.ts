@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KneeboardApi } from '@kneeboard/agent-sdk';
+import { ApiHttpError, ApiNetworkError } from '@kneeboard/api-client';
 import type { CurvePoint, FleetPlanInput, FleetStatus, RunAgents } from '@kneeboard/contracts';
 import { loadAt, type SweepConfig } from '../sweep/config.ts';
 import { checkApi } from '../sweep/preflight.ts';
@@ -80,28 +81,15 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
     say(`run ${runUrl}`);
     say(`waiting for ${o.agents} agent${o.agents === 1 ? '' : 's'}; on each load host:\n  kneeboard agent --api ${cfg.api} --join ${runId}${cfg.token ? ' --token <ingest token>' : ''}`);
 
-    let status: FleetStatus = await fleet.status();
-    const told = new Set<number>();
-    const joined = new Set<string>();
-    let doneSince: number | null = null;
-    const leaveTimeout = o.leaveTimeoutMs ?? 60_000;
-    while (!o.signal?.aborted) {
-      status = await fleet.status();
-      for (const a of status.agents) {
-        if (!joined.has(a.agent_id)) say(`agent ${a.agent_id} joined`);
-        joined.add(a.agent_id);
-      }
-      for (const s of status.steps) {
-        if (!s.finished || told.has(s.index)) continue;
-        told.add(s.index);
-        say(`step ${s.index + 1}/${cfg.levels.length}: ${cfg.parameter} ${s.level} settled${s.partial ? ' · PARTIAL' : ''}${s.generator_limited ? ` · FLAGGED: ${s.reason ?? ''}` : ''}`);
-      }
-      if (status.done) {
-        doneSince ??= Date.now();
-        const settled = status.agents.every((a) => a.state === 'left' || a.state === 'lost');
-        if (settled || Date.now() - doneSince > leaveTimeout) break;
-      }
-      await sleep(POLL_MS);
+    let status: FleetStatus;
+    try {
+      status = await followPlan(fleet, cfg, o, say);
+    } catch (err) {
+      // The plan lives in the API process: one that restarted has lost it. The run is not left
+      // "running" for ever: it is closed as aborted (the client retries until the API is back),
+      // and the events the agents delivered stay in it.
+      await api.finishRun(runId, 'aborted').catch(() => undefined);
+      throw new SweepError('api-failed', `${planLost(err)}; run ${runUrl} is marked aborted, with the events the agents delivered`, { cause: err });
     }
     const runStatus = o.signal?.aborted ? 'aborted' : 'finished';
     await api.finishRun(runId, runStatus);
@@ -110,4 +98,60 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
   } finally {
     await api.close();
   }
+}
+
+/** How long the coordinator keeps asking an API it cannot reach (a blip, a restart) before it gives up. */
+const UNREACHABLE_FOR_MS = 30_000;
+
+/**
+ * `call`, asked again while the API cannot be reached or answers 502/503, for up to `forMs`: a
+ * network blip does not end a run. An API that answers anything else is believed at once (after a
+ * restart it answers 404: the plan is gone, and waiting cannot bring it back).
+ */
+async function patiently<T>(call: () => Promise<T>, forMs: number): Promise<T> {
+  const giveUpAt = Date.now() + forMs;
+  for (;;) {
+    try {
+      return await call();
+    } catch (err) {
+      const passing = err instanceof ApiNetworkError || (err instanceof ApiHttpError && (err.status === 502 || err.status === 503));
+      if (!passing || Date.now() >= giveUpAt) throw err;
+      await sleep(POLL_MS);
+    }
+  }
+}
+
+/** Why the coordinator could not follow the plan, in the user's terms. */
+function planLost(err: unknown): string {
+  if (err instanceof ApiHttpError && err.status === 404) return 'the API no longer holds this run\'s plan (it restarted, or the run was deleted)';
+  return `lost the API mid-plan (${(err as Error).message})`;
+}
+
+/** Polls the plan's status, telling the user who joined and which step settled, until it is done and the agents left. */
+async function followPlan(fleet: FleetApi, cfg: SweepConfig, o: CoordinateOptions, say: (line: string) => void): Promise<FleetStatus> {
+  const statusOf = () => patiently(() => fleet.status(), UNREACHABLE_FOR_MS);
+  let status: FleetStatus = await statusOf();
+  const told = new Set<number>();
+  const joined = new Set<string>();
+  let doneSince: number | null = null;
+  const leaveTimeout = o.leaveTimeoutMs ?? 60_000;
+  while (!o.signal?.aborted) {
+    status = await statusOf();
+    for (const a of status.agents) {
+      if (!joined.has(a.agent_id)) say(`agent ${a.agent_id} joined`);
+      joined.add(a.agent_id);
+    }
+    for (const s of status.steps) {
+      if (!s.finished || told.has(s.index)) continue;
+      told.add(s.index);
+      say(`step ${s.index + 1}/${cfg.levels.length}: ${cfg.parameter} ${s.level} settled${s.partial ? ' · PARTIAL' : ''}${s.generator_limited ? ` · FLAGGED: ${s.reason ?? ''}` : ''}`);
+    }
+    if (status.done) {
+      doneSince ??= Date.now();
+      const settled = status.agents.every((a) => a.state === 'left' || a.state === 'lost');
+      if (settled || Date.now() - doneSince > leaveTimeout) break;
+    }
+    await sleep(POLL_MS);
+  }
+  return status;
 }

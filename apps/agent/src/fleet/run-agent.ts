@@ -1,6 +1,7 @@
 import { availableParallelism, hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createRecorder } from '@kneeboard/agent-sdk';
+import { ApiHttpError } from '@kneeboard/api-client';
 import type { AgentStepReport } from '@kneeboard/contracts';
 import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { AgentMonitor } from '../load/agent-monitor.ts';
@@ -101,6 +102,9 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   say(`joined run ${o.runId} as ${agentId} (${setup.engine.kind} engine); ${plan.steps.length} steps, ${plan.agents} agents expected`);
 
   const parts: AgentPart[] = [];
+  // Whatever breaks the plan (the API restarted and lost it, or went away), what this agent
+  // recorded is still delivered before it stops: the SDK retries until the API takes it.
+  let broken: unknown;
   try {
     let after = -1;
     while (!signal.aborted) {
@@ -137,11 +141,22 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       );
       after = a.index;
     }
+  } catch (err) {
+    broken = err;
   } finally {
     setup.dispose();
   }
   await recorder.flush();
   const stats = recorder.stats();
+  if (broken !== undefined) throw new Error(`${planBroken(broken)}; ${stats.uploaded} of ${stats.recorded} recorded requests delivered`);
   await api.leave(agentId, stats.recorded, stats.uploaded);
   return { agentId, clock, parts, recorded: stats.recorded, uploaded: stats.uploaded };
+}
+
+/** Why the plan stopped for this agent, in the user's terms. */
+function planBroken(err: unknown): string {
+  if (err instanceof ApiHttpError && err.status === 404) {
+    return 'the API no longer holds this run\'s plan (it restarted, or the run was deleted): this agent stops';
+  }
+  return `lost the API mid-plan (${(err as Error).message}): this agent stops`;
 }
