@@ -176,6 +176,14 @@ describe('token page and share links on a team server', () => {
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     await saveScreenshot(page, 'share-run-opened');
     await expectAxeClean(page, 'shared run page');
+    // A reader is shown nothing it may not do: no label or note editing, no new links — while the
+    // admin, on the same page, has them all.
+    await page.getByTestId('run-notes').waitFor();
+    for (const id of ['label-input', 'edit-note', 'share', 'share-link']) expect(await page.getByTestId(id).count(), id).toBe(0);
+    const adminView = await admin.newPage();
+    await openView(adminView, `${web.url}/runs/${base}`);
+    for (const id of ['label-input', 'edit-note', 'share', 'share-link']) expect(await adminView.getByTestId(id).count(), id).toBe(1);
+    await adminView.close();
 
     // The reader cannot list runs or open another run: a clear 403 page, and 403 from the API.
     const list = await page.goto(`${web.url}/`);
@@ -214,8 +222,11 @@ describe('token page and share links on a team server', () => {
     await page.getByTestId('review-title').waitFor();
     expect(await page.getByTestId('review-title').innerText()).toContain(SCRIPT);
     await saveScreenshot(page, 'share-review-390');
+    expect(await page.getByTestId('share-link').count()).toBe(0);
     // The comparison view and its PNG embed open with the same link; a third run does not.
     expect(await openView(page, `${web.url}/compare?base=${base}&head=${head}`)).toBe(200);
+    await page.getByTestId('compare-title').waitFor();
+    for (const id of ['share', 'share-link']) expect(await page.getByTestId(id).count(), id).toBe(0);
     const png = await page.request.get(`${web.url}/api/v1/compare.png?base=${base}&head=${head}`);
     expect(png.status()).toBe(200);
     const body = Buffer.from(await png.body());

@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { CompareProblem } from '../../components/compare/CompareProblem.tsx';
 import { CompareView } from '../../components/compare/CompareView.tsx';
 import { comparisonPageTitle, loadComparison } from '../../lib/comparison-data.ts';
+import { readOnlyViewer } from '../../lib/server-credentials.ts';
 import { parseCompareView, type SearchParams } from '../../lib/view-state.ts';
 
 export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
@@ -18,5 +19,5 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const data = await loadComparison(parsed.state);
   if (data.kind === 'missing') notFound();
   if (data.kind !== 'ok') return <CompareProblem problem={data} />;
-  return <CompareView details={data.details} sizes={data.sizes} stats={data.stats} initial={parsed.state} />;
+  return <CompareView details={data.details} sizes={data.sizes} stats={data.stats} initial={parsed.state} readOnly={await readOnlyViewer()} />;
 }

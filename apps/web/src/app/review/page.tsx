@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { CompareProblem } from '../../components/compare/CompareProblem.tsx';
 import { ReviewReport } from '../../components/review/ReviewReport.tsx';
 import { comparisonPageTitle, loadComparison } from '../../lib/comparison-data.ts';
+import { readOnlyViewer } from '../../lib/server-credentials.ts';
 import { parseCompareView, type SearchParams } from '../../lib/view-state.ts';
 
 export async function generateMetadata({ searchParams }: { searchParams: Promise<SearchParams> }): Promise<Metadata> {
@@ -19,5 +20,5 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   const data = await loadComparison(parsed.state);
   if (data.kind === 'missing') notFound();
   if (data.kind !== 'ok') return <CompareProblem problem={data} />;
-  return <ReviewReport details={data.details} sizes={data.sizes} stats={data.stats} state={parsed.state} generatedAt={Date.now()} />;
+  return <ReviewReport details={data.details} sizes={data.sizes} stats={data.stats} state={parsed.state} generatedAt={Date.now()} readOnly={await readOnlyViewer()} />;
 }

@@ -30,7 +30,20 @@ export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; 
  * changes. Its settings live in the URL (kept current with replaceState), so Share, a reload or a
  * copied address all show this exact view.
  */
-export function CompareView({ details, sizes, stats: initialStats, initial }: { details: RunDetail[]; sizes: number[]; stats: CompareStats; initial: CompareViewState }) {
+export function CompareView({
+  details,
+  sizes,
+  stats: initialStats,
+  initial,
+  readOnly = false,
+}: {
+  details: RunDetail[];
+  sizes: number[];
+  stats: CompareStats;
+  initial: CompareViewState;
+  /** A share link's reader cannot make links (the API would refuse): Share and Read-only link are left out. */
+  readOnly?: boolean;
+}) {
   const [state, setState] = useState(initial);
   // The statistics and the min_effect they were computed with; a new min_effect fetches them again.
   const [loaded, setLoaded] = useState({ minEffect: initial.minEffect, stats: initialStats });
@@ -73,8 +86,8 @@ export function CompareView({ details, sizes, stats: initialStats, initial }: { 
       <div className="page-title compare-title">
         <h1 data-testid="compare-title">{title}</h1>
         <div className="actions no-print">
-          <ShareButton path={path} />
-          <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(pinnedCompareState(state, details, sizes))} label={title} />
+          {readOnly ? null : <ShareButton path={path} />}
+          {readOnly ? null : <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(pinnedCompareState(state, details, sizes))} label={title} />}
           {stats.ok ? <CopyMarkdownButton apiQuery={compareApiQuery(state)} /> : null}
           <Link className="button" href={compareViewPath(state, 'review')} data-testid="open-review">
             Review

@@ -20,7 +20,22 @@ import { RunCard } from './RunCard.tsx';
  * The comparison as a printable report, one section per page: the verdicts, the overlaid curves,
  * the level-by-level changes, and each run's metadata with its note. No hover, no buttons in print.
  */
-export function ReviewReport({ details, sizes, stats, state, generatedAt }: { details: RunDetail[]; sizes: number[]; stats: CompareStats; state: CompareViewState; generatedAt: number }) {
+export function ReviewReport({
+  details,
+  sizes,
+  stats,
+  state,
+  generatedAt,
+  readOnly = false,
+}: {
+  details: RunDetail[];
+  sizes: number[];
+  stats: CompareStats;
+  state: CompareViewState;
+  generatedAt: number;
+  /** A share link's reader cannot make links: the Read-only link button is left out. */
+  readOnly?: boolean;
+}) {
   const series = runSeries(details, sizes);
   const groups = series.filter((s) => s.member === 0);
   const base = series[0];
@@ -31,7 +46,7 @@ export function ReviewReport({ details, sizes, stats, state, generatedAt }: { de
       <div className="review-actions no-print">
         <Link href={compareViewPath(state)}>← Interactive view</Link>
         <PrintButton />
-        <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(pinnedCompareState(state, details, sizes), 'review')} label={`review ${title}`} />
+        {readOnly ? null : <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(pinnedCompareState(state, details, sizes), 'review')} label={`review ${title}`} />}
       </div>
 
       <section className="review-section">

@@ -11,7 +11,20 @@ type Saved = Pick<Run, 'labels' | 'note'>;
  * Labels (chips) and a note on a run, set by people after the fact (`PATCH /api/v1/runs/{id}`).
  * The note is printed with the run in the performance review.
  */
-export function RunNotes({ runId, labels, note, onSaved }: { runId: string; labels: string[]; note: string; onSaved: (saved: Saved) => void }) {
+export function RunNotes({
+  runId,
+  labels,
+  note,
+  onSaved,
+  readOnly = false,
+}: {
+  runId: string;
+  labels: string[];
+  note: string;
+  onSaved: (saved: Saved) => void;
+  /** A share link's reader sees the labels and the note, with nothing to edit. */
+  readOnly?: boolean;
+}) {
   const [draft, setDraft] = useState('');
   const [noteDraft, setNoteDraft] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -51,18 +64,23 @@ export function RunNotes({ runId, labels, note, onSaved }: { runId: string; labe
           {labels.map((l) => (
             <span key={l} className="chip" data-label={l}>
               {l}
-              <button type="button" aria-label={`remove label ${l}`} disabled={busy} onClick={() => void save({ labels: removeLabel(labels, l) })}>
-                ×
-              </button>
+              {readOnly ? null : (
+                <button type="button" aria-label={`remove label ${l}`} disabled={busy} onClick={() => void save({ labels: removeLabel(labels, l) })}>
+                  ×
+                </button>
+              )}
             </span>
           ))}
         </div>
-        <form className="label-form" onSubmit={(e) => void add(e)}>
-          <input type="text" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="baseline, flaky…" aria-label="new label" data-testid="label-input" />
-          <button type="submit" className="small-button" disabled={busy} data-testid="add-label">
-            Add
-          </button>
-        </form>
+        {readOnly && labels.length === 0 ? <p className="muted note-text">none</p> : null}
+        {readOnly ? null : (
+          <form className="label-form" onSubmit={(e) => void add(e)}>
+            <input type="text" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="baseline, flaky…" aria-label="new label" data-testid="label-input" />
+            <button type="submit" className="small-button" disabled={busy} data-testid="add-label">
+              Add
+            </button>
+          </form>
+        )}
       </div>
       <div className="note-editor">
         <h2>Note</h2>
@@ -74,14 +92,16 @@ export function RunNotes({ runId, labels, note, onSaved }: { runId: string; labe
               </p>
             ) : (
               <p className="muted note-text" data-testid="note-text">
-                none yet — printed with the run in the review
+                {readOnly ? 'none' : 'none yet — printed with the run in the review'}
               </p>
             )}
-            <div className="note-actions">
-              <button type="button" className="small-button" onClick={() => setNoteDraft(note)} data-testid="edit-note">
-                {note ? 'Edit note' : 'Add a note'}
-              </button>
-            </div>
+            {readOnly ? null : (
+              <div className="note-actions">
+                <button type="button" className="small-button" onClick={() => setNoteDraft(note)} data-testid="edit-note">
+                  {note ? 'Edit note' : 'Add a note'}
+                </button>
+              </div>
+            )}
           </>
         ) : (
           <>

@@ -17,6 +17,7 @@ export function RunToolbar({
   levels,
   selection,
   onLevels,
+  readOnly = false,
 }: {
   run: Run;
   path: string;
@@ -25,6 +26,8 @@ export function RunToolbar({
   levels: number[];
   selection: LevelSelection | null;
   onLevels: (sel: LevelSelection | null) => void;
+  /** A share link's reader cannot make links (the API would refuse): the buttons are left out. */
+  readOnly?: boolean;
 }) {
   const title = `${run.service} ${run.release}${run.name ? ` — ${run.name}` : ''}`;
   return (
@@ -42,8 +45,12 @@ export function RunToolbar({
           ]}
           embed={{ imagePath: `/api/v1/runs/${run.id}/curve.svg${queryString(svgViewPairs(settings))}`, viewPath: path, alt: title }}
         />
-        <ShareButton path={path} />
-        <ShareLinkButton runs={[run.id]} path={path} label={title} />
+        {readOnly ? null : (
+          <>
+            <ShareButton path={path} />
+            <ShareLinkButton runs={[run.id]} path={path} label={title} />
+          </>
+        )}
       </div>
     </div>
   );

@@ -54,12 +54,15 @@ export function RunView({
   view,
   level: initialLevel = null,
   levelDetail,
+  readOnly = false,
 }: {
   initial: RunDetail;
   view: RunViewState;
   /** The level whose panel is open (`?level=N`), and its detail when the server fetched it. */
   level?: number | null;
   levelDetail?: LevelDetail | null;
+  /** A share link's reader: no labels or notes to edit, no new links to make. */
+  readOnly?: boolean;
 }) {
   const { detail, mode, updatedAt } = useLiveRun(initial);
   const { analysis } = detail;
@@ -146,7 +149,7 @@ export function RunView({
         live={<LiveIndicator mode={mode} updatedAt={updatedAt} />}
         summary={<AnalysisSummary analysis={analysis} parameter={run.parameter} loadModel={run.load_model} />}
       />
-      <RunToolbar run={run} path={path} settings={settings} levels={fullCurve.map((p) => p.level)} selection={levelSel} onLevels={setLevelSel} />
+      <RunToolbar run={run} path={path} settings={settings} levels={fullCurve.map((p) => p.level)} selection={levelSel} onLevels={setLevelSel} readOnly={readOnly} />
 
       <LevelZoomContext.Provider value={zoomTo}>
       <div className="charts">
@@ -288,7 +291,7 @@ export function RunView({
 
       {/* The charts come first (above the fold on a 1280×800 screen, live or not); then who/what/when, labels and note. */}
       <RunMeta detail={{ ...detail, run, curve: fullCurve }} />
-      <RunNotes runId={run.id} labels={run.labels ?? []} note={run.note ?? ''} onSaved={setEdits} />
+      <RunNotes runId={run.id} labels={run.labels ?? []} note={run.note ?? ''} onSaved={setEdits} readOnly={readOnly} />
 
       <h2 className="section-title">
         Curve <span className="muted">· one row per {run.parameter} level</span>

@@ -7,6 +7,7 @@ import { RunAgents } from '../../../components/run/RunAgents.tsx';
 import { RunView } from '../../../components/run/RunView.tsx';
 import { ApiUnavailableError, getLevelDetail, getRun } from '../../../lib/api.ts';
 import { parseLevelParam } from '../../../lib/level-detail.ts';
+import { readOnlyViewer } from '../../../lib/server-credentials.ts';
 import { parseRunView, type SearchParams } from '../../../lib/view-state.ts';
 
 type Params = Promise<{ id: string }>;
@@ -38,5 +39,6 @@ export default async function RunPage({ params, searchParams }: { params: Params
   const levelDetail = level === null ? undefined : await getLevelDetail(result.run.id, level).catch(() => undefined); // the panel fetches again in the browser and shows why it failed
   // Keyed by run so navigating between runs starts a fresh live subscription.
   // The toggles come from the URL (`?metrics=p50,p90&x=log&y=log&fit=0&levels=4-64`), so a link shows this exact view.
-  return <><RunView key={result.run.id} initial={result} view={parseRunView(result.run.id, query)} level={level} levelDetail={levelDetail} /><RunAgents runId={result.run.id} /></>;
+  const readOnly = await readOnlyViewer();
+  return <><RunView key={result.run.id} initial={result} view={parseRunView(result.run.id, query)} level={level} levelDetail={levelDetail} readOnly={readOnly} /><RunAgents runId={result.run.id} /></>;
 }
