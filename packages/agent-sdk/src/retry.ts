@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ApiNetworkError } from '@kneeboard/api-client';
 import { ApiHttpError, isNetworkError, isRetriableStatus } from './api-errors.ts';
 
 export interface RetryPolicy {
@@ -17,9 +18,14 @@ export interface RetryNotice {
   error: unknown;
 }
 
-/** Only 408/429/502/503/504/507 and network errors are retried; a 400 is final (the same body would fail again). */
+/**
+ * Only 408/429/502/503/504/507 and network errors are retried; a 400 is final (the same body would
+ * fail again). Network errors come as undici's (this client) or as the shared core's
+ * ApiNetworkError (callers going through `fetchApi`, such as the agent's fleet calls).
+ */
 export function isRetriable(err: unknown): boolean {
-  return err instanceof ApiHttpError ? isRetriableStatus(err.status) : isNetworkError(err);
+  if (err instanceof ApiHttpError) return isRetriableStatus(err.status);
+  return err instanceof ApiNetworkError || isNetworkError(err);
 }
 
 export interface RetryHooks {

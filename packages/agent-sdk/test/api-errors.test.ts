@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiNetworkError } from '@kneeboard/api-client';
 import { ApiHttpError, describeCause, parseApiErrorBody, parseRetryAfter } from '../src/api-errors.ts';
 import { isRetriable, withRetry } from '../src/retry.ts';
 
@@ -9,6 +10,7 @@ describe('retry rules', () => {
     for (const status of [408, 429, 502, 503, 504, 507]) expect(isRetriable(new ApiHttpError('POST', '/x', status, undefined, undefined))).toBe(true);
     for (const status of [400, 404, 409, 413, 500]) expect(isRetriable(new ApiHttpError('POST', '/x', status, undefined, undefined))).toBe(false);
     expect(isRetriable(netError('ECONNRESET'))).toBe(true);
+    expect(isRetriable(new ApiNetworkError('GET', '/x', netError('ECONNREFUSED')))).toBe(true);
     expect(isRetriable(new SyntaxError('bad json'))).toBe(false);
   });
 

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KneeboardApi } from '@kneeboard/agent-sdk';
-import { ApiHttpError, ApiNetworkError } from '@kneeboard/api-client';
+import { KneeboardApi, withRetry } from '@kneeboard/agent-sdk';
+import { ApiHttpError } from '@kneeboard/api-client';
 import type { CurvePoint, FleetPlanInput, FleetStatus, RunAgents } from '@kneeboard/contracts';
 import { loadAt, type SweepConfig } from '../sweep/config.ts';
 import { checkApi } from '../sweep/preflight.ts';
@@ -100,26 +100,13 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
   }
 }
 
-/** How long the coordinator keeps asking an API it cannot reach (a blip, a restart) before it gives up. */
-const UNREACHABLE_FOR_MS = 30_000;
-
 /**
- * `call`, asked again while the API cannot be reached or answers 502/503, for up to `forMs`: a
- * network blip does not end a run. An API that answers anything else is believed at once (after a
- * restart it answers 404: the plan is gone, and waiting cannot bring it back).
+ * How the coordinator asks for the plan's status: through a blip or a restart an unreachable or
+ * busy API is asked again for up to 30 s (the SDK's retry rule). An API that answers anything else
+ * is believed at once — after a restart it answers 404: the plan is gone, and waiting cannot bring
+ * it back.
  */
-async function patiently<T>(call: () => Promise<T>, forMs: number): Promise<T> {
-  const giveUpAt = Date.now() + forMs;
-  for (;;) {
-    try {
-      return await call();
-    } catch (err) {
-      const passing = err instanceof ApiNetworkError || (err instanceof ApiHttpError && (err.status === 502 || err.status === 503));
-      if (!passing || Date.now() >= giveUpAt) throw err;
-      await sleep(POLL_MS);
-    }
-  }
-}
+const STATUS_RETRY = { initialDelayMs: POLL_MS, maxDelayMs: 2_000, giveUpAfterMs: 30_000 };
 
 /** Why the coordinator could not follow the plan, in the user's terms. */
 function planLost(err: unknown): string {
@@ -129,7 +116,7 @@ function planLost(err: unknown): string {
 
 /** Polls the plan's status, telling the user who joined and which step settled, until it is done and the agents left. */
 async function followPlan(fleet: FleetApi, cfg: SweepConfig, o: CoordinateOptions, say: (line: string) => void): Promise<FleetStatus> {
-  const statusOf = () => patiently(() => fleet.status(), UNREACHABLE_FOR_MS);
+  const statusOf = () => withRetry(() => fleet.status(), STATUS_RETRY);
   let status: FleetStatus = await statusOf();
   const told = new Set<number>();
   const joined = new Set<string>();
