@@ -21,9 +21,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startServerProcess } from '@kneeboard/api/testing';
 import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
-import { ARROW_STREAM_CONTENT_TYPE, MAX_BATCH_EVENTS, RunDetail } from '@kneeboard/contracts';
+import { ARROW_STREAM_CONTENT_TYPE, MAX_BATCH_EVENTS } from '@kneeboard/contracts';
 import { allocateColumns, encodeArrowColumns } from '@kneeboard/event-wire';
 import { Pool } from 'undici';
+import { newestShown, readLiveSnapshots } from './lib/live-snapshots.ts';
 import { cpuSeconds, loadAverage } from './lib/process-cpu.ts';
 import { quantile, report } from './lib/report.ts';
 
@@ -71,31 +72,18 @@ async function watch(url: string, runId: string, stop: AbortSignal, countFrom: n
   try {
     const res = await fetch(`${url}/api/v1/runs/${runId}/live`, { signal: stop });
     if (res.status !== 200 || !res.body) throw new Error(`live answered ${res.status}`);
-    const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
     let previous: number | undefined;
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      const arrival = Date.now();
-      buffer += decoder.decode(chunk.value, { stream: true });
-      for (let cut = buffer.indexOf('\n\n'); cut >= 0; cut = buffer.indexOf('\n\n')) {
-        const data = /^event: snapshot\ndata: (.*)$/m.exec(buffer.slice(0, cut))?.[1];
-        buffer = buffer.slice(cut + 2);
-        if (!data) continue;
-        lags.snapshots++;
-        const detail = RunDetail.parse(JSON.parse(data));
-        const point = detail.curve.find((p) => p.in_progress && p.requests > 0);
-        const step = detail.steps.find((s) => s.level === point?.level);
-        if (!point || !step) continue;
-        // The window runs to the newest request's send time; it was done up to 9 ms later, so the
-        // newest done time is bounded by newest + 9: use the send time (lags are then at most 9 ms long).
-        const newest = step.measure_from + point.window_s * 1000;
-        if (previous !== undefined && newest > previous && previous >= countFrom) {
-          for (let t = previous; t < newest; t += 1) lags.lagMs.push(arrival - t);
-        }
-        previous = Math.max(previous ?? newest, newest);
+    await readLiveSnapshots(res.body, (detail, arrival) => {
+      lags.snapshots++;
+      // One level runs here. Its window reaches the newest request's send time; that request was
+      // done up to 9 ms later, so the lags counted from the send time are at most 9 ms long.
+      const newest = newestShown(detail)[0]?.newest;
+      if (newest === undefined) return;
+      if (previous !== undefined && newest > previous && previous >= countFrom) {
+        for (let t = previous; t < newest; t += 1) lags.lagMs.push(arrival - t);
       }
-    }
+      previous = Math.max(previous ?? newest, newest);
+    });
     if (!stop.aborted) lags.viewersLost++;
   } catch (err) {
     if (!stop.aborted) {

@@ -14,9 +14,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServerProcess } from '@kneeboard/api/testing';
-import { ListRunsResponse, RunDetail } from '@kneeboard/contracts';
+import { ListRunsResponse } from '@kneeboard/contracts';
 import { startDemoTarget } from '@kneeboard/demo-target';
 import { KNEEBOARD } from './agent-bench-lib.ts';
+import { newestShown, readLiveSnapshots } from './lib/live-snapshots.ts';
 import { quantile, report } from './lib/report.ts';
 
 
@@ -41,36 +42,18 @@ try {
   const mean: number[] = [];
   const previousNewest = new Map<number, number>();
   const res = await fetch(`${api.url}/api/v1/runs/${runId}/live`);
-  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
   let snapshots = 0;
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    const arrival = Date.now();
-    buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const data = /^event: snapshot\ndata: (.*)$/m.exec(block)?.[1];
-      if (!data) continue;
-      snapshots++;
-      const detail = RunDetail.parse(JSON.parse(data));
-      for (const point of detail.curve.filter((p) => p.in_progress)) {
-        const step = detail.steps.find((s) => s.level === point.level);
-        if (!step || point.requests === 0) continue;
-        const newest = step.measure_from + point.window_s * 1000;
-        const prev = previousNewest.get(point.level);
-        previousNewest.set(point.level, newest);
-        if (prev === undefined || newest <= prev) continue;
-        freshness.push(arrival - newest);
-        worst.push(arrival - prev);
-        mean.push(arrival - (prev + newest) / 2);
-      }
+  await readLiveSnapshots(res.body as ReadableStream<Uint8Array>, (detail, arrival) => {
+    snapshots++;
+    for (const { level, newest } of newestShown(detail)) {
+      const prev = previousNewest.get(level);
+      previousNewest.set(level, newest);
+      if (prev === undefined || newest <= prev) continue;
+      freshness.push(arrival - newest);
+      worst.push(arrival - prev);
+      mean.push(arrival - (prev + newest) / 2);
     }
-  }
+  });
   await agentDone;
 
   report(
