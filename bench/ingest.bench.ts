@@ -20,6 +20,7 @@ import { allocateColumns, columnsToArrays, encodeArrowColumns, type EventColumns
 import { Pool } from 'undici';
 import { cpuSeconds, loadAverage, pidByCommandLine } from './lib/process-cpu.ts';
 import { quantile, report } from './lib/report.ts';
+import { insertCpuByTable } from './lib/server-statement-cpu.ts';
 
 const { values } = parseArgs({
   options: {
@@ -64,6 +65,8 @@ interface Case {
   batchMs: number[];
   cpu: { api: number; clickhouse: number };
   load: [number, number];
+  /** Server mode: the server's CPU per batch for the event inserts and for the batch ledger's (system.query_log). */
+  insertCpuMs?: { events: number; ledger: number; ledgerInserts: number };
 }
 
 /** Sends every body with `senders` concurrent loops over one connection each; resolves with per-batch times. */
@@ -104,6 +107,7 @@ async function throughApi(mode: string, server: ClickHouseServer | null, formats
       const contentType = format === 'json' ? 'application/json' : ARROW_STREAM_CONTENT_TYPE;
       const cpu0 = { api: cpuSeconds(api.child.pid!), clickhouse: server ? cpuSecondsOfServer(server) : 0 };
       const load0 = loadAverage();
+      const from = new Date();
       const { seconds, batchMs } = await drive(async (i) => {
         const res = await pool.request({ method: 'POST', path: path(i), headers: { 'content-type': contentType }, body: bodies[i]! });
         const text = await res.body.text();
@@ -113,7 +117,8 @@ async function throughApi(mode: string, server: ClickHouseServer | null, formats
       const detail = await (await pool.request({ method: 'GET', path: `/api/v1/runs/${id}` })).body.json();
       const stored = (detail as { curve: Array<{ requests: number }> }).curve.reduce((s, p) => s + p.requests, 0);
       if (stored !== batches * batchSize) throw new Error(`${mode}/${format}: the curve counts ${stored} requests, ${batches * batchSize} were sent`);
-      cases.push({ mode, format, events: stored, seconds, batchMs, cpu, load: [load0, loadAverage()] });
+      const insertCpuMs = server ? await insertCpuPerBatch(server, from, new Date()) : undefined;
+      cases.push({ mode, format, events: stored, seconds, batchMs, cpu, load: [load0, loadAverage()], insertCpuMs });
     }
   } finally {
     await pool.close();
@@ -121,6 +126,17 @@ async function throughApi(mode: string, server: ClickHouseServer | null, formats
     rmSync(dataDir, { recursive: true, force: true });
   }
   return cases;
+}
+
+async function insertCpuPerBatch(server: ClickHouseServer, from: Date, to: Date): Promise<Case['insertCpuMs']> {
+  const byTable = await insertCpuByTable(server.url, from, to);
+  const events = byTable.get('kb_requests_v1');
+  const ledger = byTable.get('kb_batches_v1');
+  return {
+    events: ((events?.cpuSeconds ?? 0) * 1000) / batches,
+    ledger: ((ledger?.cpuSeconds ?? 0) * 1000) / batches,
+    ledgerInserts: ledger?.statements ?? 0,
+  };
 }
 
 /** The server's process (python3 hosting libchdb) is found by its data directory; its CPU is read through /proc. */
@@ -142,8 +158,11 @@ async function directToServer(server: ClickHouseServer, columns: EventColumns[])
     const runId = '00000000-0000-4000-8000-000000000000';
     const load0 = loadAverage();
     const cpu0 = cpuSecondsOfServer(server);
+    const from = new Date();
     const { seconds, batchMs } = await drive((i) => insertEventBatch(db, { runId, batchId: `direct-${i}`, agentId: 'bench', arrow: bodies[i]! }));
-    return { mode: 'server', format: 'arrow, no API (engine ceiling)', events: batches * batchSize, seconds, batchMs, cpu: { api: 0, clickhouse: cpuSecondsOfServer(server) - cpu0 }, load: [load0, loadAverage()] };
+    const cpu = { api: 0, clickhouse: cpuSecondsOfServer(server) - cpu0 };
+    const insertCpuMs = await insertCpuPerBatch(server, from, new Date());
+    return { mode: 'server', format: 'arrow, no API (engine ceiling)', events: batches * batchSize, seconds, batchMs, cpu, load: [load0, loadAverage()], insertCpuMs };
   } finally {
     await db.close();
   }
@@ -179,7 +198,7 @@ for (const mode of values.modes.split(',')) {
     cases.push(await directToEmbedded(columns));
   }
   else {
-    const server = await startClickHouseServer();
+    const server = await startClickHouseServer({ queryLog: true });
     try {
       cases.push(...(await throughApi('server', server, formats, columns)));
       cases.push(await directToServer(server, columns));
@@ -199,6 +218,9 @@ report(
     'batch p99 ms': quantile(c.batchMs, 0.99),
     'API cores': c.cpu.api / c.seconds,
     'ClickHouse cores': c.cpu.clickhouse / c.seconds,
+    // Where the server's time goes per 20,000-event batch: the event insert (with its rollup view) and the ledger.
+    'server CPU ms/batch: events': c.insertCpuMs ? c.insertCpuMs.events : '',
+    'ledger (inserts)': c.insertCpuMs ? `${c.insertCpuMs.ledger.toFixed(2)} (${c.insertCpuMs.ledgerInserts})` : '',
     'load avg (before→after)': `${c.load[0].toFixed(2)}→${c.load[1].toFixed(2)}`,
   })),
   { events_per_case: batches * batchSize, batch_size: batchSize, senders, targets: { json_events_per_s: 500_000, arrow_events_per_s: 1_000_000 } },

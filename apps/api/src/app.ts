@@ -98,8 +98,13 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
     db.config.mode === 'server' ? { marks: (ids) => queryRunChangeMarks(db, ids) } : {},
   );
   app.addHook('onClose', async () => hub.close());
-  const ingest = new IngestService(db, { lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS, ...ingestOptions });
-  app.addHook('onClose', async () => ingest.settled());
+  const ingest = new IngestService(db, {
+    lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS,
+    onLedgerError: (err) => app.log.error({ err }, 'batch ledger write failed; it is retried'),
+    ...ingestOptions,
+  });
+  // Rows not written here are the tolerated loss the batch writer describes (a crash loses them too).
+  app.addHook('onClose', async () => ingest.flushLedger().catch((err) => app.log.error({ err }, 'batch ledger rows not written at shutdown')));
 
   // The bootstrap runs in worker threads, as many as comparisons may run at once.
   const comparePool = new ComparePool(limits.compareConcurrency);

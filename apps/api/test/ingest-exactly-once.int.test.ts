@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRequests, countRollupRequests } from '@kneeboard/clickhouse';
+import { countRequests, countRollupRequests, readLedger } from '@kneeboard/clickhouse';
 import { buildApp } from '../src/app.ts';
 import { createRun, postJson, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
 import { arrowOf, postArrow, randomBatch, stepAt } from './ingest-support.ts';
@@ -52,11 +52,24 @@ describe.each(STORAGE_MODES)('exactly once, with batches written concurrently (%
     expect(await countRollupRequests(api.db, runId)).toBe(total + 600);
   });
 
-  it('stores a replay once after the API forgot everything (a restart): the engine deduplicates by the batch token', async () => {
+  it('stores a replay once in a process that forgot everything (a restart, a replica): the engine drops it at once, the ledger names it a duplicate', async () => {
     const runId = await newRun();
     const b = randomBatch('r', 800, 300);
     expect((await send(runId, b)).status).toBe(200);
-    // A second app on the same storage: a new process as far as the write path's caches go.
+    // A second app on the same storage: a new process as far as the write path's caches go. Before
+    // the background ledger write, only the engine's deduplication knows the batch: stored once.
+    const early = await buildApp({ db: api.db });
+    const earlyUrl = await early.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      expect((await postJson(`${earlyUrl}/api/v1/runs/${runId}/events`, b)).status).toBe(200);
+      expect(await countRequests(api.db, runId)).toBe(800);
+      expect(await countRollupRequests(api.db, runId)).toBe(800);
+    } finally {
+      await early.close();
+    }
+    // The ledger row is written within a quarter second; from then on another process answers `duplicate`.
+    const deadline = Date.now() + 10_000;
+    while (!(await readLedger(api.db, runId)).some((r) => r.batch_id === 'r') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const fresh = await buildApp({ db: api.db });
     const url = await fresh.listen({ port: 0, host: '127.0.0.1' });
     try {

@@ -16,9 +16,10 @@ const program = new Command('kneeboard-clickhouse-server')
   .option('--data <dir>', 'data directory, kept after stop (default: a temporary one)')
   .option('--shards <n>', 'start a cluster of this many single-replica shards', positiveInt)
   .option('--name <cluster>', 'the cluster name in remote_servers', 'kneeboard')
+  .option('--query-log', 'keep system.query_log and system.part_log (to see where the server spends its time)')
   .parse();
 
-const opts = program.opts<{ httpPort?: number; tcpPort?: number; data?: string; shards?: number; name: string }>();
+const opts = program.opts<{ httpPort?: number; tcpPort?: number; data?: string; shards?: number; name: string; queryLog?: boolean }>();
 
 let stop: () => Promise<void>;
 if (opts.shards !== undefined) {
@@ -27,7 +28,7 @@ if (opts.shards !== undefined) {
   console.log(`CLICKHOUSE_URL=${cluster.nodes[0]?.url} CLICKHOUSE_CLUSTER=${cluster.name}`);
   stop = () => cluster.stop();
 } else {
-  const server = await startClickHouseServer({ httpPort: opts.httpPort, tcpPort: opts.tcpPort, dataDir: opts.data });
+  const server = await startClickHouseServer({ httpPort: opts.httpPort, tcpPort: opts.tcpPort, dataDir: opts.data, queryLog: opts.queryLog });
   console.log(`ClickHouse ${server.url} (tcp ${server.tcpPort}, data ${server.dataDir})`);
   console.log(`CLICKHOUSE_URL=${server.url}`);
   stop = () => server.stop();

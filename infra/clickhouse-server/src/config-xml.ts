@@ -16,7 +16,7 @@ const CLUSTER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * remote_servers entry that every node carries so Distributed tables and system.clusters see all
  * shards. No Keeper: this build has none, so replicas cannot replicate and ON CLUSTER is refused.
  */
-export function renderConfigXml(cluster?: ClusterLayout): string {
+export function renderConfigXml(cluster?: ClusterLayout, options: { queryLog?: boolean } = {}): string {
   if (cluster && !CLUSTER_NAME.test(cluster.name)) throw new Error(`cluster name ${JSON.stringify(cluster.name)} must match ${CLUSTER_NAME}`);
   const shards = (cluster?.shards ?? [])
     .map((replicas) => {
@@ -25,5 +25,10 @@ export function renderConfigXml(cluster?: ClusterLayout): string {
     })
     .join('\n');
   const remote = cluster ? `  <remote_servers>\n    <${cluster.name}>\n${shards}\n    </${cluster.name}>\n  </remote_servers>\n` : '';
-  return `<clickhouse>\n  <logger><level>warning</level><console>1</console></logger>\n${remote}</clickhouse>\n`;
+  // Off by default (the suite's servers need no history); benches turn them on to see where time goes.
+  const logs = options.queryLog
+    ? '  <query_log><database>system</database><table>query_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></query_log>\n' +
+      '  <part_log><database>system</database><table>part_log</table><flush_interval_milliseconds>1000</flush_interval_milliseconds></part_log>\n'
+    : '';
+  return `<clickhouse>\n  <logger><level>warning</level><console>1</console></logger>\n${remote}${logs}</clickhouse>\n`;
 }

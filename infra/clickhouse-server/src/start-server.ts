@@ -18,6 +18,8 @@ export interface ServerOptions {
   tcpPort?: number;
   /** Written into the config so this node sees the whole cluster. */
   cluster?: ClusterLayout;
+  /** Keep system.query_log and system.part_log (for benches that profile the server). */
+  queryLog?: boolean;
   /** How long to wait for /ping to answer. */
   startTimeoutMs?: number;
 }
@@ -73,7 +75,7 @@ export async function startClickHouseServer(options: ServerOptions = {}): Promis
   const httpPort = options.httpPort ?? spareHttp!;
   const tcpPort = options.tcpPort ?? spareTcp!;
   const configFile = path.join(dataDir, 'kneeboard-server.xml');
-  writeFileSync(configFile, renderConfigXml(options.cluster));
+  writeFileSync(configFile, renderConfigXml(options.cluster, { queryLog: options.queryLog }));
   const logFile = path.join(dataDir, 'server.log');
   const url = `http://127.0.0.1:${httpPort}`;
   const args = [

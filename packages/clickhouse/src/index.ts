@@ -12,7 +12,7 @@ export { queryRunChangeMarks } from './queries/run-changes.ts';
 export { listExpiredRuns, type ExpiryRule } from './queries/expired-runs.ts';
 export { insertEventBatch, batchToken, type EventInsert } from './ingest/insert-events.ts';
 export { readLedger, writeLedger, type LedgerEntry, type LedgerRow } from './ingest/batch-ledger.ts';
-export { GroupCommit } from './ingest/group-commit.ts';
+export { DeferredWriter } from './ingest/deferred-writer.ts';
 export { queryExactCurve, windowSeconds, qps } from './queries/curve.ts';
 export { queryRollupCurve } from './queries/curve-rollup.ts';
 export type { RanksAnsweredBy } from './queries/rollup-sketch.ts';

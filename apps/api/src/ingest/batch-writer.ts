@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GroupCommit, insertEventBatch, writeLedger, type Db, type LedgerEntry } from '@kneeboard/clickhouse';
+import { DeferredWriter, insertEventBatch, writeLedger, type Db, type LedgerEntry } from '@kneeboard/clickhouse';
 import type { IngestResponse } from '@kneeboard/contracts';
 import { encodeArrowColumns, type DecodedBatch, type EventColumns } from '@kneeboard/event-wire';
 import { HttpError } from '../errors.ts';
@@ -13,6 +13,11 @@ function contentHash(agentId: string, c: EventColumns): string {
   return hash.digest('base64url');
 }
 
+/** How often the ledger is written: 4 inserts a second whatever the batch rate. */
+const LEDGER_INTERVAL_MS = 250;
+/** Written at once when this many rows wait (one insert stays small). */
+const LEDGER_MAX_ROWS = 2_000;
+
 const reused = (batchId: string) =>
   new HttpError(409, `batch_id ${batchId} was already stored with different events; a new batch needs a new batch_id`, 'batch_id');
 
@@ -21,18 +26,29 @@ const reused = (batchId: string) =>
  *
  * - The events go in as one Arrow insert per batch with the batch's deduplication token: ClickHouse
  *   itself drops a second copy, whichever API replica sends it, so nothing here needs a lock.
- * - Batches that arrive together share one insert into the batch ledger (a group commit), awaited
- *   before the answer: acknowledged means both written.
+ * - The batch ledger is written in the background, a few inserts a second for all batches
+ *   (`LEDGER_INTERVAL_MS`), not awaited: acknowledged means the events are stored. The ledger is
+ *   what recognises a replay beyond the engine's deduplication window (10,000 batches) or in
+ *   another process; a batch acknowledged in the last quarter second before a crash may miss its
+ *   ledger row, but its agent holds an acknowledgement and will not resend it, and a copy sent
+ *   anyway within the window is still dropped by the engine (stored once, answered as new).
  * - This process remembers what it stored (and what the ledger says others stored), so a replay is
  *   answered `duplicate` and a reused batch_id with other events 409, with no lookup per batch.
  */
 export class BatchWriter {
-  readonly #ledger: GroupCommit<LedgerEntry>;
+  readonly #ledger: DeferredWriter<LedgerEntry>;
   /** Batches being written right now, so a copy arriving meanwhile waits for the first. */
   readonly #inFlight = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: Db) {
-    this.#ledger = new GroupCommit((entries) => writeLedger(db, entries));
+  constructor(
+    private readonly db: Db,
+    onLedgerError: (err: unknown) => void,
+  ) {
+    this.#ledger = new DeferredWriter((entries) => writeLedger(db, entries), {
+      intervalMs: LEDGER_INTERVAL_MS,
+      maxItems: LEDGER_MAX_ROWS,
+      onError: onLedgerError,
+    });
   }
 
   /** `arrow`: the batch's canonical Arrow stream when it arrived as one (otherwise it is encoded here). */
@@ -61,9 +77,9 @@ export class BatchWriter {
     return { accepted: batch.columns.length, duplicate: false };
   }
 
-  /** Waits for ledger writes still in flight (before closing the database). */
-  settled(): Promise<void> {
-    return this.#ledger.settled();
+  /** Writes the ledger rows still waiting (before closing the database, and in tests of other processes' view). */
+  flushLedger(): Promise<void> {
+    return this.#ledger.flush();
   }
 
   /** Whether or not a failed insert landed, the retry stores the batch exactly once: a 503 is the honest answer. */
@@ -73,7 +89,7 @@ export class BatchWriter {
 
   async #writeOnce(runId: string, batch: DecodedBatch, arrow: Uint8Array, hash: string, now: number): Promise<void> {
     await insertEventBatch(this.db, { runId, batchId: batch.batch_id, agentId: batch.agent_id, arrow });
-    await this.#ledger.add({
+    this.#ledger.add({
       run_id: runId,
       batch_id: batch.batch_id,
       agent_id: batch.agent_id,

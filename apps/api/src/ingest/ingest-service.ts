@@ -10,6 +10,8 @@ import { orUnavailable } from './storage-failure.ts';
 export interface IngestOptions extends RunStateCacheOptions {
   /** How long a finished run still takes batches, steps and a repeated finish. */
   lateDataGraceMs: number;
+  /** Where a failed background write of the batch ledger is reported (it is retried). */
+  onLedgerError?: (err: unknown) => void;
 }
 
 /** A batch as it arrived: a parsed JSON body, or Arrow bytes with the ids from the query string. */
@@ -28,7 +30,7 @@ export class IngestService {
     private readonly options: IngestOptions,
   ) {
     this.runs = new RunStateCache(db, options);
-    this.#writer = new BatchWriter(db);
+    this.#writer = new BatchWriter(db, options.onLedgerError ?? ((err) => console.error('batch ledger write failed; retrying', err)));
   }
 
   get lateDataGraceMs(): number {
@@ -63,8 +65,9 @@ export class IngestService {
     return this.#writer.store(runId, state, batch, batch.canonicalArrow, now);
   }
 
-  settled(): Promise<void> {
-    return this.#writer.settled();
+  /** Writes what the batch ledger still holds in memory (on close). */
+  flushLedger(): Promise<void> {
+    return this.#writer.flushLedger();
   }
 }
 
