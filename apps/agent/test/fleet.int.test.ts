@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +181,50 @@ describe('several agents, one run (kneeboard sweep --agents, kneeboard agent --j
     expect(point.qps).toBeLessThan(150);
     // The pause is not latency: the requests themselves still take about the service time.
     expect(point.p50_ms!).toBeLessThan(40);
+  }, 300_000);
+
+  it('--param with --before-level: the coordinator runs each level\'s command between steps, the agents wait for it and hold the load', async () => {
+    const hookLog = join(dataDir, 'before-level.log');
+    const hook = `echo "{level} $(date +%s%3N)" >> ${hookLog}`;
+    const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '4', ['--param', 'workers', '--levels', '1,2', '--before-level', hook, '-d', '1s', '--warmup', '200ms']);
+    const outs = await Promise.all(['p1', 'p2'].map((id) => startAgent(api.url, fleet.runId, id).done));
+    const coord = await fleet.coordinator.done;
+    for (const o of outs) expect(o.code, o.stderr).toBe(0);
+    expect(coord.stderr).toContain('--before-level for workers 2');
+
+    const ran = readFileSync(hookLog, 'utf8').trim().split('\n').map((l) => l.split(' ').map(Number) as [number, number]);
+    expect(ran.map(([level]) => level)).toEqual([1, 2]);
+    const stored = await runAgents(api.url, fleet.runId);
+    const parts = (level: number) => stored.steps.filter((s) => s.level === level);
+    // The swept knob is the level; the load held (concurrency 4) is what the agents share.
+    for (const level of [1, 2]) expect(parts(level).reduce((n, s) => n + s.load, 0)).toBe(4);
+    expect((await runDetail(api.url, fleet.runId)).curve.map((p) => p.level)).toEqual([1, 2]);
+    // Level 2's command ran after level 1's step ended and before level 2's began (one host's clock; 5 ms of slack).
+    const level1End = Math.max(...parts(1).map((s) => s.ended_at!));
+    const level2Start = Math.min(...parts(2).map((s) => s.started_at!));
+    expect(ran[1]![1]).toBeGreaterThanOrEqual(level1End - 5);
+    expect(ran[1]![1]).toBeLessThanOrEqual(level2Start + 5);
+  }, 300_000);
+
+  it('--refine: once the grid has run, the coordinator adds levels inside the knee\'s bracket and the agents measure them', async () => {
+    // 8 workers × 10 ms: the knee is at 8, between the grid's 4 and 16.
+    const grid = [2, 4, 16, 32];
+    const fleet = await startCoordinator(api.url, `${target.url}/`, 2, grid.join(','), ['--refine', '-d', '1s', '--warmup', '200ms']);
+    const outs = await Promise.all(['f1', 'f2'].map((id) => startAgent(api.url, fleet.runId, id).done));
+    const coord = await fleet.coordinator.done;
+    for (const o of outs) expect(o.code, o.stderr).toBe(0);
+    expect(coord.stderr).toMatch(/--refine: the knee lies between two levels of the grid; adding concurrency [\d, ]+ to place it closer/);
+
+    const stored = await runAgents(api.url, fleet.runId);
+    const levels = [...new Set(stored.steps.sort((a, b) => a.index - b.index).map((s) => s.level))];
+    expect(levels.slice(0, grid.length)).toEqual(grid);
+    const added = levels.slice(grid.length);
+    expect(added.length).toBeGreaterThanOrEqual(1);
+    // All inside one bracket of the grid (a busy box may move the detected knee one grid step).
+    expect([[2, 4], [4, 16], [16, 32]].some(([a, b]) => added.every((l) => l > a! && l < b!))).toBe(true);
+    expect((await runDetail(api.url, fleet.runId)).curve.map((p) => p.level).sort((a, b) => a - b)).toEqual([...grid, ...added].sort((a, b) => a - b));
+    // Each added step's shares add up to its level, as the grid's do.
+    for (const level of added) expect(stored.steps.filter((s) => s.level === level).reduce((n, s) => n + s.load, 0)).toBe(level);
   }, 300_000);
 
   // Last in the file: it kills the API and leaves a new one on the same address and data.

@@ -142,4 +142,55 @@ describe('several agents, one run (the API side)', () => {
       ['c', 'ok'],
     ]);
   });
+
+  it('holds an open plan after its last step until the coordinator adds steps or closes it; a closed plan takes none', async () => {
+    const run = await newRun();
+    const open = { ...plan, agents: 1, steps: [{ level: 10, load: 10 }], open: true };
+    expect((await call('POST', `/runs/${run}/fleet`, open)).status).toBe(201);
+    expect((await call('POST', `/runs/${run}/agents`, join('a'))).status).toBe(201);
+    const report = (index: number, at: number) => ({ index, started_at: at + 1, ended_at: at + 201, events: 5, health: null });
+    const s0 = await next(run, 'a', -1);
+    if (s0.kind !== 'step') throw new Error('expected a step');
+    expect((await call('POST', `/runs/${run}/agents/a/steps`, report(0, s0.barrier_at))).status).toBe(200);
+
+    // The only step settled: the agent is told to wait, not that the plan is done.
+    let status = FleetStatus.parse((await call('GET', `/runs/${run}/fleet`)).body);
+    expect([status.open, status.awaiting_steps, status.done, status.planned]).toEqual([true, true, false, 1]);
+    expect(Assignment.parse((await call('POST', `/runs/${run}/agents/a/next`, { after: 0, wait_ms: 200 })).body).kind).toBe('wait');
+
+    // A level already in the plan is refused, naming it; nothing is added.
+    const repeated = await call('POST', `/runs/${run}/fleet/steps`, { steps: [{ level: 10, load: 10 }] });
+    expect(repeated.status).toBe(400);
+    expect(ApiError.parse(repeated.body)).toMatchObject({ field: 'steps[0].level', message: expect.stringContaining('level 10 is already in the plan') });
+    expect(FleetStatus.parse((await call('GET', `/runs/${run}/fleet`)).body).planned).toBe(1);
+
+    // A new step starts at once for the agent waiting.
+    const waiting = next(run, 'a', 0);
+    expect((await call('POST', `/runs/${run}/fleet/steps`, { steps: [{ level: 15, load: 15 }] })).status).toBe(200);
+    const s1 = await waiting;
+    if (s1.kind !== 'step') throw new Error('expected a step');
+    expect([s1.index, s1.level, s1.load]).toEqual([1, 15, 15]);
+
+    // Closed while step 1 runs: once it settles the plan is done, and it takes no more steps.
+    expect((await call('POST', `/runs/${run}/fleet/close`)).status).toBe(200);
+    expect((await call('POST', `/runs/${run}/fleet/steps`, { steps: [{ level: 20, load: 20 }] })).status).toBe(409);
+    expect(FleetStatus.parse((await call('GET', `/runs/${run}/fleet`)).body).done).toBe(false);
+    expect((await call('POST', `/runs/${run}/agents/a/steps`, report(1, s1.barrier_at))).status).toBe(200);
+    status = FleetStatus.parse((await call('GET', `/runs/${run}/fleet`)).body);
+    expect([status.done, status.open, status.awaiting_steps, status.steps.map((s) => s.level)]).toEqual([true, false, false, [10, 15]]);
+    expect((await next(run, 'a', 1)).kind).toBe('done');
+  });
+
+  it('closes an open plan left waiting past its open_timeout_ms, so its agents are not held for ever', async () => {
+    const run = await newRun();
+    expect((await call('POST', `/runs/${run}/fleet`, { ...plan, agents: 1, steps: [{ level: 10, load: 10 }], open: true, open_timeout_ms: 1_000 })).status).toBe(201);
+    expect((await call('POST', `/runs/${run}/agents`, join('a'))).status).toBe(201);
+    const s0 = await next(run, 'a', -1);
+    if (s0.kind !== 'step') throw new Error('expected a step');
+    expect((await call('POST', `/runs/${run}/agents/a/steps`, { index: 0, started_at: s0.barrier_at + 1, ended_at: s0.barrier_at + 201, events: 5, health: null })).status).toBe(200);
+    // The agent's long poll outlasts the timeout: it ends with done, not with wait.
+    const after = Assignment.parse((await call('POST', `/runs/${run}/agents/a/next`, { after: 0, wait_ms: 5_000 })).body);
+    expect(after.kind).toBe('done');
+    expect(FleetStatus.parse((await call('GET', `/runs/${run}/fleet`)).body).done).toBe(true);
+  });
 });

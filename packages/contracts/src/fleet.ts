@@ -27,6 +27,7 @@ export const FleetPlanStep = z.object({
   /** The total load to split: concurrency (closed loop) or requests/s (open loop). Often equal to level. */
   load: z.number().finite().positive().max(1e9),
 });
+export type FleetPlanStep = z.infer<typeof FleetPlanStep>;
 
 export const FleetPlanBody = z
   .object({
@@ -46,6 +47,15 @@ export const FleetPlanBody = z
     heartbeat_timeout_ms: z.number().int().min(500).max(600_000).default(5_000),
     /** An agent that starts its share later than this after the barrier fell behind: the step is marked partial. */
     start_tolerance_ms: z.number().int().min(1).max(60_000).default(200),
+    /**
+     * The coordinator adds steps as the plan goes (`POST /runs/{id}/fleet/steps`) and says when it
+     * is complete (`POST /runs/{id}/fleet/close`): after the last step so far, agents wait rather
+     * than leave. What `--before-level` (a command between steps) and `--refine` (levels chosen
+     * from the curve measured so far) need.
+     */
+    open: z.boolean().default(false),
+    /** An open plan left waiting this long for its next step closes itself, so agents are not held for ever by a coordinator that died. */
+    open_timeout_ms: z.number().int().min(1_000).max(3_600_000).default(600_000),
   })
   .superRefine((p, ctx) => {
     const seen = new Set<number>();
@@ -55,6 +65,10 @@ export const FleetPlanBody = z
     }
   });
 export type FleetPlanBody = z.infer<typeof FleetPlanBody>;
+
+/** More steps for an open plan, run after those already planned. */
+export const FleetStepsBody = z.object({ steps: z.array(FleetPlanStep).min(1).max(1_000) });
+export type FleetStepsBody = z.infer<typeof FleetStepsBody>;
 export type FleetPlanInput = z.input<typeof FleetPlanBody>;
 
 /** One NTP-style exchange: the agent sends t0 (its clock); the API answers when it received (t1) and sent (t2). */
@@ -164,6 +178,12 @@ export const FleetStatus = z.object({
   done: z.boolean(),
   /** Index of the step under way or next, -1 before the first. */
   current: z.number().int(),
+  /** The plan takes more steps (see FleetPlanBody.open). */
+  open: z.boolean(),
+  /** An open plan whose steps so far have all settled: it waits for the coordinator's next step or close. */
+  awaiting_steps: z.boolean(),
+  /** Steps in the plan so far, handed out or not. */
+  planned: z.number().int(),
   agents: z.array(z.object({ agent_id: z.string(), state: z.enum(['waiting', 'active', 'lost', 'left']) })),
   steps: z.array(
     z.object({ index: z.number().int(), level: z.number(), barrier_at: z.number(), finished: z.boolean(), partial: z.boolean(), generator_limited: z.boolean(), reason: z.string().nullable() }),

@@ -3,10 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { KneeboardApi, withRetry } from '@kneeboard/agent-sdk';
 import { ApiHttpError } from '@kneeboard/api-client';
 import type { CurvePoint, FleetPlanInput, FleetStatus, RunAgents } from '@kneeboard/contracts';
-import { loadAt, type SweepConfig } from '../sweep/config.ts';
+import type { SweepConfig } from '../sweep/config.ts';
 import { checkApi } from '../sweep/preflight.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
 import { FleetApi } from './fleet-api.ts';
+import { PlanExtension } from './plan-extension.ts';
 
 export interface CoordinateOptions {
   /** Agents that must join before the first step. */
@@ -34,9 +35,8 @@ const POLL_MS = 250;
 
 /** A sweep's options the API cannot hand to other hosts. */
 export function fleetConfigProblem(cfg: SweepConfig): string | null {
-  if (cfg.beforeLevel !== undefined) return '--agents: --before-level runs on one host; it cannot be combined with several agents';
-  if (cfg.repeat > 1) return '--agents: --repeat is not supported with several agents yet';
-  if (cfg.refine) return '--agents: --refine is not supported with several agents yet';
+  // Each repeat is a run of its own, and agents join one run.
+  if (cfg.repeat > 1) return '--agents: --repeat is not supported with several agents yet (run the sweep once per repeat)';
   if (Buffer.isBuffer(cfg.request.body)) return '--agents: a binary request body cannot be handed to other agents; use a text body';
   return null;
 }
@@ -51,8 +51,11 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
   if (problem) throw new SweepError('config', problem);
   const say = o.say ?? (() => {});
   const api = new KneeboardApi({ baseUrl: cfg.api, token: cfg.token, retry: cfg.retry });
+  const extension = new PlanExtension(cfg, say, o.signal ?? new AbortController().signal);
   try {
     await checkApi(api);
+    // With a --before-level command the target may only exist once the first level's command ran.
+    await extension.prepare(cfg.levels[0]!);
     const runId = await api.createRun({
       ...cfg.run,
       load_model: cfg.loadModel,
@@ -69,7 +72,8 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
       load_model: cfg.loadModel,
       arrivals: cfg.arrivals,
       think_time_ms: cfg.thinkTimeMs,
-      steps: cfg.levels.map((level) => ({ level, load: loadAt(cfg, level) })),
+      steps: extension.initialSteps(),
+      ...(extension.open ? { open: true, open_timeout_ms: extension.openTimeoutMs() } : {}),
       warmup_ms: cfg.warmupMs,
       duration_ms: cfg.durationMs,
       request: { target: target.href, method: cfg.request.method, headers: cfg.request.headers, body: (cfg.request.body as string | undefined) ?? null, timeout_ms: cfg.request.timeoutMs },
@@ -83,8 +87,15 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
 
     let status: FleetStatus;
     try {
-      status = await followPlan(fleet, cfg, o, say);
+      status = await followPlan(fleet, cfg, o, say, extension);
     } catch (err) {
+      if (err instanceof SweepError) {
+        // A --before-level command failed or the target never became ready: the agents are
+        // released, and the run keeps the steps measured so far.
+        await fleet.close().catch(() => undefined);
+        await api.finishRun(runId, 'aborted').catch(() => undefined);
+        throw new SweepError(err.kind, `${err.message}; run ${runUrl} is marked aborted, with the steps measured before`, { cause: err });
+      }
       // The plan lives in the API process: one that restarted has lost it. The run is not left
       // "running" for ever: it is closed as aborted (the client retries until the API is back),
       // and the events the agents delivered stay in it.
@@ -115,7 +126,7 @@ function planLost(err: unknown): string {
 }
 
 /** Polls the plan's status, telling the user who joined and which step settled, until it is done and the agents left. */
-async function followPlan(fleet: FleetApi, cfg: SweepConfig, o: CoordinateOptions, say: (line: string) => void): Promise<FleetStatus> {
+async function followPlan(fleet: FleetApi, cfg: SweepConfig, o: CoordinateOptions, say: (line: string) => void, extension: PlanExtension): Promise<FleetStatus> {
   const statusOf = () => withRetry(() => fleet.status(), STATUS_RETRY);
   let status: FleetStatus = await statusOf();
   const told = new Set<number>();
@@ -131,7 +142,13 @@ async function followPlan(fleet: FleetApi, cfg: SweepConfig, o: CoordinateOption
     for (const s of status.steps) {
       if (!s.finished || told.has(s.index)) continue;
       told.add(s.index);
-      say(`step ${s.index + 1}/${cfg.levels.length}: ${cfg.parameter} ${s.level} settled${s.partial ? ' · PARTIAL' : ''}${s.generator_limited ? ` · FLAGGED: ${s.reason ?? ''}` : ''}`);
+      say(`step ${s.index + 1}/${Math.max(status.planned, cfg.levels.length)}: ${cfg.parameter} ${s.level} settled${s.partial ? ' · PARTIAL' : ''}${s.generator_limited ? ` · FLAGGED: ${s.reason ?? ''}` : ''}`);
+    }
+    if (status.awaiting_steps) {
+      // Every step so far has run: the next level (its command first), the refined ones, or the end.
+      const next = await extension.next(async () => (await fleet.detail()).curve);
+      await (next.kind === 'close' ? fleet.close() : fleet.addSteps(next.steps));
+      continue;
     }
     if (status.done) {
       doneSince ??= Date.now();
@@ -140,5 +157,7 @@ async function followPlan(fleet: FleetApi, cfg: SweepConfig, o: CoordinateOption
     }
     await sleep(POLL_MS);
   }
+  // Stopped with Ctrl-C: an open plan is closed, so its agents leave once the step under way ends.
+  if (o.signal?.aborted && status.open) await fleet.close().catch(() => undefined);
   return status;
 }

@@ -28,6 +28,16 @@ export class FleetApi {
     return this.call('POST', 'fleet', body, z.unknown());
   }
 
+  /** More steps for an open plan. */
+  addSteps(steps: FleetPlanInput['steps']): Promise<unknown> {
+    return this.call('POST', 'fleet/steps', { steps }, z.unknown());
+  }
+
+  /** An open plan is complete. */
+  close(): Promise<unknown> {
+    return this.call('POST', 'fleet/close', undefined, z.unknown());
+  }
+
   status(): Promise<FleetStatus> {
     return this.call('GET', 'fleet', undefined, FleetStatus);
   }

@@ -16,7 +16,6 @@ import { AgentMonitor } from '../load/agent-monitor.ts';
 import { DEFAULT_ENGINE_BINARY, resolveEngine } from '../native/engine-binary.ts';
 import { prepareNativeRequest } from '../native/native-request.ts';
 import type { LevelSummary } from '../load/level-stats.ts';
-import type { TargetRequest } from '../load/target-client.ts';
 import { runBeforeLevel } from './before-level.ts';
 import { loadAt, SweepConfig, type SweepInput } from './config.ts';
 import { checkApi, checkOpenFiles, probeTarget } from './preflight.ts';
@@ -24,6 +23,7 @@ import type { SweepReporter } from './reporter.ts';
 import { runStep, type StepContext, type StepEngine } from './run-step.ts';
 import { refineLevels } from './refine-levels.ts';
 import { SweepError } from './sweep-error.ts';
+import { targetRequestOf } from './target-request.ts';
 
 export interface UploadSummary {
   recorded: number;
@@ -77,13 +77,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
   const reporter = context.reporter ?? {};
   const warn = (m: string) => reporter.warn?.(m);
   const target = new URL(cfg.target);
-  const request: TargetRequest = {
-    path: cfg.request.path ?? target.pathname + target.search,
-    method: cfg.request.method,
-    headers: { 'user-agent': 'kneeboard-agent', ...cfg.request.headers },
-    body: cfg.request.body,
-    timeoutMs: cfg.request.timeoutMs,
-  };
+  const request = targetRequestOf(cfg);
   const parseTiming = createServerTimingParser(cfg.serverTiming);
   const binary = cfg.engineBinary ?? DEFAULT_ENGINE_BINARY;
   const chosen = resolveEngine(cfg.engine, target, binary);

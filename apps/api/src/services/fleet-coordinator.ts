@@ -1,5 +1,5 @@
 import type { FleetAgentRow, FleetStepRow } from '@kneeboard/clickhouse';
-import type { AgentJoinBody, AgentStepReport, Assignment, FleetPlanBody, FleetStatus, StepHealth, StepWindow } from '@kneeboard/contracts';
+import type { AgentJoinBody, AgentStepReport, Assignment, FleetPlanBody, FleetPlanStep, FleetStatus, StepHealth, StepWindow } from '@kneeboard/contracts';
 import { HttpError } from '../errors.ts';
 import { combineHealth, splitLoad, type AgentPart } from './fleet-split.ts';
 
@@ -49,6 +49,10 @@ interface Fleet {
   steps: Step[];
   done: boolean;
   doneAt: number | null;
+  /** The coordinator may still add steps (plan.open until it closes the plan, or it times out). */
+  open: boolean;
+  /** Since when an open plan has had all its steps settled and waits for more. */
+  awaitingSince: number | null;
   waiters: Set<() => void>;
   /** Storage writes of this run, in order. */
   writes: Promise<void>;
@@ -87,7 +91,38 @@ export class FleetCoordinator {
   plan(runId: string, plan: FleetPlanBody): void {
     this.forgetOld();
     if (this.fleets.has(runId)) throw new HttpError(409, 'this run already has a plan', 'id');
-    this.fleets.set(runId, { runId, plan, agents: new Map(), steps: [], done: false, doneAt: null, waiters: new Set(), writes: Promise.resolve() });
+    this.fleets.set(runId, {
+      runId,
+      plan,
+      agents: new Map(),
+      steps: [],
+      done: false,
+      doneAt: null,
+      open: plan.open,
+      awaitingSince: null,
+      waiters: new Set(),
+      writes: Promise.resolve(),
+    });
+  }
+
+  /** More steps for an open plan; they run after the steps planned so far. */
+  addSteps(runId: string, steps: FleetPlanStep[]): void {
+    const fleet = this.fleet(runId);
+    if (fleet.done || !fleet.open) throw new HttpError(409, 'this plan is closed: it takes no more steps', 'id');
+    const levels = new Set(fleet.plan.steps.map((s) => s.level));
+    for (const [i, s] of steps.entries()) {
+      if (levels.has(s.level)) throw new HttpError(400, `level ${s.level} is already in the plan (its later window would replace the earlier one)`, `steps[${i}].level`);
+      levels.add(s.level);
+    }
+    fleet.plan.steps.push(...steps);
+    this.advance(fleet);
+  }
+
+  /** The plan is complete: once its steps have run, agents are told it is done. */
+  closePlan(runId: string): void {
+    const fleet = this.fleet(runId);
+    fleet.open = false;
+    this.advance(fleet);
   }
 
   /** One half of an NTP-style exchange: when the request arrived and when the answer leaves, on the API's clock. */
@@ -103,8 +138,7 @@ export class FleetCoordinator {
     const now = this.options.now();
     fleet.agents.set(body.agent_id, { join: body, joinedAt: now, state: 'waiting', lastSeen: now, polling: 0 });
     await this.sink.agent(this.agentRow(fleet, body.agent_id));
-    const live = [...fleet.agents.values()].filter((a) => a.state === 'waiting' || a.state === 'active').length;
-    if (fleet.steps.length === 0 && live >= fleet.plan.agents) this.schedule(fleet);
+    this.advance(fleet);
     return { plan: fleet.plan, heartbeat_ms: HEARTBEAT_MS };
   }
 
@@ -173,6 +207,9 @@ export class FleetCoordinator {
       started: fleet.steps.length > 0,
       done: fleet.done,
       current: fleet.steps.length - 1,
+      open: fleet.open,
+      awaiting_steps: fleet.awaitingSince !== null && !fleet.done,
+      planned: fleet.plan.steps.length,
       agents: [...fleet.agents.entries()].map(([agent_id, a]) => ({ agent_id, state: a.state })),
       steps: fleet.steps.map((s) => ({
         index: s.index,
@@ -220,17 +257,35 @@ export class FleetCoordinator {
     return fleet.done ? { kind: 'done' } : null;
   }
 
+  private liveAgents(fleet: Fleet): string[] {
+    return [...fleet.agents.entries()].filter(([, a]) => a.state === 'waiting' || a.state === 'active').map(([id]) => id);
+  }
+
+  /** Starts the next step when it may: the first once enough agents joined, each later one once the step before settled. */
+  private advance(fleet: Fleet): void {
+    if (fleet.done) return;
+    const last = fleet.steps.at(-1);
+    if (last ? !last.settled : this.liveAgents(fleet).length < fleet.plan.agents) return;
+    this.schedule(fleet);
+  }
+
   /** Hands out the next step of the plan to every agent alive now, on a barrier lead_ms ahead. */
   private schedule(fleet: Fleet): void {
     const index = fleet.steps.length;
     const planned = fleet.plan.steps[index];
-    const live = [...fleet.agents.entries()].filter(([, a]) => a.state === 'waiting' || a.state === 'active').map(([id]) => id);
+    const live = this.liveAgents(fleet);
+    if (!planned && fleet.open && live.length > 0) {
+      // Agents keep long-polling (alive, not silent) while the coordinator prepares what comes next.
+      fleet.awaitingSince ??= this.options.now();
+      return;
+    }
     if (!planned || live.length === 0) {
       fleet.done = true;
       fleet.doneAt = this.options.now();
       this.wake(fleet);
       return;
     }
+    fleet.awaitingSince = null;
     for (const id of live) fleet.agents.get(id)!.state = 'active';
     const barrierAt = this.options.now() + fleet.plan.lead_ms;
     const step: Step = {
@@ -289,7 +344,7 @@ export class FleetCoordinator {
       await this.sink.agentSteps(rows);
       await this.sink.stepWindow(fleet.runId, { level: step.level, started_at: step.barrierAt, measure_from: measureFrom, ended_at: endedAt, health });
     });
-    if (step.index === fleet.steps.length - 1) this.schedule(fleet);
+    if (step.index === fleet.steps.length - 1) this.advance(fleet);
   }
 
   /** Agents with a share in an unsettled step that have been silent past the timeout are dead. */
@@ -300,6 +355,12 @@ export class FleetCoordinator {
     const stalled = Math.max(0, now - this.lastCheck - 2 * (this.options.checkEveryMs ?? 250));
     this.lastCheck = now;
     for (const fleet of this.fleets.values()) {
+      if (fleet.awaitingSince !== null && !fleet.done && now - fleet.awaitingSince > fleet.plan.open_timeout_ms) {
+        // The coordinator went quiet between steps: release the agents rather than hold them.
+        this.options.onError?.(new Error(`run ${fleet.runId}: no next step or close for ${fleet.plan.open_timeout_ms / 1000} s; the plan is closed`));
+        fleet.open = false;
+        this.schedule(fleet);
+      }
       for (const a of fleet.agents.values()) a.lastSeen = a.polling > 0 ? now : a.lastSeen + stalled;
       for (const step of fleet.steps) {
         if (step.settled) continue;

@@ -2,6 +2,8 @@
 export const FLEET_ROUTES = [
   'POST /runs/:id/fleet',
   'GET /runs/:id/fleet',
+  'POST /runs/:id/fleet/steps',
+  'POST /runs/:id/fleet/close',
   'POST /runs/:id/agents/clock',
   'POST /runs/:id/agents',
   'POST /runs/:id/agents/:agent/next',

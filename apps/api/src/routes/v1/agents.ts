@@ -13,6 +13,7 @@ import {
   ClockResponse,
   FleetPlanBody,
   FleetStatus,
+  FleetStepsBody,
   HeartbeatBody,
   NextStepBody,
   RunAgents,
@@ -36,6 +37,22 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordi
       await ingest.writableRun(req.params.id, 'a plan');
       fleet.plan(req.params.id, req.body);
       return reply.code(201).send({ ok: true as const });
+    },
+  });
+
+  app.post('/runs/:id/fleet/steps', {
+    schema: { summary: 'More steps for an open plan (the coordinator, between steps)', tags: ['agents'], params: IdParams, body: FleetStepsBody, response: { 200: Ok, ...errors } },
+    handler: async (req) => {
+      fleet.addSteps(req.params.id, req.body.steps);
+      return { ok: true as const };
+    },
+  });
+
+  app.post('/runs/:id/fleet/close', {
+    schema: { summary: 'An open plan is complete: agents leave once its steps have run', tags: ['agents'], params: IdParams, response: { 200: Ok, ...errors } },
+    handler: async (req) => {
+      fleet.closePlan(req.params.id);
+      return { ok: true as const };
     },
   });
 

@@ -1,0 +1,83 @@
+import { createServerTimingParser } from '@kneeboard/agent-sdk';
+import type { CurvePoint, FleetPlanInput } from '@kneeboard/contracts';
+import { runBeforeLevel } from '../sweep/before-level.ts';
+import { loadAt, type SweepConfig } from '../sweep/config.ts';
+import { refineLevels } from '../sweep/refine-levels.ts';
+import { targetRequestOf } from '../sweep/target-request.ts';
+
+type PlanStep = FleetPlanInput['steps'][number];
+
+/** What the coordinator tells the API once the plan's steps so far have all run: more steps, or the end. */
+export type Extension = { kind: 'steps'; steps: PlanStep[] } | { kind: 'close' };
+
+/**
+ * A sweep's plan for several agents, when the API cannot be given it whole up front: with
+ * `--before-level` each level's command runs on the coordinator's host between steps, so levels
+ * are handed to the API one at a time, each once its command ran and the target is ready; with
+ * `--refine` the levels inside the knee's bracket are known only once the grid's curve is.
+ */
+export class PlanExtension {
+  readonly #pending: number[];
+  #refined = false;
+  readonly #stepOf: (level: number) => PlanStep;
+
+  constructor(
+    private readonly cfg: SweepConfig,
+    private readonly say: (line: string) => void,
+    private readonly signal: AbortSignal,
+  ) {
+    this.#pending = this.hooked ? cfg.levels.slice(1) : [];
+    this.#stepOf = (level) => ({ level, load: loadAt(cfg, level) });
+  }
+
+  /** Whether the API's plan must stay open for more steps. */
+  get open(): boolean {
+    return this.hooked || this.cfg.refine;
+  }
+
+  get hooked(): boolean {
+    return this.cfg.beforeLevel !== undefined;
+  }
+
+  /** The steps the plan starts with: the first level only when a command must run before each. */
+  initialSteps(): PlanStep[] {
+    return (this.hooked ? this.cfg.levels.slice(0, 1) : this.cfg.levels).map(this.#stepOf);
+  }
+
+  /** Runs `--before-level` for a level and waits until the target answers (nothing without the flag). */
+  async prepare(level: number): Promise<void> {
+    const { cfg } = this;
+    if (cfg.beforeLevel === undefined) return;
+    this.say(`--before-level for ${cfg.parameter} ${level}: ${cfg.beforeLevel.replaceAll('{level}', String(level))}`);
+    await runBeforeLevel({
+      command: cfg.beforeLevel,
+      level,
+      parameter: cfg.parameter,
+      readyUrl: new URL(cfg.readyUrl ?? cfg.target),
+      readyRequest: targetRequestOf(cfg),
+      timeoutMs: cfg.readyTimeoutMs,
+      parseTiming: createServerTimingParser(cfg.serverTiming),
+      signal: this.signal,
+    });
+  }
+
+  /** What comes after the steps so far, given the run's curve as the API computes it now. */
+  async next(curve: () => Promise<CurvePoint[]>): Promise<Extension> {
+    if (this.#pending.length === 0 && this.cfg.refine && !this.#refined) {
+      this.#refined = true;
+      const added = refineLevels(await curve(), this.cfg.loadModel, this.cfg.parameter);
+      if (added.length > 0) this.say(`--refine: the knee lies between two levels of the grid; adding ${this.cfg.parameter} ${added.join(', ')} to place it closer`);
+      this.#pending.push(...added);
+    }
+    if (this.#pending.length === 0) return { kind: 'close' };
+    // One level at a time when its command must run first; otherwise all that is known at once.
+    const levels = this.hooked ? this.#pending.splice(0, 1) : this.#pending.splice(0);
+    if (this.hooked) await this.prepare(levels[0]!);
+    return { kind: 'steps', steps: levels.map(this.#stepOf) };
+  }
+
+  /** The longest an open plan should wait for the coordinator between steps: a command's whole time, and a minute. */
+  openTimeoutMs(): number {
+    return Math.min(3_600_000, Math.max(600_000, this.cfg.readyTimeoutMs + 60_000));
+  }
+}
