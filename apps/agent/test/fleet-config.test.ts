@@ -9,9 +9,23 @@ const cfgOf = (o: Partial<SweepInput>) =>
   SweepConfig.parse({ target: 'http://127.0.0.1:9/', levels: [2, 4, 16], durationMs: 1_000, run: { service: 's', release: 'r' }, api: 'http://127.0.0.1:9', web: 'http://127.0.0.1:9', ...o });
 
 describe('a sweep handed to several agents', () => {
-  it('takes --before-level and --refine, refuses --repeat naming the flag', () => {
-    expect(fleetConfigProblem(cfgOf({ beforeLevel: 'true', refine: true }))).toBeNull();
-    expect(fleetConfigProblem(cfgOf({ repeat: 2 }))).toMatch(/^--agents: --repeat /);
+  it('takes --before-level, --refine and --repeat; refuses a binary body, which cannot travel in the plan', () => {
+    expect(fleetConfigProblem(cfgOf({ beforeLevel: 'true', refine: true, repeat: 2 }))).toBeNull();
+    expect(fleetConfigProblem(cfgOf({ request: { body: Buffer.from([0, 255]) } }))).toMatch(/binary request body/);
+  });
+
+  it('with --repeat measures each level in every run before the next level, the runs in order', () => {
+    const ext = new PlanExtension(cfgOf({ repeat: 2 }), () => {}, new AbortController().signal);
+    ext.setRuns(['run-a', 'run-b']);
+    expect(ext.initialSteps().map((s) => [s.level, s.run_id])).toEqual([
+      [2, 'run-a'],
+      [2, 'run-b'],
+      [4, 'run-a'],
+      [4, 'run-b'],
+      [16, 'run-a'],
+      [16, 'run-b'],
+    ]);
+    expect([ext.repeatOf('RUN-B'), ext.repeatOf('run-a')]).toEqual([2, 1]);
   });
 
   it('plans every level up front when nothing must run between steps, and keeps the plan closed', () => {

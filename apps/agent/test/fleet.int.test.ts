@@ -227,6 +227,32 @@ describe('several agents, one run (kneeboard sweep --agents, kneeboard agent --j
     for (const level of added) expect(stored.steps.filter((s) => s.level === level).reduce((n, s) => n + s.load, 0)).toBe(level);
   }, 300_000);
 
+  it('--repeat 2: one plan measures each level in both runs before the next level; each run gets its own events and curve, agents listed in both', async () => {
+    const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '2,4', ['--repeat', '2', '-d', '1s', '--warmup', '200ms']);
+    const agents = ['q1', 'q2'].map((id) => startAgent(api.url, fleet.runId, id));
+    const outs = await Promise.all(agents.map((a) => a.done));
+    const coord = await fleet.coordinator.done;
+    for (const o of outs) expect(o.code, o.stderr).toBe(0);
+    const printed = JSON.parse(coord.stdout.trim().split('\n').at(-1)!) as { run_ids: string[] };
+    expect(printed.run_ids).toHaveLength(2);
+    expect(printed.run_ids[0]).toBe(fleet.runId);
+
+    const perRun = await Promise.all(printed.run_ids.map((id) => runAgents(api.url, id)));
+    // Interleaved: the plan's steps go level 2 in run 1, level 2 in run 2, level 4 in run 1, level 4 in run 2.
+    const order = perRun.flatMap((r, k) => r.steps.map((s) => [s.index, s.level, k + 1] as const));
+    expect([...new Map(order.map(([i, l, k]) => [i, `${l}@${k}`])).entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v)).toEqual(['2@1', '2@2', '4@1', '4@2']);
+    for (const [k, r] of perRun.entries()) {
+      expect((await runDetail(api.url, printed.run_ids[k]!)).curve.map((p) => p.level)).toEqual([2, 4]);
+      expect(r.agents.map((a) => a.agent_id).sort()).toEqual(['q1', 'q2']);
+      // What each agent recorded for this run is what the run stores of it.
+      for (const a of r.agents) expect(a.stored).toBe(a.recorded);
+    }
+    // And over both runs, all each agent recorded.
+    for (const report of outs.map((o) => agentJson(o.stdout))) {
+      expect(perRun.reduce((n, r) => n + r.agents.find((a) => a.agent_id === report.agent_id)!.stored, 0)).toBe(report.recorded);
+    }
+  }, 300_000);
+
   // Last in the file: it kills the API and leaves a new one on the same address and data.
   it('the API restarting mid-plan: coordinator and agents stop and say why, the run is closed as aborted, every recorded event is stored once', async () => {
     const fleet = await startCoordinator(api.url, `${target.url}/`, 2, '4,6,8', ['-d', '3s', '--warmup', '0']);

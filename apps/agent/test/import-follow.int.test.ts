@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ListRunsResponse } from '@kneeboard/contracts';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
+import { gatlingTool } from '../src/import/gatling.ts';
 import { k6Tool } from '../src/import/k6.ts';
 import { runImport } from '../src/import/run-import.ts';
 import { k6Requests } from './support/import-helpers.ts';
@@ -170,5 +171,42 @@ describe('kneeboard import --follow, ended by Ctrl-C', () => {
     const detail = await api.run(run.id);
     expect(detail.run.status).toBe('finished');
     expect(detail.curve.reduce((n, p) => n + p.requests, 0)).toBe(expected);
+  }, 120_000);
+});
+
+describe('kneeboard import gatling --follow: a binary simulation.log (Gatling 3.13+) still being written', () => {
+  it('stores requests while the log grows, and in the end what an import after the fact stores', async () => {
+    const whole = readFileSync(fixture('gatling-3.13-steps.simulation.bin', join(dir, 'gatling-whole.bin')));
+    const growing = join(dir, 'gatling-growing.bin');
+    const release = `gatling-${Date.now()}`;
+    // Started first: it waits for the log to appear, then tells the binary format by its first byte.
+    const cli = runCli(['import', 'gatling', growing, '--follow', '--follow-idle', '3s', '--service', 'follow', '--release', release, '--api', api.url], 90_000);
+    await runMade(cli);
+    const run = (await runOf(release))!;
+    // Seven eighths in pieces, cut anywhere (mid-record too), as Gatling's buffered writer leaves them.
+    const held = Math.floor((whole.length * 7) / 8);
+    for (let i = 0; i < 7; i++) {
+      appendFileSync(growing, whole.subarray(Math.floor((held * i) / 7), Math.floor((held * (i + 1)) / 7)));
+      await sleep(150);
+    }
+    // Requests are stored while the log is still incomplete.
+    const deadline = Date.now() + 30_000;
+    let live = 0;
+    while (live === 0 && Date.now() < deadline) {
+      await sleep(250);
+      live = (await api.run(run.id)).curve.reduce((n, p) => n + p.requests, 0);
+    }
+    expect(live).toBeGreaterThan(0);
+    expect((await api.run(run.id)).run.status).toBe('running');
+    appendFileSync(growing, whole.subarray(held));
+    const out = await cli.done;
+    expect(out.code, out.stderr).toBe(0);
+
+    const detail = await api.run(run.id);
+    expect(detail.run.status).toBe('finished');
+    const after = await runImport(gatlingTool, { files: [growing], api: api.url, run: { service: 'follow', release: `${release}-after` } });
+    const afterDetail = await api.run(after.runId);
+    expect(detail.curve.map((p) => [p.level, p.requests])).toEqual(afterDetail.curve.map((p) => [p.level, p.requests]));
+    expect(live).toBeLessThan(afterDetail.curve.reduce((n, p) => n + p.requests, 0));
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sqlite from 'node-sqlite3-wasm';
 import { describe, expect, it } from 'vitest';
+import { runFollow } from '../src/import/follow.ts';
 import { ohaTool } from '../src/import/oha.ts';
 import { newParsed, type LineKind } from '../src/import/records.ts';
 
@@ -59,5 +60,13 @@ describe('the oha reader', () => {
     db.exec('CREATE TABLE oha (url TEXT, start REAL, end REAL, duration REAL, status INTEGER, len_bytes INTEGER)');
     db.close();
     await expect(read(old)).rejects.toThrow(/no column "run"/);
+  });
+});
+
+describe('kneeboard import oha --follow', () => {
+  it('is refused before anything is read or created, saying why: oha writes its database whole when the run ends', async () => {
+    await expect(runFollow(ohaTool, { files: [join(dir, 'not-yet.db')], api: 'http://127.0.0.1:9', run: { service: 's', release: 'r' } })).rejects.toThrow(
+      /oha writes its output whole when the test ends .*import the file afterwards/,
+    );
   });
 });

@@ -193,4 +193,41 @@ describe('several agents, one run (the API side)', () => {
     expect(after.kind).toBe('done');
     expect(FleetStatus.parse((await call('GET', `/runs/${run}/fleet`)).body).done).toBe(true);
   });
+
+  it('a plan over several runs of one service (--repeat): each step records into its run, agents are listed in every run; other services and unknown runs are refused', async () => {
+    const [first, second] = [await newRun(), await newRun()];
+    const foreign = (await call('POST', '/runs', { service: 'other-fleet-svc', release: 'v1' }, ADMIN)).body as { id: string };
+    const stepsOf = (other: string) => [
+      { level: 10, load: 10 },
+      { level: 10, load: 10, run_id: other },
+    ];
+    const refused = await call('POST', `/runs/${first}/fleet`, { ...plan, agents: 1, steps: stepsOf(foreign.id) });
+    expect(refused.status).toBe(400);
+    expect(ApiError.parse(refused.body)).toMatchObject({ field: 'steps[1].run_id', message: expect.stringContaining('another service') });
+    const unknown = await call('POST', `/runs/${first}/fleet`, { ...plan, agents: 1, steps: stepsOf('00000000-0000-4000-8000-00000000dead') });
+    expect(ApiError.parse(unknown.body)).toMatchObject({ statusCode: 400, field: 'steps[1].run_id' });
+    expect((await call('GET', `/runs/${first}/fleet`)).status).toBe(404);
+
+    // The same level twice is fine in two runs.
+    expect((await call('POST', `/runs/${first}/fleet`, { ...plan, agents: 1, steps: stepsOf(second) })).status).toBe(201);
+    expect((await call('POST', `/runs/${first}/agents`, join('a'))).status).toBe(201);
+    for (const [index, run] of [[0, first], [1, second]] as const) {
+      const a = await next(first, 'a', index - 1);
+      if (a.kind !== 'step') throw new Error('expected a step');
+      expect([a.index, a.run_id, a.level]).toEqual([index, run, 10]);
+      expect((await call('POST', `/runs/${first}/agents/a/steps`, { index, started_at: a.barrier_at + 1, ended_at: a.barrier_at + 201, events: 5, health: null })).status).toBe(200);
+    }
+    expect((await call('POST', `/runs/${first}/agents/a/leave`, { recorded: 12, uploaded: 12, recorded_by_run: { [first]: 5, [second]: 7 } })).status).toBe(200);
+    // Each run got its own step window and lists the agent, with what it recorded there.
+    for (const [run, recorded] of [[first, 5], [second, 7]] as const) {
+      let steps = await listSteps(api.db, run);
+      for (let i = 0; i < 50 && steps.filter((x) => x.ended_at !== null).length < 1; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        steps = await listSteps(api.db, run);
+      }
+      expect(steps.map((x) => [x.level, x.ended_at !== null])).toEqual([[10, true]]);
+      const agents = RunAgents.parse((await call('GET', `/runs/${run}/agents`)).body);
+      expect(agents.agents.map((x) => [x.agent_id, x.state, x.recorded])).toEqual([['a', 'left', recorded]]);
+    }
+  });
 });

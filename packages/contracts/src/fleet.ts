@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AgentId } from './events.ts';
-import { EpochMs, IngestEpochMs, IngestLevel, IngestMillis, Level } from './common.ts';
+import { EpochMs, IngestEpochMs, IngestLevel, IngestMillis, Level, RunId } from './common.ts';
 import { LoadModel } from './run.ts';
 import { StepHealth } from './step.ts';
 import { LINE, plainLine } from './text.ts';
@@ -26,8 +26,16 @@ export const FleetPlanStep = z.object({
   level: IngestLevel,
   /** The total load to split: concurrency (closed loop) or requests/s (open loop). Often equal to level. */
   load: z.number().finite().positive().max(1e9),
+  /**
+   * The run this step's events and window go to, when not the plan's own: `--repeat` interleaves
+   * the levels of several runs of one release (same service) in one plan.
+   */
+  run_id: RunId.optional(),
 });
 export type FleetPlanStep = z.infer<typeof FleetPlanStep>;
+
+/** A level may appear once per run of a plan: a second window would replace the first. */
+export const fleetStepKey = (s: { level: number; run_id?: string | undefined }) => `${s.run_id?.toLowerCase() ?? ''}|${s.level}`;
 
 export const FleetPlanBody = z
   .object({
@@ -58,10 +66,11 @@ export const FleetPlanBody = z
     open_timeout_ms: z.number().int().min(1_000).max(3_600_000).default(600_000),
   })
   .superRefine((p, ctx) => {
-    const seen = new Set<number>();
+    const seen = new Set<string>();
     for (const [i, s] of p.steps.entries()) {
-      if (seen.has(s.level)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'level'], message: 'must not repeat a level' });
-      seen.add(s.level);
+      const key = fleetStepKey(s);
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'level'], message: 'must not repeat a level (of the same run)' });
+      seen.add(key);
     }
   });
 export type FleetPlanBody = z.infer<typeof FleetPlanBody>;
@@ -100,6 +109,8 @@ export const Assignment = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('step'),
     index: z.number().int().nonnegative(),
+    /** The run the step's events go to (the plan's own, or one of its --repeat runs). */
+    run_id: RunId,
     level: Level,
     /** This agent's share of the step's load. */
     load: z.number().positive(),
@@ -130,6 +141,8 @@ export const AgentLeaveBody = z.object({
   /** Events the agent recorded over the whole run, and how many the API acknowledged. */
   recorded: z.number().int().nonnegative(),
   uploaded: z.number().int().nonnegative(),
+  /** A plan over several runs (--repeat): what it recorded for each. */
+  recorded_by_run: z.record(RunId, z.number().int().nonnegative()).optional(),
 });
 
 export const AgentOutcome = z.enum(['ok', 'lost', 'behind']);
@@ -186,7 +199,7 @@ export const FleetStatus = z.object({
   planned: z.number().int(),
   agents: z.array(z.object({ agent_id: z.string(), state: z.enum(['waiting', 'active', 'lost', 'left']) })),
   steps: z.array(
-    z.object({ index: z.number().int(), level: z.number(), barrier_at: z.number(), finished: z.boolean(), partial: z.boolean(), generator_limited: z.boolean(), reason: z.string().nullable() }),
+    z.object({ index: z.number().int(), run_id: RunId, level: z.number(), barrier_at: z.number(), finished: z.boolean(), partial: z.boolean(), generator_limited: z.boolean(), reason: z.string().nullable() }),
   ),
 });
 export type FleetStatus = z.infer<typeof FleetStatus>;

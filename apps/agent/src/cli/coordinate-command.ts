@@ -19,7 +19,8 @@ export async function coordinate(cfg: SweepConfig, plan: Pick<CoordinateOptions,
     }
     say(`agents: ${r.agents.agents.map((a) => `${a.agent_id} (${a.state}, ${a.stored} events, clock ${a.clock_offset_ms >= 0 ? '+' : ''}${a.clock_offset_ms.toFixed(1)} ms)`).join(', ')}`);
     say(`${r.status}: ${r.runUrl}`);
-    if (json) process.stdout.write(`${JSON.stringify({ run_id: r.runId, run_url: r.runUrl, status: r.status, steps: r.fleet.steps, curve: r.curve, agents: r.agents })}\n`);
+    if (r.runIds.length > 1) say(`${r.runIds.length} repeats of ${cfg.run.release} (the curve above is the first): ${r.runIds.join(',')}`);
+    if (json) process.stdout.write(`${JSON.stringify({ run_id: r.runId, run_ids: r.runIds, run_url: r.runUrl, status: r.status, steps: r.fleet.steps, curve: r.curve, agents: r.agents })}\n`);
     const partial = r.fleet.steps.some((s) => s.partial);
     process.exitCode = r.status === 'aborted' ? EXIT.interrupted : partial ? EXIT.failed : EXIT.ok;
   } catch (err) {

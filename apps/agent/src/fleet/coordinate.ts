@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KneeboardApi, withRetry } from '@kneeboard/agent-sdk';
@@ -5,6 +6,7 @@ import { ApiHttpError } from '@kneeboard/api-client';
 import type { CurvePoint, FleetPlanInput, FleetStatus, RunAgents } from '@kneeboard/contracts';
 import type { SweepConfig } from '../sweep/config.ts';
 import { checkApi } from '../sweep/preflight.ts';
+import { repeatRun } from '../sweep/repeat-run.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
 import { FleetApi } from './fleet-api.ts';
 import { PlanExtension } from './plan-extension.ts';
@@ -24,6 +26,8 @@ export interface CoordinateOptions {
 
 export interface CoordinateResult {
   runId: string;
+  /** Every run of the sweep: one, or one per --repeat (the plan's own first). */
+  runIds: string[];
   runUrl: string;
   status: 'finished' | 'aborted';
   fleet: FleetStatus;
@@ -35,8 +39,6 @@ const POLL_MS = 250;
 
 /** A sweep's options the API cannot hand to other hosts. */
 export function fleetConfigProblem(cfg: SweepConfig): string | null {
-  // Each repeat is a run of its own, and agents join one run.
-  if (cfg.repeat > 1) return '--agents: --repeat is not supported with several agents yet (run the sweep once per repeat)';
   if (Buffer.isBuffer(cfg.request.body)) return '--agents: a binary request body cannot be handed to other agents; use a text body';
   return null;
 }
@@ -56,13 +58,16 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
     await checkApi(api);
     // With a --before-level command the target may only exist once the first level's command ran.
     await extension.prepare(cfg.levels[0]!);
-    const runId = await api.createRun({
-      ...cfg.run,
-      load_model: cfg.loadModel,
-      parameter: cfg.parameter,
-      agent_host: hostname(),
-      tags: { ...cfg.run.tags, agents: String(o.agents) },
-    });
+    // --repeat: one run per repeat, its levels interleaved with the others' in one plan, so drift
+    // on the target lands on every repeat alike; the agents join the first.
+    const group = cfg.repeat > 1 ? randomUUID() : null;
+    const runIds: string[] = [];
+    for (let r = 0; r < cfg.repeat; r++) {
+      const run = repeatRun(cfg, r, group);
+      runIds.push(await api.createRun({ ...run, agent_host: hostname(), agent_cores: undefined, tags: { ...run.tags, agents: String(o.agents) } }));
+    }
+    extension.setRuns(runIds);
+    const runId = runIds[0]!;
     const runUrl = `${cfg.web.replace(/\/+$/, '')}/runs/${runId}`;
     const fleet = new FleetApi(cfg.api, runId, cfg.token);
     const target = new URL(cfg.target);
@@ -83,6 +88,7 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
     };
     await fleet.plan(plan);
     say(`run ${runUrl}`);
+    for (const other of runIds.slice(1)) say(`run ${cfg.web.replace(/\/+$/, '')}/runs/${other} (repeat ${runIds.indexOf(other) + 1} of ${cfg.repeat})`);
     say(`waiting for ${o.agents} agent${o.agents === 1 ? '' : 's'}; on each load host:\n  kneeboard agent --api ${cfg.api} --join ${runId}${cfg.token ? ' --token <ingest token>' : ''}`);
 
     let status: FleetStatus;
@@ -93,19 +99,19 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
         // A --before-level command failed or the target never became ready: the agents are
         // released, and the run keeps the steps measured so far.
         await fleet.close().catch(() => undefined);
-        await api.finishRun(runId, 'aborted').catch(() => undefined);
+        for (const id of runIds) await api.finishRun(id, 'aborted').catch(() => undefined);
         throw new SweepError(err.kind, `${err.message}; run ${runUrl} is marked aborted, with the steps measured before`, { cause: err });
       }
       // The plan lives in the API process: one that restarted has lost it. The run is not left
       // "running" for ever: it is closed as aborted (the client retries until the API is back),
       // and the events the agents delivered stay in it.
-      await api.finishRun(runId, 'aborted').catch(() => undefined);
+      for (const id of runIds) await api.finishRun(id, 'aborted').catch(() => undefined);
       throw new SweepError('api-failed', `${planLost(err)}; run ${runUrl} is marked aborted, with the events the agents delivered`, { cause: err });
     }
     const runStatus = o.signal?.aborted ? 'aborted' : 'finished';
-    await api.finishRun(runId, runStatus);
+    for (const id of runIds) await api.finishRun(id, runStatus);
     const [detail, agents] = [await fleet.detail(), await fleet.agents()];
-    return { runId, runUrl, status: runStatus, fleet: status, curve: detail.curve, agents };
+    return { runId, runIds, runUrl, status: runStatus, fleet: status, curve: detail.curve, agents };
   } finally {
     await api.close();
   }
@@ -142,7 +148,8 @@ async function followPlan(fleet: FleetApi, cfg: SweepConfig, o: CoordinateOption
     for (const s of status.steps) {
       if (!s.finished || told.has(s.index)) continue;
       told.add(s.index);
-      say(`step ${s.index + 1}/${Math.max(status.planned, cfg.levels.length)}: ${cfg.parameter} ${s.level} settled${s.partial ? ' · PARTIAL' : ''}${s.generator_limited ? ` · FLAGGED: ${s.reason ?? ''}` : ''}`);
+      const repeat = cfg.repeat > 1 ? ` (repeat ${extension.repeatOf(s.run_id)})` : '';
+      say(`step ${s.index + 1}/${Math.max(status.planned, cfg.levels.length * cfg.repeat)}: ${cfg.parameter} ${s.level}${repeat} settled${s.partial ? ' · PARTIAL' : ''}${s.generator_limited ? ` · FLAGGED: ${s.reason ?? ''}` : ''}`);
     }
     if (status.awaiting_steps) {
       // Every step so far has run: the next level (its command first), the refined ones, or the end.

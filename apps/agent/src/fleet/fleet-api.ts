@@ -70,8 +70,8 @@ export class FleetApi {
     return this.call('POST', `agents/${encodeURIComponent(agentId)}/steps`, report, z.unknown());
   }
 
-  leave(agentId: string, recorded: number, uploaded: number): Promise<unknown> {
-    return this.call('POST', `agents/${encodeURIComponent(agentId)}/leave`, { recorded, uploaded }, z.unknown());
+  leave(agentId: string, recorded: number, uploaded: number, recordedByRun?: Record<string, number>): Promise<unknown> {
+    return this.call('POST', `agents/${encodeURIComponent(agentId)}/leave`, { recorded, uploaded, ...(recordedByRun ? { recorded_by_run: recordedByRun } : {}) }, z.unknown());
   }
 
   /** Through the shared core (@kneeboard/api-client): a refusal is its ApiHttpError (status, the API's message). */

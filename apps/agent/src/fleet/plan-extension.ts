@@ -19,7 +19,8 @@ export type Extension = { kind: 'steps'; steps: PlanStep[] } | { kind: 'close' }
 export class PlanExtension {
   readonly #pending: number[];
   #refined = false;
-  readonly #stepOf: (level: number) => PlanStep;
+  /** The runs a level is measured in: one, or one per --repeat (each level once in each, interleaved). */
+  #runIds: string[] = [];
 
   constructor(
     private readonly cfg: SweepConfig,
@@ -27,7 +28,21 @@ export class PlanExtension {
     private readonly signal: AbortSignal,
   ) {
     this.#pending = this.hooked ? cfg.levels.slice(1) : [];
-    this.#stepOf = (level) => ({ level, load: loadAt(cfg, level) });
+  }
+
+  /** The runs the steps record into, the plan's own first (set once they are created). */
+  setRuns(runIds: string[]): void {
+    this.#runIds = runIds;
+  }
+
+  /** Which repeat (1-based) a run of the plan is. */
+  repeatOf(runId: string): number {
+    return this.#runIds.findIndex((id) => id.toLowerCase() === runId.toLowerCase()) + 1;
+  }
+
+  #stepsOf(level: number): PlanStep[] {
+    const step = { level, load: loadAt(this.cfg, level) };
+    return this.#runIds.length > 1 ? this.#runIds.map((run_id) => ({ ...step, run_id })) : [step];
   }
 
   /** Whether the API's plan must stay open for more steps. */
@@ -41,7 +56,7 @@ export class PlanExtension {
 
   /** The steps the plan starts with: the first level only when a command must run before each. */
   initialSteps(): PlanStep[] {
-    return (this.hooked ? this.cfg.levels.slice(0, 1) : this.cfg.levels).map(this.#stepOf);
+    return (this.hooked ? this.cfg.levels.slice(0, 1) : this.cfg.levels).flatMap((level) => this.#stepsOf(level));
   }
 
   /** Runs `--before-level` for a level and waits until the target answers (nothing without the flag). */
@@ -61,7 +76,7 @@ export class PlanExtension {
     });
   }
 
-  /** What comes after the steps so far, given the run's curve as the API computes it now. */
+  /** What comes after the steps so far, given the (first) run's curve as the API computes it now. */
   async next(curve: () => Promise<CurvePoint[]>): Promise<Extension> {
     if (this.#pending.length === 0 && this.cfg.refine && !this.#refined) {
       this.#refined = true;
@@ -73,7 +88,7 @@ export class PlanExtension {
     // One level at a time when its command must run first; otherwise all that is known at once.
     const levels = this.hooked ? this.#pending.splice(0, 1) : this.#pending.splice(0);
     if (this.hooked) await this.prepare(levels[0]!);
-    return { kind: 'steps', steps: levels.map(this.#stepOf) };
+    return { kind: 'steps', steps: levels.flatMap((level) => this.#stepsOf(level)) };
   }
 
   /** The longest an open plan should wait for the coordinator between steps: a command's whole time, and a minute. */

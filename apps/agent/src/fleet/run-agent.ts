@@ -79,8 +79,17 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   if (setup.note) warn(setup.note);
   // Engine times are this host's real clock; the skew (tests) and the offset take them to the API's.
   const toApiMs = skew + clock.offsetMs;
-  const inner = await createRecorder({ api: o.api, token: o.token, runId: o.runId, agentId, spoolDir: o.spoolDir === undefined ? null : o.spoolDir, onWarning: warn });
-  const recorder = new FleetRecorder(inner, toApiMs);
+  // One recorder per run the plan records into: the plan's own, and each --repeat run.
+  const recorders = new Map<string, FleetRecorder>();
+  const recorderFor = async (runId: string): Promise<FleetRecorder> => {
+    let r = recorders.get(runId);
+    if (!r) {
+      const inner = await createRecorder({ api: o.api, token: o.token, runId, agentId, spoolDir: o.spoolDir === undefined ? null : o.spoolDir, onWarning: warn });
+      recorders.set(runId, (r = new FleetRecorder(inner, toApiMs)));
+    }
+    return r;
+  };
+  const recorder = await recorderFor(o.runId);
   const signal = o.signal ?? new AbortController().signal;
   const ctx: StepContext = {
     engine: setup.engine,
@@ -115,12 +124,13 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       const startLocal = a.barrier_at - clock.offsetMs;
       const aheadMs = startLocal - now();
       if (aheadMs < 0) warn(`step ${a.index + 1} reached this agent ${(-aheadMs).toFixed(0)} ms after its barrier: raise --barrier-lead on the coordinator`);
+      const stepRecorder = await recorderFor(a.run_id);
       await waitUntil(startLocal, now);
-      const capture = recorder.beginCapture();
+      const capture = stepRecorder.beginCapture();
       const beat = setInterval(() => void api.heartbeat(agentId, a.index).catch((err: unknown) => warn(`heartbeat: ${(err as Error).message}`)), heartbeatMs);
       let summary: LevelSummary;
       try {
-        summary = await runStep({ ...ctx, warmupMs: a.warmup_ms, durationMs: a.duration_ms }, a.level, a.load, a.index);
+        summary = await runStep({ ...ctx, recorder: stepRecorder, warmupMs: a.warmup_ms, durationMs: a.duration_ms }, a.level, a.load, a.index);
       } finally {
         clearInterval(beat);
       }
@@ -146,10 +156,16 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   } finally {
     setup.dispose();
   }
-  await recorder.flush();
-  const stats = recorder.stats();
+  await Promise.all([...recorders.values()].map((r) => r.flush()));
+  const byRun = new Map([...recorders].map(([runId, r]) => [runId, r.stats()]));
+  const stats = { recorded: 0, uploaded: 0 };
+  for (const s of byRun.values()) {
+    stats.recorded += s.recorded;
+    stats.uploaded += s.uploaded;
+  }
   if (broken !== undefined) throw new Error(`${planBroken(broken)}; ${stats.uploaded} of ${stats.recorded} recorded requests delivered`);
-  await api.leave(agentId, stats.recorded, stats.uploaded);
+  const recordedByRun = byRun.size > 1 ? Object.fromEntries([...byRun].map(([runId, s]) => [runId, s.recorded])) : undefined;
+  await api.leave(agentId, stats.recorded, stats.uploaded, recordedByRun);
   return { agentId, clock, parts, recorded: stats.recorded, uploaded: stats.uploaded };
 }
 

@@ -79,12 +79,21 @@ export type GatlingRecord = { kind: 'request'; start: number; end: number; ok: b
  * record carried over). Times are absolute epoch ms. A file cut off mid-record ends with
  * `truncated`; a header byte that is no record stops with an error naming the byte offset.
  */
-export async function readGatlingBinary(path: string, onRecord: (r: GatlingRecord, n: number) => void | Promise<void>): Promise<{ records: number; truncated: boolean }> {
+export function readGatlingBinary(path: string, onRecord: (r: GatlingRecord, n: number) => void | Promise<void>): Promise<{ records: number; truncated: boolean }> {
+  return decodeGatlingBinary(createReadStream(path, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>, path, onRecord);
+}
+
+/** The records of a binary log arriving in chunks of any size: a file, or one still being written (--follow). */
+export async function decodeGatlingBinary(
+  chunks: AsyncIterable<Buffer>,
+  path: string,
+  onRecord: (r: GatlingRecord, n: number) => void | Promise<void>,
+): Promise<{ records: number; truncated: boolean }> {
   let carry: Buffer | null = null;
   let runStart = Number.NaN;
   let records = 0;
   let offset = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_BYTES }) as AsyncIterable<Buffer>) {
+  for await (const chunk of chunks) {
     const buf: Buffer = carry === null ? chunk : Buffer.concat([carry, chunk]);
     const c = new Cursor(buf);
     for (;;) {
@@ -152,6 +161,46 @@ function readRecord(c: Cursor, runStart: number, offset: number): GatlingRecord 
       return { kind: 'other' };
     default:
       throw new SweepError('config', `byte ${offset}: ${header} is not a Gatling record header (a damaged or unknown simulation.log)`);
+  }
+}
+
+/** What a followed binary log gives the importer: requests (filled into `out`), and the users alive as they change. */
+export interface GatlingFollowSink {
+  row(kind: LineKind, n: number): void;
+  /** The users alive from `at` on. */
+  schedule(at: number, users: number): void;
+}
+
+/**
+ * `--follow` on a binary log Gatling is still writing: one pass, as the records arrive. A request's
+ * level is not known here (the schedule is still being written): it goes out with NaN, and the
+ * caller's live schedule gives it the users alive when it was sent.
+ */
+export async function followGatlingBinary(chunks: AsyncIterable<Buffer>, path: string, out: Parsed, sink: GatlingFollowSink): Promise<void> {
+  let users = 0;
+  const r = await decodeGatlingBinary(chunks, path, (rec, n) => {
+    if (rec.kind === 'user') {
+      users += rec.start ? 1 : -1;
+      sink.schedule(rec.at, users);
+      sink.row('skip', n);
+    } else if (rec.kind === 'request') {
+      if (rec.end < rec.start) {
+        out.reason = 'ends before it starts';
+        sink.row('bad', n);
+        return;
+      }
+      out.tsMs = rec.end;
+      out.latencyMs = rec.end - rec.start;
+      out.status = rec.ok ? 200 : 0;
+      out.level = Number.NaN;
+      sink.row('event', n);
+    } else {
+      sink.row('skip', n);
+    }
+  });
+  if (r.truncated) {
+    out.reason = 'cut off: the last record is incomplete (Gatling was stopped mid-write)';
+    sink.row('bad', r.records + 1);
   }
 }
 

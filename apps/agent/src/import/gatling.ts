@@ -1,4 +1,4 @@
-import { readGatlingBinaryRows } from './gatling-binary.ts';
+import { followGatlingBinary, readGatlingBinaryRows } from './gatling-binary.ts';
 import { fromText, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
 
 /**
@@ -63,7 +63,7 @@ export const gatlingBinaryTool: ToolSpec = {
   loadModel: 'closed',
   parameter: 'users',
   levelsFrom: LEVELS_FROM,
-  format: { kind: 'rows', read: readGatlingBinaryRows },
+  format: { kind: 'rows', read: readGatlingBinaryRows, follow: followGatlingBinary, scheduleBucketMs: 1_000 },
 };
 
 export const gatlingTool: ToolSpec = {

@@ -60,6 +60,14 @@ export type ToolFormat =
        * every few thousand rows: the importer's chance to report progress and wait for the API.
        */
       read(path: string, out: Parsed, onRow: (kind: LineKind, rowNumber: number) => void, pause: (fractionDone: number) => Promise<void>): Promise<void>;
+      /**
+       * `--follow`: the rows of a file still being written, as its bytes arrive; the load schedule
+       * through `schedule` as it changes (rows then carry a NaN level). Absent where the tool
+       * writes its file whole at the end (oha's database): there is nothing to follow.
+       */
+      follow?(chunks: AsyncIterable<Buffer>, path: string, out: Parsed, sink: { row(kind: LineKind, rowNumber: number): void; schedule(at: number, level: number): void }): Promise<void>;
+      /** As for lines: the schedule read as the most load in each bucket of this many ms. */
+      scheduleBucketMs?: number;
     };
 
 export interface ToolSpec {

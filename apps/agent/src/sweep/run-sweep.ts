@@ -24,6 +24,7 @@ import { runStep, type StepContext, type StepEngine } from './run-step.ts';
 import { refineLevels } from './refine-levels.ts';
 import { SweepError } from './sweep-error.ts';
 import { targetRequestOf } from './target-request.ts';
+import { repeatRun } from './repeat-run.ts';
 
 export interface UploadSummary {
   recorded: number;
@@ -223,14 +224,6 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     if (engine.kind === 'native') engine.request.dispose();
     await api.close();
   }
-}
-
-/** The run one repeat records: the same release, named and tagged as one of a group of repeats. */
-function repeatRun(cfg: SweepConfig, repeat: number, group: string | null) {
-  const run = { ...cfg.run, load_model: cfg.loadModel, parameter: cfg.parameter, agent_host: cfg.agentHost, agent_cores: cfg.agentCores };
-  if (group === null) return run;
-  const label = `repeat ${repeat + 1} of ${cfg.repeat}`;
-  return { ...run, name: cfg.run.name ? `${cfg.run.name} (${label})` : label, tags: { ...cfg.run.tags, repeat_group: group, repeat: `${repeat + 1}/${cfg.repeat}` } };
 }
 
 /** What an earlier agent could not deliver goes first, so the API sees every run whole. */

@@ -1,5 +1,5 @@
 import type { FleetAgentRow, FleetStepRow } from '@kneeboard/clickhouse';
-import type { AgentJoinBody, AgentStepReport, Assignment, FleetPlanBody, FleetPlanStep, FleetStatus, StepHealth, StepWindow } from '@kneeboard/contracts';
+import { fleetStepKey, type AgentJoinBody, type AgentStepReport, type Assignment, type FleetPlanBody, type FleetPlanStep, type FleetStatus, type StepHealth, type StepWindow } from '@kneeboard/contracts';
 import { HttpError } from '../errors.ts';
 import { combineHealth, splitLoad, type AgentPart } from './fleet-split.ts';
 
@@ -31,6 +31,8 @@ interface Agent {
 
 interface Step {
   index: number;
+  /** The run its events and window go to: the plan's, or one of its --repeat runs. */
+  runId: string;
   level: number;
   load: number;
   barrierAt: number;
@@ -109,10 +111,10 @@ export class FleetCoordinator {
   addSteps(runId: string, steps: FleetPlanStep[]): void {
     const fleet = this.fleet(runId);
     if (fleet.done || !fleet.open) throw new HttpError(409, 'this plan is closed: it takes no more steps', 'id');
-    const levels = new Set(fleet.plan.steps.map((s) => s.level));
+    const keys = new Set(fleet.plan.steps.map(fleetStepKey));
     for (const [i, s] of steps.entries()) {
-      if (levels.has(s.level)) throw new HttpError(400, `level ${s.level} is already in the plan (its later window would replace the earlier one)`, `steps[${i}].level`);
-      levels.add(s.level);
+      if (keys.has(fleetStepKey(s))) throw new HttpError(400, `level ${s.level} is already in the plan for this run (its later window would replace the earlier one)`, `steps[${i}].level`);
+      keys.add(fleetStepKey(s));
     }
     fleet.plan.steps.push(...steps);
     this.advance(fleet);
@@ -137,7 +139,7 @@ export class FleetCoordinator {
     if (fleet.agents.has(body.agent_id)) throw new HttpError(409, `agent ${body.agent_id} has already joined this run`, 'agent_id');
     const now = this.options.now();
     fleet.agents.set(body.agent_id, { join: body, joinedAt: now, state: 'waiting', lastSeen: now, polling: 0 });
-    await this.sink.agent(this.agentRow(fleet, body.agent_id));
+    for (const run of this.runsOf(fleet)) await this.sink.agent(this.agentRow(fleet, body.agent_id, run));
     this.advance(fleet);
     return { plan: fleet.plan, heartbeat_ms: HEARTBEAT_MS };
   }
@@ -186,11 +188,16 @@ export class FleetCoordinator {
     this.settleIfReady(fleet, step);
   }
 
-  async leave(runId: string, agentId: string, recorded: number): Promise<void> {
+  /** `recordedByRun`: a plan over several runs (--repeat) — what the agent recorded for each. */
+  async leave(runId: string, agentId: string, recorded: number, recordedByRun?: Record<string, number>): Promise<void> {
     const fleet = this.fleet(runId);
     const agent = this.agent(fleet, agentId);
     if (agent.state !== 'lost') agent.state = 'left';
-    await this.sink.agent({ ...this.agentRow(fleet, agentId), recorded });
+    const byRun = new Map(Object.entries(recordedByRun ?? {}).map(([id, n]) => [id.toLowerCase(), n]));
+    for (const run of this.runsOf(fleet)) {
+      const n = recordedByRun === undefined ? (run === fleet.runId ? recorded : null) : (byRun.get(run.toLowerCase()) ?? 0);
+      await this.sink.agent({ ...this.agentRow(fleet, agentId, run), recorded: n });
+    }
     // A step it had a share in and never reported cannot wait for it any more.
     for (const step of fleet.steps) {
       if (!step.settled && step.shares.has(agentId) && !step.reports.has(agentId)) {
@@ -213,6 +220,7 @@ export class FleetCoordinator {
       agents: [...fleet.agents.entries()].map(([agent_id, a]) => ({ agent_id, state: a.state })),
       steps: fleet.steps.map((s) => ({
         index: s.index,
+        run_id: s.runId,
         level: s.level,
         barrier_at: s.barrierAt,
         finished: s.settled,
@@ -247,6 +255,7 @@ export class FleetCoordinator {
       return {
         kind: 'step',
         index: step.index,
+        run_id: step.runId,
         level: step.level,
         load: step.shares.get(agentId)!,
         barrier_at: step.barrierAt,
@@ -290,6 +299,7 @@ export class FleetCoordinator {
     const barrierAt = this.options.now() + fleet.plan.lead_ms;
     const step: Step = {
       index,
+      runId: planned.run_id ?? fleet.runId,
       level: planned.level,
       load: planned.load,
       barrierAt,
@@ -302,7 +312,7 @@ export class FleetCoordinator {
     };
     fleet.steps.push(step);
     // The open window goes out before any event of the step can arrive, so the ingest accepts them.
-    this.write(fleet, () => this.sink.stepWindow(fleet.runId, { level: step.level, started_at: barrierAt, measure_from: barrierAt + fleet.plan.warmup_ms, ended_at: null }));
+    this.write(fleet, () => this.sink.stepWindow(step.runId, { level: step.level, started_at: barrierAt, measure_from: barrierAt + fleet.plan.warmup_ms, ended_at: null }));
     this.wake(fleet);
   }
 
@@ -320,7 +330,7 @@ export class FleetCoordinator {
       const note = !r ? (step.lost.get(id) ?? 'lost') : outcome === 'behind' ? `started ${Math.round(lateBy)} ms after the barrier` : null;
       parts.push({ agent_id: id, load, outcome, note, health: r?.health ?? null });
       rows.push({
-        run_id: fleet.runId,
+        run_id: step.runId,
         step_index: step.index,
         level: step.level,
         agent_id: id,
@@ -342,7 +352,7 @@ export class FleetCoordinator {
     const endedAt = Math.max(measureFrom, ends.length > 0 ? Math.max(...ends) : measureFrom + plan.duration_ms);
     this.write(fleet, async () => {
       await this.sink.agentSteps(rows);
-      await this.sink.stepWindow(fleet.runId, { level: step.level, started_at: step.barrierAt, measure_from: measureFrom, ended_at: endedAt, health });
+      await this.sink.stepWindow(step.runId, { level: step.level, started_at: step.barrierAt, measure_from: measureFrom, ended_at: endedAt, health });
     });
     if (step.index === fleet.steps.length - 1) this.advance(fleet);
   }
@@ -369,17 +379,22 @@ export class FleetCoordinator {
           if (step.reports.has(id) || step.lost.has(id) || now - a.lastSeen <= fleet.plan.heartbeat_timeout_ms) continue;
           step.lost.set(id, `no heartbeat for ${(fleet.plan.heartbeat_timeout_ms / 1000).toFixed(1)} s`);
           a.state = 'lost';
-          this.write(fleet, () => this.sink.agent(this.agentRow(fleet, id)));
+          for (const run of this.runsOf(fleet)) this.write(fleet, () => this.sink.agent(this.agentRow(fleet, id, run)));
         }
         this.settleIfReady(fleet, step);
       }
     }
   }
 
-  private agentRow(fleet: Fleet, agentId: string): FleetAgentRow {
+  /** Every run the plan records into, its own first: agents are listed in each. */
+  private runsOf(fleet: Fleet): string[] {
+    return [...new Set([fleet.runId, ...fleet.plan.steps.map((s) => s.run_id ?? fleet.runId)])];
+  }
+
+  private agentRow(fleet: Fleet, agentId: string, runId = fleet.runId): FleetAgentRow {
     const a = fleet.agents.get(agentId)!;
     return {
-      run_id: fleet.runId,
+      run_id: runId,
       agent_id: agentId,
       host: a.join.host,
       cores: a.join.cores,

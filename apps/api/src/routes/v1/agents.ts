@@ -20,7 +20,7 @@ import {
   RunId,
 } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { notFound } from '../../errors.ts';
+import { HttpError, notFound } from '../../errors.ts';
 import { orUnavailable } from '../../ingest/storage-failure.ts';
 import type { FleetCoordinator } from '../../services/fleet-coordinator.ts';
 import { IdParams } from './runs.ts';
@@ -31,10 +31,32 @@ const errors = { 400: ApiError, 404: ApiError, 409: ApiError };
 
 /** Several agents, one run: the plan, the clock exchange, joins, step hand-outs and reports (see FleetCoordinator). */
 export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordinator }> = async (app, { db, ingest, fleet }) => {
+  /**
+   * Steps that record into another run (--repeat) may name only runs of the plan's own service —
+   * what the token that made the plan may write — that still take writes.
+   */
+  async function checkStepRuns(planRunId: string, steps: FleetPlanBody['steps']): Promise<void> {
+    const own = await orUnavailable('a plan', () => getRun(db, planRunId));
+    for (const [i, step] of steps.entries()) {
+      if (step.run_id === undefined || step.run_id.toLowerCase() === planRunId.toLowerCase()) continue;
+      const field = `steps[${i}].run_id`;
+      const other = await orUnavailable('a plan', () => getRun(db, step.run_id!));
+      if (!other) throw new HttpError(400, `unknown run ${step.run_id}`, field);
+      if (other.service !== own?.service) throw new HttpError(400, `run ${step.run_id} belongs to another service than the plan's run`, field);
+      try {
+        await ingest.writableRun(step.run_id, 'a plan');
+      } catch (err) {
+        if (err instanceof HttpError) throw new HttpError(err.statusCode, err.message, field);
+        throw err;
+      }
+    }
+  }
+
   app.post('/runs/:id/fleet', {
     schema: { summary: 'Give a run a plan for several agents (the coordinator)', tags: ['agents'], params: IdParams, body: FleetPlanBody, response: { 201: Ok, ...errors } },
     handler: async (req, reply) => {
       await ingest.writableRun(req.params.id, 'a plan');
+      await checkStepRuns(req.params.id, req.body.steps);
       fleet.plan(req.params.id, req.body);
       return reply.code(201).send({ ok: true as const });
     },
@@ -43,6 +65,7 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordi
   app.post('/runs/:id/fleet/steps', {
     schema: { summary: 'More steps for an open plan (the coordinator, between steps)', tags: ['agents'], params: IdParams, body: FleetStepsBody, response: { 200: Ok, ...errors } },
     handler: async (req) => {
+      await checkStepRuns(req.params.id, req.body.steps);
       fleet.addSteps(req.params.id, req.body.steps);
       return { ok: true as const };
     },
@@ -99,7 +122,7 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordi
   app.post('/runs/:id/agents/:agent/leave', {
     schema: { summary: 'The agent is done: what it recorded and delivered', tags: ['agents'], params: AgentParams, body: AgentLeaveBody, response: { 200: Ok, ...errors } },
     handler: async (req) => {
-      await orUnavailable('the agent', () => fleet.leave(req.params.id, req.params.agent, req.body.recorded));
+      await orUnavailable('the agent', () => fleet.leave(req.params.id, req.params.agent, req.body.recorded, req.body.recorded_by_run));
       return { ok: true as const };
     },
   });
