@@ -179,10 +179,16 @@ describe('token page and share links on a team server', () => {
     // A reader is shown nothing it may not do: no label or note editing, no new links — while the
     // admin, on the same page, has them all.
     await page.getByTestId('run-notes').waitFor();
-    for (const id of ['label-input', 'edit-note', 'share', 'share-link']) expect(await page.getByTestId(id).count(), id).toBe(0);
+    for (const id of ['label-input', 'edit-note', 'share', 'share-link', 'compare-releases']) expect(await page.getByTestId(id).count(), id).toBe(0);
+    // Nor links to lists it cannot read (they would answer 403): the crumbs and the service are plain text.
+    const listLinks = 'a[href="/"], a[href^="/services"], a[href^="/?"]';
+    expect(await page.locator(listLinks).count()).toBe(0);
+    expect(await page.getByTestId('run-crumbs').innerText()).toContain('Runs / ');
+    expect(await page.getByTestId('shared-view').innerText()).toBe('shared link · read-only');
     const adminView = await admin.newPage();
     await openView(adminView, `${web.url}/runs/${base}`);
-    for (const id of ['label-input', 'edit-note', 'share', 'share-link']) expect(await adminView.getByTestId(id).count(), id).toBe(1);
+    for (const id of ['label-input', 'edit-note', 'share', 'share-link', 'compare-releases']) expect(await adminView.getByTestId(id).count(), id).toBe(1);
+    expect(await adminView.locator(listLinks).count()).toBeGreaterThanOrEqual(4);
     await adminView.close();
 
     // The reader cannot list runs or open another run: a clear 403 page, and 403 from the API.
@@ -227,6 +233,7 @@ describe('token page and share links on a team server', () => {
     expect(await openView(page, `${web.url}/compare?base=${base}&head=${head}`)).toBe(200);
     await page.getByTestId('compare-title').waitFor();
     for (const id of ['share', 'share-link']) expect(await page.getByTestId(id).count(), id).toBe(0);
+    expect(await page.locator('a[href^="/services"]').count()).toBe(0);
     const png = await page.request.get(`${web.url}/api/v1/compare.png?base=${base}&head=${head}`);
     expect(png.status()).toBe(200);
     const body = Buffer.from(await png.body());

@@ -2,6 +2,7 @@
 
 import type { CompareResponse, RunDetail } from '@kneeboard/contracts';
 import Link from 'next/link';
+import { ListLink } from '../common/ListLink.tsx';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { fetchCompare } from '../../lib/client-api.ts';
 import { compareCharts } from '../../lib/compare-series.ts';
@@ -81,7 +82,14 @@ export function CompareView({
   return (
     <div className="compare-view" data-testid="compare-view">
       <div className="crumbs">
-        <Link href="/services">Services</Link> / <Link href={`/services/${encodeURIComponent(service)}`}>{service}</Link> / compare
+        <ListLink href="/services" readOnly={readOnly}>
+          Services
+        </ListLink>{' '}
+        /{' '}
+        <ListLink href={`/services/${encodeURIComponent(service)}`} readOnly={readOnly}>
+          {service}
+        </ListLink>{' '}
+        / compare
       </div>
       <div className="page-title compare-title">
         <h1 data-testid="compare-title">{title}</h1>

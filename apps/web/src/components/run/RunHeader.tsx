@@ -1,9 +1,9 @@
 import type { RunDetail } from '@kneeboard/contracts';
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { formatLevel, formatQps } from '@kneeboard/contracts/figures';
 import { formatCount } from '../../lib/format.ts';
 import { peakQps } from '../../lib/curve-series.ts';
+import { ListLink } from '../common/ListLink.tsx';
 import { StatusBadge } from '../common/StatusBadge.tsx';
 import { Elapsed, Time } from '../common/Time.tsx';
 
@@ -17,13 +17,22 @@ function Item({ label, children, wide = false }: { label: string; children: Reac
 }
 
 /** Where the run sits, its name and status, and the verdict: the top of the page, kept short so the charts are on the first screen. */
-export function RunHeader({ detail, live, summary }: { detail: RunDetail; live: ReactNode; summary?: ReactNode }) {
+export function RunHeader({ detail, live, summary, readOnly = false }: { detail: RunDetail; live: ReactNode; summary?: ReactNode; readOnly?: boolean }) {
   const { run } = detail;
   return (
     <header className="run-header">
-      <div className="crumbs">
-        <Link href="/">Runs</Link> / <Link href={`/services/${encodeURIComponent(run.service)}`}>{run.service}</Link> /{' '}
-        <Link href={`/?service=${encodeURIComponent(run.service)}&release=${encodeURIComponent(run.release)}`}>{run.release}</Link>
+      <div className="crumbs" data-testid="run-crumbs">
+        <ListLink href="/" readOnly={readOnly}>
+          Runs
+        </ListLink>{' '}
+        /{' '}
+        <ListLink href={`/services/${encodeURIComponent(run.service)}`} readOnly={readOnly}>
+          {run.service}
+        </ListLink>{' '}
+        /{' '}
+        <ListLink href={`/?service=${encodeURIComponent(run.service)}&release=${encodeURIComponent(run.release)}`} readOnly={readOnly}>
+          {run.release}
+        </ListLink>
       </div>
       <div className="run-title">
         <h1 data-testid="run-title">
@@ -41,7 +50,7 @@ export function RunHeader({ detail, live, summary }: { detail: RunDetail; live: 
  * Who, what and when: everything needed to tell two runs of the same service apart. Drawn under
  * the charts (a live run's curve is what people open the page for), above the table.
  */
-export function RunMeta({ detail }: { detail: RunDetail }) {
+export function RunMeta({ detail, readOnly = false }: { detail: RunDetail; readOnly?: boolean }) {
   const { run, curve } = detail;
   const tags = Object.entries(run.tags);
   const peak = peakQps(curve);
@@ -52,9 +61,9 @@ export function RunMeta({ detail }: { detail: RunDetail }) {
   return (
       <dl className="meta panel" data-testid="run-meta">
         <Item label="Service">
-          <Link href={`/services/${encodeURIComponent(run.service)}`} title="this service’s runs by release">
+          <ListLink href={`/services/${encodeURIComponent(run.service)}`} title="this service’s runs by release" readOnly={readOnly}>
             {run.service}
-          </Link>
+          </ListLink>
         </Item>
         <Item label="Release">
           <span className="tag mono">{run.release}</span>

@@ -26,7 +26,7 @@ export function RunToolbar({
   levels: number[];
   selection: LevelSelection | null;
   onLevels: (sel: LevelSelection | null) => void;
-  /** A share link's reader cannot make links (the API would refuse): the buttons are left out. */
+  /** A share link's reader can neither make links nor list a service's releases (the API would refuse): those buttons are left out. */
   readOnly?: boolean;
 }) {
   const title = `${run.service} ${run.release}${run.name ? ` — ${run.name}` : ''}`;
@@ -35,9 +35,11 @@ export function RunToolbar({
       <LevelRangePicker parameter={`${run.parameter} shown`} levels={levels} selection={selection} onChange={onLevels} />
       <ZoomReset zoomed={selection !== null} onReset={() => onLevels(null)} />
       <div className="run-actions">
-        <Link className="button" href={`/services/${encodeURIComponent(run.service)}`} title="this service’s releases, to compare this run with another">
-          Compare releases
-        </Link>
+        {readOnly ? null : (
+          <Link className="button" href={`/services/${encodeURIComponent(run.service)}`} title="this service’s releases, to compare this run with another" data-testid="compare-releases">
+            Compare releases
+          </Link>
+        )}
         <ExportMenu
           links={[
             { label: 'CSV · the curve, one row per level', href: `/api/v1/runs/${run.id}/curve.csv` },

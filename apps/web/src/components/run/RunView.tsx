@@ -148,6 +148,7 @@ export function RunView({
         detail={{ ...detail, run, curve: fullCurve }}
         live={<LiveIndicator mode={mode} updatedAt={updatedAt} />}
         summary={<AnalysisSummary analysis={analysis} parameter={run.parameter} loadModel={run.load_model} />}
+        readOnly={readOnly}
       />
       <RunToolbar run={run} path={path} settings={settings} levels={fullCurve.map((p) => p.level)} selection={levelSel} onLevels={setLevelSel} readOnly={readOnly} />
 
@@ -290,7 +291,7 @@ export function RunView({
       </LevelZoomContext.Provider>
 
       {/* The charts come first (above the fold on a 1280×800 screen, live or not); then who/what/when, labels and note. */}
-      <RunMeta detail={{ ...detail, run, curve: fullCurve }} />
+      <RunMeta detail={{ ...detail, run, curve: fullCurve }} readOnly={readOnly} />
       <RunNotes runId={run.id} labels={run.labels ?? []} note={run.note ?? ''} onSaved={setEdits} readOnly={readOnly} />
 
       <h2 className="section-title">
