@@ -23,12 +23,23 @@ describe('an agent killed with SIGKILL', () => {
     const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, fake.url, spoolDir], { stdio: ['ignore', 'pipe', 'inherit'] });
     const runId = await new Promise<string>((resolve, reject) => {
       let out = '';
+      // It takes well under a second here; on a starved box, say where the child stopped rather than time out mute.
+      const giveUp = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`no "spooled" from the child after 45 s; it said: ${JSON.stringify(out)}`));
+      }, 45_000);
       child.stdout!.on('data', (d: Buffer) => {
         out += d.toString();
-        const m = /spooled (\S+)/.exec(out);
-        if (m) resolve(m[1]!);
+        const m = /^spooled (\S+)$/m.exec(out);
+        if (m) {
+          clearTimeout(giveUp);
+          resolve(m[1]!);
+        }
       });
-      child.once('exit', (code) => reject(new Error(`exited ${code} before spooling: ${out}`)));
+      child.once('exit', (code) => {
+        clearTimeout(giveUp);
+        reject(new Error(`exited ${code} before spooling: ${out}`));
+      });
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
@@ -43,5 +54,5 @@ describe('an agent killed with SIGKILL', () => {
     expect(fake.events(runId)).toHaveLength(1_000);
     expect(fake.finishes).toEqual([{ runId, status: 'aborted' }]);
     expect(existsSync(join(spoolDir, runId))).toBe(false);
-  });
+  }, 90_000);
 });

@@ -8,6 +8,8 @@ import { listSpool, RunSpool } from '../../src/spool.ts';
 
 const [api, spoolDir] = process.argv.slice(2) as [string, string];
 const recorder = await createRecorder({ api, run: { service: 'killed', release: 'r1' }, spoolDir, flushIntervalMs: 50, maxBatchEvents: 300 });
+// Progress on stdout, so a parent that gives up can say where this stopped.
+process.stdout.write(`run ${recorder.runId}\n`);
 const step = recorder.step(1);
 step.start();
 for (let i = 0; i < 1_000; i++) recorder.record({ level: 1, latencyMs: 1 + (i % 5), status: 200 });
@@ -18,6 +20,13 @@ async function spooled(): Promise<number> {
   for (const e of run?.entries ?? []) if (e.kind === 'events') n += decodeArrowColumns((await spool.read(e.file)).bytes, ANY_TIME).length;
   return n;
 }
-while ((await spooled()) < 1_000) await sleep(10);
+let lastSaid = Date.now();
+for (let n = await spooled(); n < 1_000; n = await spooled()) {
+  if (Date.now() - lastSaid > 1_000) {
+    process.stdout.write(`${n} of 1000 events spooled so far\n`);
+    lastSaid = Date.now();
+  }
+  await sleep(10);
+}
 process.stdout.write(`spooled ${recorder.runId}\n`);
 await sleep(60_000);
