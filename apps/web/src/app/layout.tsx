@@ -41,7 +41,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
             </Link>
           )}
           {shared ? (
-            <span className="topnav muted" data-testid="shared-view">
+            <span className="topnav topnav-shared" data-testid="shared-view">
               shared link · read-only
             </span>
           ) : (
