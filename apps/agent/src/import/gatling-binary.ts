@@ -164,6 +164,24 @@ function readRecord(c: Cursor, runStart: number, offset: number): GatlingRecord 
   }
 }
 
+/** Users alive are read as the most in each second, as Gatling's own active-users chart shows them. */
+export const GATLING_SCHEDULE_BUCKET_MS = 1_000;
+
+const CUT_OFF = 'cut off: the last record is incomplete (Gatling was stopped mid-write)';
+
+/** A REQUEST record into `out` (completion time, latency, 200 or 0), at `level`. */
+function requestRow(r: Extract<GatlingRecord, { kind: 'request' }>, out: Parsed, level: number): LineKind {
+  if (r.end < r.start) {
+    out.reason = 'ends before it starts';
+    return 'bad';
+  }
+  out.tsMs = r.end;
+  out.latencyMs = r.end - r.start;
+  out.status = r.ok ? 200 : 0;
+  out.level = level;
+  return 'event';
+}
+
 /** What a followed binary log gives the importer: requests (filled into `out`), and the users alive as they change. */
 export interface GatlingFollowSink {
   row(kind: LineKind, n: number): void;
@@ -182,24 +200,11 @@ export async function followGatlingBinary(chunks: AsyncIterable<Buffer>, path: s
     if (rec.kind === 'user') {
       users += rec.start ? 1 : -1;
       sink.schedule(rec.at, users);
-      sink.row('skip', n);
-    } else if (rec.kind === 'request') {
-      if (rec.end < rec.start) {
-        out.reason = 'ends before it starts';
-        sink.row('bad', n);
-        return;
-      }
-      out.tsMs = rec.end;
-      out.latencyMs = rec.end - rec.start;
-      out.status = rec.ok ? 200 : 0;
-      out.level = Number.NaN;
-      sink.row('event', n);
-    } else {
-      sink.row('skip', n);
     }
+    sink.row(rec.kind === 'request' ? requestRow(rec, out, Number.NaN) : 'skip', n);
   });
   if (r.truncated) {
-    out.reason = 'cut off: the last record is incomplete (Gatling was stopped mid-write)';
+    out.reason = CUT_OFF;
     sink.row('bad', r.records + 1);
   }
 }
@@ -210,7 +215,7 @@ export async function followGatlingBinary(chunks: AsyncIterable<Buffer>, path: s
  */
 export async function readGatlingBinaryRows(path: string, out: Parsed, onRow: (kind: LineKind, row: number) => void, pause: (fractionDone: number) => Promise<void>): Promise<void> {
   const schedule = new LoadSchedule();
-  const sampler = scheduleSampler(schedule, 1_000);
+  const sampler = scheduleSampler(schedule, GATLING_SCHEDULE_BUCKET_MS);
   let users = 0;
   const first = await readGatlingBinary(path, (r) => {
     if (r.kind === 'user') {
@@ -220,24 +225,11 @@ export async function readGatlingBinaryRows(path: string, out: Parsed, onRow: (k
   });
   sampler.flush();
   await readGatlingBinary(path, (r, n) => {
-    if (r.kind === 'request') {
-      if (r.end < r.start) {
-        out.reason = 'ends before it starts';
-        onRow('bad', n);
-      } else {
-        out.tsMs = r.end;
-        out.latencyMs = r.end - r.start;
-        out.status = r.ok ? 200 : 0;
-        out.level = schedule.isEmpty ? Number.NaN : schedule.at(r.start);
-        onRow('event', n);
-      }
-    } else {
-      onRow('skip', n);
-    }
+    onRow(r.kind === 'request' ? requestRow(r, out, schedule.isEmpty ? Number.NaN : schedule.at(r.start)) : 'skip', n);
     return n % 20_000 === 0 ? pause(n / first.records) : undefined;
   });
   if (first.truncated) {
-    out.reason = 'cut off: the last record is incomplete (Gatling was stopped mid-write)';
+    out.reason = CUT_OFF;
     onRow('bad', first.records + 1);
   }
 }

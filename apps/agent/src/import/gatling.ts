@@ -1,4 +1,4 @@
-import { followGatlingBinary, readGatlingBinaryRows } from './gatling-binary.ts';
+import { followGatlingBinary, GATLING_SCHEDULE_BUCKET_MS, readGatlingBinaryRows } from './gatling-binary.ts';
 import { fromText, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
 
 /**
@@ -63,7 +63,7 @@ export const gatlingBinaryTool: ToolSpec = {
   loadModel: 'closed',
   parameter: 'users',
   levelsFrom: LEVELS_FROM,
-  format: { kind: 'rows', read: readGatlingBinaryRows, follow: followGatlingBinary, scheduleBucketMs: 1_000 },
+  format: { kind: 'rows', read: readGatlingBinaryRows, follow: followGatlingBinary, scheduleBucketMs: GATLING_SCHEDULE_BUCKET_MS },
 };
 
 export const gatlingTool: ToolSpec = {
@@ -72,7 +72,7 @@ export const gatlingTool: ToolSpec = {
   loadModel: 'closed',
   parameter: 'users',
   levelsFrom: LEVELS_FROM,
-  format: { kind: 'lines', open: () => fromText(gatlingParser()), scheduleNeedle: 'USER\t', scheduleBucketMs: 1_000 },
+  format: { kind: 'lines', open: () => fromText(gatlingParser()), scheduleNeedle: 'USER\t', scheduleBucketMs: GATLING_SCHEDULE_BUCKET_MS },
   // The binary log begins with its RUN record's header byte, 0; the text log with "RUN".
   sniff: (first) => (first[0] === 0 ? gatlingBinaryTool : gatlingTool),
 };
