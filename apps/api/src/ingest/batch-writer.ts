@@ -3,6 +3,7 @@ import { DeferredWriter, insertEventBatch, writeLedger, type Db, type LedgerEntr
 import type { IngestResponse } from '@kneeboard/contracts';
 import { encodeArrowColumns, type DecodedBatch, type EventColumns } from '@kneeboard/event-wire';
 import { HttpError } from '../errors.ts';
+import { GroupCommit } from './group-commit.ts';
 import type { RunState } from './run-state-cache.ts';
 import { orUnavailable } from './storage-failure.ts';
 
@@ -17,6 +18,10 @@ function contentHash(agentId: string, c: EventColumns): string {
 const LEDGER_INTERVAL_MS = 250;
 /** Written at once when this many rows wait (one insert stays small). */
 const LEDGER_MAX_ROWS = 2_000;
+/** The embedded engine's largest coalesced insert: a dozen 20,000-event batches (~10 MB of Arrow). */
+const GROUP_MAX_ROWS = 250_000;
+/** At most this long does a group wait for its usual number of batches (the live chart's lag budget is 1 s). */
+const GROUP_LINGER_MS = 10;
 
 const reused = (batchId: string) =>
   new HttpError(409, `batch_id ${batchId} was already stored with different events; a new batch needs a new batch_id`, 'batch_id');
@@ -24,9 +29,11 @@ const reused = (batchId: string) =>
 /**
  * Stores checked batches exactly once and says whether each was new.
  *
- * - The events go in as one Arrow insert per batch with the batch's deduplication token: ClickHouse
- *   itself drops a second copy, whichever API replica sends it, so nothing here needs a lock.
- * - The batch ledger is written in the background, a few inserts a second for all batches
+ * - On the embedded engine, batches go through GroupCommit: those that arrive while an insert runs
+ *   go in together as the next one, each batch's ledger row written first (see there).
+ * - On a server, the events go in as one Arrow insert per batch with the batch's deduplication
+ *   token: ClickHouse itself drops a second copy, whichever API replica sends it, so nothing here
+ *   needs a lock. There, the batch ledger is written in the background, a few inserts a second for all batches
  *   (`LEDGER_INTERVAL_MS`), not awaited: acknowledged means the events are stored. The ledger is
  *   what recognises a replay beyond the engine's deduplication window (10,000 batches) or in
  *   another process; a batch acknowledged in the last quarter second before a crash may miss its
@@ -37,6 +44,8 @@ const reused = (batchId: string) =>
  */
 export class BatchWriter {
   readonly #ledger: DeferredWriter<LedgerEntry>;
+  /** The embedded engine's group commit; null on a server (one insert per batch, any number at once). */
+  readonly group: GroupCommit | null;
   /** Batches being written right now, so a copy arriving meanwhile waits for the first. */
   readonly #inFlight = new Map<string, Promise<void>>();
 
@@ -49,10 +58,14 @@ export class BatchWriter {
       maxItems: LEDGER_MAX_ROWS,
       onError: onLedgerError,
     });
+    this.group = db.config.mode === 'embedded' ? new GroupCommit(db, { maxRows: GROUP_MAX_ROWS, lingerMs: GROUP_LINGER_MS }) : null;
   }
 
-  /** `arrow`: the batch's canonical Arrow stream when it arrived as one (otherwise it is encoded here). */
-  async store(runId: string, state: RunState, batch: DecodedBatch, arrow?: Uint8Array, now = Date.now()): Promise<IngestResponse> {
+  /**
+   * `arrow`: the batch's canonical Arrow stream when it arrived as one (otherwise it is encoded here).
+   * `arrived`: the release of the request's GroupCommit.expect(), called once the batch is queued.
+   */
+  async store(runId: string, state: RunState, batch: DecodedBatch, arrow?: Uint8Array, now = Date.now(), arrived?: () => void): Promise<IngestResponse> {
     const hash = contentHash(batch.agent_id, batch.columns);
     const key = `${runId}:${batch.batch_id}`;
     for (;;) {
@@ -66,7 +79,12 @@ export class BatchWriter {
       // The same batch is being written: its outcome is ours (stored → duplicate; failed → try again).
       await pending.catch(() => undefined);
     }
-    const write = this.#write(runId, batch, arrow ?? encodeArrowColumns(batch.columns), hash, now);
+    const write = this.#write(runId, batch, arrow ?? encodeArrowColumns(batch.columns), hash, now, arrived).catch((err: unknown) => {
+      // Not stored. Its ledger row, written first, may have been read back meanwhile: forget it, or
+      // the copy sent again would be taken for a duplicate of events that are not there.
+      state.batches.delete(batch.batch_id);
+      throw err;
+    });
     this.#inFlight.set(key, write);
     try {
       await write;
@@ -83,19 +101,15 @@ export class BatchWriter {
   }
 
   /** Whether or not a failed insert landed, the retry stores the batch exactly once: a 503 is the honest answer. */
-  async #write(runId: string, batch: DecodedBatch, arrow: Uint8Array, hash: string, now: number): Promise<void> {
-    await orUnavailable('the batch', () => this.#writeOnce(runId, batch, arrow, hash, now));
+  async #write(runId: string, batch: DecodedBatch, arrow: Uint8Array, hash: string, now: number, arrived?: () => void): Promise<void> {
+    await orUnavailable('the batch', () => this.#writeOnce(runId, batch, arrow, hash, now, arrived));
   }
 
-  async #writeOnce(runId: string, batch: DecodedBatch, arrow: Uint8Array, hash: string, now: number): Promise<void> {
-    await insertEventBatch(this.db, { runId, batchId: batch.batch_id, agentId: batch.agent_id, arrow });
-    this.#ledger.add({
-      run_id: runId,
-      batch_id: batch.batch_id,
-      agent_id: batch.agent_id,
-      events: batch.columns.length,
-      content_hash: hash,
-      received_at: now,
-    });
+  async #writeOnce(runId: string, batch: DecodedBatch, arrow: Uint8Array, hash: string, now: number, arrived?: () => void): Promise<void> {
+    const insert = { runId, batchId: batch.batch_id, agentId: batch.agent_id, arrow };
+    const ledger = { run_id: runId, batch_id: batch.batch_id, agent_id: batch.agent_id, events: batch.columns.length, content_hash: hash, received_at: now };
+    if (this.group) return this.group.submit({ insert, ledger, rows: batch.columns.length }, arrived);
+    await insertEventBatch(this.db, insert);
+    this.#ledger.add(ledger);
   }
 }

@@ -51,7 +51,16 @@ export class IngestService {
     return state;
   }
 
-  async ingest(runId: string, incoming: IncomingBatch, now = Date.now()): Promise<IngestResponse> {
+  /**
+   * A batch is on its way (its request has arrived): on the embedded engine the next coalesced
+   * insert waits for it. The returned release is called when the batch is queued; call it anyway
+   * when the request ends (idempotent).
+   */
+  expectBatch(): () => void {
+    return this.#writer.group?.expect() ?? (() => undefined);
+  }
+
+  async ingest(runId: string, incoming: IncomingBatch, now = Date.now(), arrived?: () => void): Promise<IngestResponse> {
     let state = await this.writableRun(runId, 'late batches', now);
     let batch: Decoded;
     try {
@@ -62,7 +71,7 @@ export class IngestService {
       state = (await orUnavailable('the batch', () => this.runs.get(runId, { fresh: true, now }))) ?? state;
       batch = decode(incoming, eventBounds(state.span, now));
     }
-    return this.#writer.store(runId, state, batch, batch.canonicalArrow, now);
+    return this.#writer.store(runId, state, batch, batch.canonicalArrow, now, arrived);
   }
 
   /** Writes what the batch ledger still holds in memory (on close). */

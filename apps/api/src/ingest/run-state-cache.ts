@@ -1,4 +1,4 @@
-import { getRunSpan, readLedger, type Db, type RunSpan } from '@kneeboard/clickhouse';
+import { getRunSpan, readLedger, reconcileLedger, type Db, type RunSpan } from '@kneeboard/clickhouse';
 
 /** A batch this process knows is stored: enough to tell a replay (same content) from a reused id. */
 export interface KnownBatch {
@@ -44,6 +44,8 @@ export class RunStateCache {
   readonly #spanTtlMs: number;
   readonly #ledgerRefreshMs: number;
   readonly #maxRuns: number;
+  /** Runs whose ledger this process has checked against their events (once each: see #load). */
+  readonly #reconciled = new Set<string>();
 
   constructor(
     private readonly db: Db,
@@ -73,7 +75,8 @@ export class RunStateCache {
       state.span = span;
       state.spanAt = now;
     }
-    if (now - state.ledgerAt > this.#ledgerRefreshMs) await this.#readLedger(runId, state, now);
+    // Embedded, this process is the only writer: the ledger holds nothing it does not know.
+    if (this.db.config.mode !== 'embedded' && now - state.ledgerAt > this.#ledgerRefreshMs) await this.#readLedger(runId, state, now);
     return state;
   }
 
@@ -92,6 +95,13 @@ export class RunStateCache {
   async #load(runId: string, now: number): Promise<RunState | null> {
     const span = await getRunSpan(this.db, runId);
     if (span === null) return null;
+    // Embedded, the ledger is written before a group's events: a process that died between the two
+    // left rows naming events that are not there. Checked before this process writes to the run —
+    // on its first use only: later, a group of this process's own may be between its two writes.
+    if (this.db.config.mode === 'embedded' && !this.#reconciled.has(runId)) {
+      await reconcileLedger(this.db, runId);
+      this.#reconciled.add(runId);
+    }
     const state: RunState = { span, spanAt: now, batches: new Map(), ledgerUpTo: 0, ledgerAt: 0 };
     await this.#readLedger(runId, state, now);
     return state;

@@ -9,6 +9,8 @@ export interface LedgerEntry {
   events: number;
   content_hash: string;
   received_at: number;
+  /** The coalesced insert this batch went in with (its token); absent for a batch inserted alone. */
+  group_token?: string;
 }
 
 const LedgerRow = z
@@ -36,4 +38,45 @@ export async function readLedger(db: Db, runId: string, sinceMs = 0): Promise<Le
     format: 'JSONEachRow',
   });
   return z.array(LedgerRow).parse(await result.json());
+}
+
+const Shortfall = z.object({ stored: z.coerce.number(), recorded: z.coerce.number(), group_token: z.string(), group_events: z.coerce.number() });
+
+/**
+ * Makes a run's ledger agree with its events after a process died between writing a group's
+ * ledger rows and its events (embedded engine: one writer, one group in flight at a time, ledger
+ * first). If the run has fewer stored events than the ledger records, and the difference is
+ * exactly the newest group's events, that group never landed: its rows are removed, so its
+ * batches, sent again, are stored instead of answered `duplicate`. Any other difference is left
+ * alone (not this failure). Returns the batch ids removed.
+ */
+export async function reconcileLedger(db: Db, runId: string): Promise<string[]> {
+  const result = await db.client.query({
+    query: `WITH ledger AS (SELECT batch_id, any(events) AS events, any(group_token) AS group_token, max(received_at) AS at
+                            FROM kb_batches_v1 WHERE run_id = {run_id:UUID} GROUP BY batch_id),
+                 newest AS (SELECT group_token, sum(events) AS group_events FROM ledger WHERE group_token != ''
+                            GROUP BY group_token ORDER BY max(at) DESC LIMIT 1)
+            SELECT (SELECT count() FROM kb_requests_v1 WHERE run_id = {run_id:UUID}) AS stored,
+                   (SELECT sum(events) FROM ledger) AS recorded,
+                   group_token, group_events
+            FROM newest`,
+    query_params: { run_id: runId },
+    format: 'JSONEachRow',
+  });
+  const rows = z.array(Shortfall).parse(await result.json());
+  const r = rows[0];
+  if (!r || r.recorded - r.stored !== r.group_events || r.group_events === 0) return [];
+  const batches = await db.client.query({
+    query: `SELECT DISTINCT batch_id FROM kb_batches_v1 WHERE run_id = {run_id:UUID} AND group_token = {group:String} ORDER BY batch_id`,
+    query_params: { run_id: runId, group: r.group_token },
+    format: 'JSONEachRow',
+  });
+  const removed = z.array(z.object({ batch_id: z.string() })).parse(await batches.json()).map((b) => b.batch_id);
+  await db.writes.run(() =>
+    db.client.command({
+      query: `DELETE FROM kb_batches_v1 WHERE run_id = {run_id:UUID} AND group_token = {group:String}`,
+      query_params: { run_id: runId, group: r.group_token },
+    }),
+  );
+  return removed;
 }

@@ -20,11 +20,11 @@ const ARROW_STRUCTURE =
  * rollup view's block carries a token derived from the batch's, so a replay is dropped there too
  * (set explicitly rather than trusting a server version's default).
  */
-function insertSql(source: string, table = 'kb_requests_v1'): string {
+function insertSql(source: string, table = 'kb_requests_v1', runAndAgent = '{run_id:UUID}, {agent_id:String}'): string {
   return `INSERT INTO ${table} (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status)
     SETTINGS insert_deduplicate = 1, insert_deduplication_token = {token:String}, async_insert = 0,
              deduplicate_blocks_in_dependent_materialized_views = 1
-    SELECT {run_id:UUID}, {agent_id:String}, level, ts_ms, latency_ms, compute_ms, queue_ms, status
+    SELECT ${runAndAgent}, level, ts_ms, latency_ms, compute_ms, queue_ms, status
     FROM ${source}`;
 }
 
@@ -79,14 +79,46 @@ export async function insertEventBatch(db: Db, e: EventInsert): Promise<void> {
     for await (const chunk of result.stream) void chunk;
     return;
   }
-  const file = join(SPILL_DIR, `kneeboard-batch-${process.pid}-${randomUUID()}.arrow`);
-  await writeFile(file, e.arrow);
+  await insertEventGroup(db, token, [e]);
+}
+
+/** A spill file's name: a UUID, so a list of them is a glob with no metacharacter in it. */
+const spillName = () => `kneeboard-batch-${process.pid}-${randomUUID()}.arrow`;
+
+/**
+ * Embedded engine only: several batches (of any runs and agents) as ONE insert under one token.
+ *
+ * Why: every insert costs the engine a fixed ~15 ms of CPU (a part in each table, the rollup view's
+ * pipeline, and the merges of those parts later), against ~0.3 µs per row: measured with the
+ * rollup view on 26.7, 20,000-row inserts cost 1.06 µs/row, 80,000-row inserts 0.48 µs/row. Each
+ * batch goes to its own spill file; the insert reads them all with one glob, and `_file` says
+ * which batch (so which run and agent) a row came from. The engine deduplicates the group as a
+ * whole under `token`: exactly-once per batch is then the ledger's job (written first, see
+ * reconcileLedger).
+ */
+export async function insertEventGroup(db: Db, token: string, batches: readonly EventInsert[]): Promise<void> {
+  if (db.config.mode !== 'embedded') throw new Error('insertEventGroup is for the embedded engine; a server takes each batch as its own insert');
+  const names = batches.map(spillName);
+  await Promise.all(batches.map((b, i) => writeFile(join(SPILL_DIR, names[i] as string), b.arrow)));
+  const one = batches.length === 1;
   try {
     await db.client.command({
-      query: insertSql(`file({file:String}, 'ArrowStream', '${ARROW_STRUCTURE}')`),
-      query_params: { ...query_params, file },
+      query: insertSql(
+        `file({path:String}, 'ArrowStream', '${ARROW_STRUCTURE}')`,
+        'kb_requests_v1',
+        one
+          ? '{run_id:UUID}, {agent_id:String}'
+          : `toUUID(transform(_file, {names:Array(String)}, {runs:Array(String)}, '')), transform(_file, {names:Array(String)}, {agents:Array(String)}, '')`,
+      ),
+      query_params: {
+        token,
+        path: join(SPILL_DIR, one ? (names[0] as string) : `{${names.join(',')}}`),
+        ...(one
+          ? { run_id: batches[0]?.runId, agent_id: batches[0]?.agentId }
+          : { names, runs: batches.map((b) => b.runId), agents: batches.map((b) => b.agentId) }),
+      },
     });
   } finally {
-    await unlink(file);
+    await Promise.all(names.map((n) => unlink(join(SPILL_DIR, n))));
   }
 }

@@ -312,3 +312,11 @@ ORDER BY (run_id, step_index, agent_id);
 -- runs on: every-node
 CREATE TABLE IF NOT EXISTS kb_fleet_steps_v1 AS kb_fleet_steps_v1_local
 ENGINE = Distributed(kneeboard, currentDatabase(), kb_fleet_steps_v1_local, cityHash64(run_id));
+
+-- 040_add_batch_group_token.sql
+-- runs on: every-node
+ALTER TABLE kb_batches_v1_local
+    ADD COLUMN IF NOT EXISTS group_token String DEFAULT '' AFTER content_hash;
+-- runs on: every-node
+ALTER TABLE kb_batches_v1
+    ADD COLUMN IF NOT EXISTS group_token String DEFAULT '' AFTER content_hash;

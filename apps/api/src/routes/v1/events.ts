@@ -31,6 +31,10 @@ function incoming(contentType: string | undefined, body: unknown, query: z.infer
 }
 
 export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { hub, ingest, limits }) => {
+  /** Each request's GroupCommit.expect() release, from its first byte to its batch being queued (or its end). */
+  const arrivals = new WeakMap<object, () => void>();
+  const arrived = (req: object) => arrivals.get(req)?.();
+
   // A full batch (100,000 events) is about 8 MB of JSON: the limit (16 MiB by default) leaves room for it and no more.
   app.addContentTypeParser(ARROW_STREAM_CONTENT_TYPE, { parseAs: 'buffer', bodyLimit: limits.eventsBodyBytes }, (_req, body, done) => done(null, body));
 
@@ -48,10 +52,18 @@ export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { hub, 
     // The body is checked column by column by the ingest service (one pass, no object per event);
     // EventBatch above documents it. Params and query string are checked as usual.
     validatorCompiler: bodyLeftToIngest,
+    // Counted from the headers, before the body is read: the insert in progress may wait for it.
+    onRequest: async (req) => void arrivals.set(req, ingest.expectBatch()),
+    onResponse: async (req) => arrived(req),
+    onRequestAbort: async (req) => arrived(req),
     handler: async (req) => {
-      const outcome = await ingest.ingest(req.params.id, incoming(req.headers['content-type'], req.body, req.query));
-      if (!outcome.duplicate) hub.notify(req.params.id);
-      return outcome;
+      try {
+        const outcome = await ingest.ingest(req.params.id, incoming(req.headers['content-type'], req.body, req.query), Date.now(), () => arrived(req));
+        if (!outcome.duplicate) hub.notify(req.params.id);
+        return outcome;
+      } finally {
+        arrived(req);
+      }
     },
   });
 };
