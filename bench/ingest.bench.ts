@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { insertEventGroup, migrate, openDb, writeLedger } from '@kneeboard/clickhouse';
+import { insertEventBatch, insertEventGroup, migrate, openDb, writeLedger } from '@kneeboard/clickhouse';
 import { startServerProcess } from '@kneeboard/api/testing';
 import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
 import { ARROW_STREAM_CONTENT_TYPE } from '@kneeboard/contracts';
@@ -168,17 +168,7 @@ async function directToServer(server: ClickHouseServer, columns: EventColumns[])
     const load0 = loadAverage();
     const cpu0 = cpuSecondsOfServer(server);
     const from = new Date();
-    const batchMs: number[] = [];
-    const started = performance.now();
-    for (let first = 0; first < batches; first += senders) {
-      const t = performance.now();
-      const group = bodies.slice(first, first + senders).map((arrow, k) => ({ runId, batchId: `direct-${first + k}`, agentId: 'bench', arrow }));
-      const token = `group-${first}`;
-      await writeLedger(db, group.map((g) => ({ run_id: runId, batch_id: g.batchId, agent_id: 'bench', events: batchSize, content_hash: '', received_at: Date.now(), group_token: token })));
-      await insertEventGroup(db, token, group);
-      for (const _ of group) batchMs.push(performance.now() - t);
-    }
-    const seconds = (performance.now() - started) / 1000;
+    const { seconds, batchMs } = await drive((i) => insertEventBatch(db, { runId, batchId: `direct-${i}`, agentId: 'bench', arrow: bodies[i]! }));
     const cpu = { api: 0, clickhouse: cpuSecondsOfServer(server) - cpu0 };
     const insertCpuMs = await insertCpuPerBatch(server, from, new Date());
     return { mode: 'server', format: 'arrow, no API (engine ceiling)', events: batches * batchSize, seconds, batchMs, cpu, load: [load0, loadAverage()], insertCpuMs };

@@ -107,6 +107,22 @@ describe('group commit on the embedded engine', () => {
     expect((await readLedger(api.db, odd)).map((r) => r.batch_id).sort()).toEqual(['x', 'y']);
   });
 
+  it('takes back the ledger rows of a group whose insert fails, so its batches sent again are stored', async () => {
+    const runId = await newRun();
+    const commit = new GroupCommit(api.db, { maxRows: 1_000_000, lingerMs: 5_000 });
+    const good = member(runId, 'good', 'agent', 80, 50);
+    // Not an Arrow stream: the engine refuses the whole insert, after the ledger rows were written.
+    const broken = { ...member(runId, 'broken', 'agent', 80, 51), insert: { runId, batchId: 'broken', agentId: 'agent', arrow: new Uint8Array([1, 2, 3, 4]) } };
+    const arrivals = [commit.expect(), commit.expect()];
+    const outcomes = await Promise.allSettled([commit.submit(good, arrivals[0]), commit.submit(broken, arrivals[1])]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+    expect(await countRequests(api.db, runId)).toBe(0);
+    expect(await readLedger(api.db, runId)).toEqual([]);
+    await commit.submit(good);
+    expect(await countRequests(api.db, runId)).toBe(80);
+    expect((await readLedger(api.db, runId)).map((r) => r.batch_id)).toEqual(['good']);
+  });
+
   it('stores, in the next process, a batch whose group was cut short by a crash, instead of calling it a duplicate', async () => {
     const runId = await newRun();
     const b = randomBatch('cut', 600, 40);

@@ -56,8 +56,9 @@ describe.each(STORAGE_MODES)('exactly once, with batches written concurrently (%
     const runId = await newRun();
     const b = randomBatch('r', 800, 300);
     expect((await send(runId, b)).status).toBe(200);
-    // A second app on the same storage: a new process as far as the write path's caches go. Before
-    // the background ledger write, only the engine's deduplication knows the batch: stored once.
+    // A second app on the same storage: a new process as far as the write path's caches go. On a
+    // server, before the background ledger write, only the engine's deduplication knows the batch;
+    // embedded, the ledger row was written before the events. Either way: stored once.
     const early = await buildApp({ db: api.db });
     const earlyUrl = await early.listen({ port: 0, host: '127.0.0.1' });
     try {

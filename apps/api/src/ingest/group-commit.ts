@@ -52,6 +52,8 @@ export class GroupCommit {
   #concurrency = 1;
   /** Ends the current #gather wait early. */
   #gathered: (() => void) | undefined;
+  /** Runs whose ledger could not be reconciled after a failed insert: done before their next group's ledger rows. */
+  readonly #unreconciled = new Set<string>();
   /** The ledger time of the last group: strictly increasing, so the newest group is the last one written. */
   #stamp = 0;
   readonly stats: GroupCommitStats = { groups: 0, batches: 0 };
@@ -152,6 +154,13 @@ export class GroupCommit {
     const first = group[0] as Waiting;
     // A lone batch keeps its own token: a copy of it alone is then dropped by the engine as well.
     const token = group.length === 1 ? batchToken(first.insert.runId, first.insert.batchId) : `group:${randomUUID()}`;
+    const runs = new Set(group.map((m) => m.insert.runId));
+    // While the failed group is still a run's newest, its rows can be told apart: before this one's.
+    for (const runId of runs) {
+      if (!this.#unreconciled.has(runId)) continue;
+      await reconcileLedger(this.db, runId);
+      this.#unreconciled.delete(runId);
+    }
     this.#stamp = Math.max(Date.now(), this.#stamp + 1);
     const received_at = this.#stamp;
     await writeLedger(
@@ -165,8 +174,9 @@ export class GroupCommit {
         group.map((m) => m.insert),
       );
     } catch (err) {
-      // Take back the ledger rows of whatever did not land, before anyone sends these batches again.
-      for (const runId of new Set(group.map((m) => m.insert.runId))) await reconcileLedger(this.db, runId).catch(() => undefined);
+      // Take back the ledger rows of whatever did not land, before anyone sends these batches again
+      // (or, if storage refuses that too, before the run's next group).
+      for (const runId of runs) await reconcileLedger(this.db, runId).catch(() => this.#unreconciled.add(runId));
       throw err;
     }
     this.stats.groups++;
