@@ -77,6 +77,8 @@ export class BatchWriter {
       const pending = this.#inFlight.get(key);
       if (pending === undefined) break;
       // The same batch is being written: its outcome is ours (stored → duplicate; failed → try again).
+      // Not a batch on its way to the group commit meanwhile: the group it waits for must not wait for it.
+      arrived?.();
       await pending.catch(() => undefined);
     }
     const write = this.#write(runId, batch, arrow ?? encodeArrowColumns(batch.columns), hash, now, arrived).catch((err: unknown) => {

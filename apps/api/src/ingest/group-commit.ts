@@ -83,8 +83,8 @@ export class GroupCommit {
     const stored = new Promise<void>((resolve, reject) => {
       this.#queue.push({ ...member, resolve, reject });
     });
-    if (arrived) arrived();
-    else this.#recheck();
+    arrived?.();
+    this.#recheck();
     if (!this.#draining) void this.#drain();
     return stored;
   }
