@@ -33,12 +33,13 @@ const reused = (batchId: string) =>
  *   go in together as the next one, each batch's ledger row written first (see there).
  * - On a server, the events go in as one Arrow insert per batch with the batch's deduplication
  *   token: ClickHouse itself drops a second copy, whichever API replica sends it, so nothing here
- *   needs a lock. There, the batch ledger is written in the background, a few inserts a second for all batches
- *   (`LEDGER_INTERVAL_MS`), not awaited: acknowledged means the events are stored. The ledger is
- *   what recognises a replay beyond the engine's deduplication window (10,000 batches) or in
- *   another process; a batch acknowledged in the last quarter second before a crash may miss its
- *   ledger row, but its agent holds an acknowledgement and will not resend it, and a copy sent
- *   anyway within the window is still dropped by the engine (stored once, answered as new).
+ *   needs a lock. There, the batch ledger is written in the background, a few inserts a second
+ *   for all batches (`LEDGER_INTERVAL_MS`), not awaited: acknowledged means the events are
+ *   stored. The ledger is what recognises a replay beyond the engine's deduplication window
+ *   (10,000 batches) or in another process; a batch acknowledged in the last quarter second
+ *   before a crash may miss its ledger row, but its agent holds an acknowledgement and will not
+ *   resend it, and a copy sent anyway within the window is still dropped by the engine (stored
+ *   once, answered as new).
  * - This process remembers what it stored (and what the ledger says others stored), so a replay is
  *   answered `duplicate` and a reused batch_id with other events 409, with no lookup per batch.
  */

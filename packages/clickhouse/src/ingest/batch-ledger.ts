@@ -52,7 +52,7 @@ const Shortfall = z.object({ stored: z.coerce.number(), recorded: z.coerce.numbe
  */
 export async function reconcileLedger(db: Db, runId: string): Promise<string[]> {
   const result = await db.client.query({
-    query: `WITH ledger AS (SELECT batch_id, any(events) AS events, any(group_token) AS group_token, max(received_at) AS at
+    query: `WITH ledger AS (SELECT batch_id, argMax(events, received_at) AS events, argMax(group_token, received_at) AS group_token, max(received_at) AS at
                             FROM kb_batches_v1 WHERE run_id = {run_id:UUID} GROUP BY batch_id),
                  newest AS (SELECT group_token, sum(events) AS group_events FROM ledger WHERE group_token != ''
                             GROUP BY group_token ORDER BY max(at) DESC LIMIT 1)
