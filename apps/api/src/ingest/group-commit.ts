@@ -32,7 +32,8 @@ export interface GroupCommitStats {
  * lone sender's batch goes at once, under its own token as before.
  *
  * Why: the engine's cost per insert is mostly fixed (parts, the rollup view, their merges): four
- * 20,000-event batches as one insert took half the CPU of four inserts (see insertEventGroup).
+ * 20,000-event batches as one insert cost 0.59 µs of CPU per event, as four inserts 1.45 µs
+ * (see insertEventGroup).
  * The embedded engine runs one statement at a time anyway, so waiting for the running insert
  * costs a batch nothing it would not have waited for.
  *
