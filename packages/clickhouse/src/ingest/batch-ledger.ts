@@ -40,7 +40,13 @@ export async function readLedger(db: Db, runId: string, sinceMs = 0): Promise<Le
   return z.array(LedgerRow).parse(await result.json());
 }
 
-const Shortfall = z.object({ stored: z.coerce.number(), recorded: z.coerce.number(), group_token: z.string(), group_events: z.coerce.number() });
+const Shortfall = z.object({
+  stored: z.coerce.number(),
+  recorded: z.coerce.number(),
+  group_token: z.string(),
+  group_events: z.coerce.number(),
+  group_batches: z.array(z.string()),
+});
 
 /**
  * Makes a run's ledger agree with its events after a process died between writing a group's
@@ -54,11 +60,11 @@ export async function reconcileLedger(db: Db, runId: string): Promise<string[]> 
   const result = await db.client.query({
     query: `WITH ledger AS (SELECT batch_id, argMax(events, received_at) AS events, argMax(group_token, received_at) AS group_token, max(received_at) AS at
                             FROM kb_batches_v1 WHERE run_id = {run_id:UUID} GROUP BY batch_id),
-                 newest AS (SELECT group_token, sum(events) AS group_events FROM ledger WHERE group_token != ''
-                            GROUP BY group_token ORDER BY max(at) DESC LIMIT 1)
+                 newest AS (SELECT group_token, sum(events) AS group_events, arraySort(groupArray(batch_id)) AS group_batches
+                            FROM ledger WHERE group_token != '' GROUP BY group_token ORDER BY max(at) DESC LIMIT 1)
             SELECT (SELECT count() FROM kb_requests_v1 WHERE run_id = {run_id:UUID}) AS stored,
                    (SELECT sum(events) FROM ledger) AS recorded,
-                   group_token, group_events
+                   group_token, group_events, group_batches
             FROM newest`,
     query_params: { run_id: runId },
     format: 'JSONEachRow',
@@ -66,17 +72,11 @@ export async function reconcileLedger(db: Db, runId: string): Promise<string[]> 
   const rows = z.array(Shortfall).parse(await result.json());
   const r = rows[0];
   if (!r || r.recorded - r.stored !== r.group_events || r.group_events === 0) return [];
-  const batches = await db.client.query({
-    query: `SELECT DISTINCT batch_id FROM kb_batches_v1 WHERE run_id = {run_id:UUID} AND group_token = {group:String} ORDER BY batch_id`,
-    query_params: { run_id: runId, group: r.group_token },
-    format: 'JSONEachRow',
-  });
-  const removed = z.array(z.object({ batch_id: z.string() })).parse(await batches.json()).map((b) => b.batch_id);
   await db.writes.run(() =>
     db.client.command({
       query: `DELETE FROM kb_batches_v1 WHERE run_id = {run_id:UUID} AND group_token = {group:String}`,
       query_params: { run_id: runId, group: r.group_token },
     }),
   );
-  return removed;
+  return r.group_batches;
 }
