@@ -18,3 +18,5 @@ export * from './tokens.ts';
 export * from './level-detail.ts';
 export * from './fleet.ts';
 export * from './defaults.ts';
+export * from './slo.ts';
+export * from './capacity.ts';

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { Level } from './common.ts';
+import { MAX_SLO_TEXT, parseSlos, SLO_HINT, type SloClause } from './slo.ts';
+
+/**
+ * `slo=` as a query parameter: one text of comma-separated clauses, or the parameter repeated.
+ * Read by parseSlos (slo.ts), the one reader of the syntax; a refusal's message names the clause.
+ */
+export const SloParam = z
+  .union([z.string().max(MAX_SLO_TEXT), z.array(z.string().max(MAX_SLO_TEXT)).max(16)])
+  .meta({ description: `Service-level objectives: ${SLO_HINT}. Repeat the parameter or separate clauses with commas.` })
+  .transform((value, ctx): SloClause[] => {
+    const parsed = parseSlos(value);
+    if (!parsed.ok) {
+      ctx.addIssue({ code: 'custom', message: parsed.error });
+      return z.NEVER;
+    }
+    return parsed.clauses;
+  });
+
+/** `holds`: the interval is entirely within the SLO; `breaks`: entirely outside; `unclear`: it straddles the threshold, or there is too little to say. */
+export const SloJudgement = z.enum(['holds', 'breaks', 'unclear']);
+export type SloJudgement = z.infer<typeof SloJudgement>;
+
+/**
+ * Where a check's interval comes from: `bootstrap` — the percentile of the level's raw latency
+ * sample, resampled; `binomial` — a Wilson interval on errors ÷ requests; `point` — no sample to
+ * resample (the Server-Timing parts), the curve's value is judged as it is; `none` — nothing
+ * measured (no successful request).
+ */
+export const CapacityBasis = z.enum(['bootstrap', 'binomial', 'point', 'none']);
+export type CapacityBasis = z.infer<typeof CapacityBasis>;
+
+/** One SLO at one level. Latencies in ms, errors in percent, as the clause states them. */
+export const CapacityCheck = z.object({
+  /** The clause's canonical text (`p99<=50ms`). */
+  slo: z.string(),
+  value: z.number().nullable(),
+  low: z.number().nullable(),
+  high: z.number().nullable(),
+  basis: CapacityBasis,
+  judgement: SloJudgement,
+});
+export type CapacityCheck = z.infer<typeof CapacityCheck>;
+
+/** A level's judgement over every SLO; `skipped` levels (generator-limited, partial, still running) are never evidence. */
+export const CapacityLevel = z.object({
+  level: Level,
+  qps: z.number().nonnegative(),
+  judgement: z.enum(['holds', 'breaks', 'unclear', 'skipped']),
+  /** Why the level is skipped; null otherwise. */
+  skipped_reason: z.string().nullable(),
+  checks: z.array(CapacityCheck),
+});
+export type CapacityLevel = z.infer<typeof CapacityLevel>;
+
+export const CapacityPoint = z.object({ level: z.number().positive(), qps: z.number().nonnegative() });
+export type CapacityPoint = z.infer<typeof CapacityPoint>;
+
+/**
+ * The highest load at which every SLO holds, read from a run's measured levels:
+ * - `level`/`qps`: the highest level that holds below the first that breaks (null when none holds);
+ * - `bracket`: that level, the first that breaks, and the crossing interpolated between them
+ *   (linear in level, where the first SLO to break crosses its threshold); `breaks` is null when
+ *   no level broke, `holds` null when the lowest measured level already broke;
+ * - `unclear_levels` and `skipped_levels`: named, never counted either way.
+ */
+export const Capacity = z.object({
+  slos: z.array(z.string()),
+  confidence: z.number().gt(0).lt(1),
+  /** Where the latency samples came from: raw rows, the rollup's sketch, or none (point values only). */
+  samples: z.enum(['exact', 'rollup', 'none']),
+  level: Level.nullable(),
+  qps: z.number().nonnegative().nullable(),
+  bracket: z.object({ holds: CapacityPoint.nullable(), breaks: CapacityPoint.nullable(), crossing: CapacityPoint.nullable() }),
+  unclear_levels: z.array(Level),
+  skipped_levels: z.array(z.object({ level: Level, reason: z.string() })),
+  levels: z.array(CapacityLevel),
+  /** One sentence a reader can check against `levels`. */
+  summary: z.string(),
+  warnings: z.array(z.string()),
+});
+export type Capacity = z.infer<typeof Capacity>;
