@@ -28,13 +28,15 @@ describe('GET /api/v1/runs/{id}/live', () => {
       const rows = Array.from({ length: 50 }, (_, i) => ({ level, ts: start + i, latency: level }));
       const sentAt = Date.now();
       await postJson(`${api.url}/api/v1/runs/${runId}/events`, batchOf(rows, `l${level}`));
-      // Wait for the snapshot that contains this level: it must come well within a second.
+      // Wait for the snapshot that contains this level. It comes well within a second on an idle box
+      // (bench/live-latency.bench.ts measures it); the bound here only tells a snapshot pushed on the
+      // change from one left for a later poll or the end of the run, and holds on a busy CI box.
       for (;;) {
         const next = await events.next();
         const detail = RunDetail.parse(JSON.parse(next.value?.data ?? ''));
         if (detail.curve.some((p) => p.level === level && p.requests === 50)) {
           seen.push(detail.curve.length);
-          expect(Date.now() - sentAt).toBeLessThan(1_000);
+          expect(Date.now() - sentAt).toBeLessThan(5_000);
           break;
         }
       }
