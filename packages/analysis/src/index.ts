@@ -13,3 +13,4 @@ export { selectPoints } from './points.ts';
 export { verdict, type VerdictInput } from './verdict.ts';
 export { kneeBracket, bracketIsCoarse, kneesWithinGrid, levelsInside } from './knee-bracket.ts';
 export { escapeMarkdownText, markdownLinkTarget } from './markdown-text.ts';
+export { capacityUnderSlos, CAPACITY_CONFIDENCE, MIN_TAIL_SAMPLES, type CapacityInput, type CapacitySamples } from './capacity.ts';
