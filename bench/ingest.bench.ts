@@ -45,7 +45,8 @@ function columnsOf(b: number): EventColumns {
     const k = b * batchSize + i;
     c.level[i] = 1 + (b % 10);
     c.ts_ms[i] = T0 + k * SPACING_MS;
-    c.latency_ms[i] = 5 + ((k * 7919) % 1000) / 37;
+    // Never below compute_ms (4–6 ms): the API refuses a Server-Timing time larger than the latency.
+    c.latency_ms[i] = 7 + ((k * 7919) % 1000) / 37;
     c.compute_ms[i] = k % 50 === 0 ? Number.NaN : 4 + ((k * 104729) % 100) / 50;
     c.queue_ms[i] = k % 50 === 0 ? Number.NaN : ((k * 31) % 17) / 3;
     c.status[i] = k % 500 === 0 ? 503 : 200;

@@ -15,8 +15,9 @@ import {
   type Float,
 } from 'apache-arrow';
 import { EVENT_COLUMNS, MAX_BATCH_EVENTS, NULLABLE_EVENT_COLUMNS, type EventColumnName } from '@kneeboard/contracts';
+import { arrowStructureProblem } from './arrow-structure.ts';
 import { BatchRejected, IssueList } from './batch-error.ts';
-import { checkColumn } from './check-column.ts';
+import { checkColumn, checkEvents } from './check-column.ts';
 import type { EventColumns } from './columns.ts';
 import { COLUMN_RULES, tsRule, type EventBounds } from './rules.ts';
 
@@ -24,6 +25,9 @@ type NumericData = Data<Int | Float>;
 
 /** Reads every record batch of an IPC stream; a stream that ends early or is not Arrow is a 400. */
 function readBatches(bytes: Uint8Array): { schema: Schema; batches: RecordBatch[] } {
+  // The stream's own lengths are checked first: apache-arrow trusts them, ClickHouse does not.
+  const broken = arrowStructureProblem(bytes);
+  if (broken) throw new BatchRejected([broken]);
   try {
     const reader = RecordBatchReader.from(bytes).open();
     if (!reader.isStream()) throw new Error('expected the IPC stream format, not the file format');
@@ -107,6 +111,8 @@ export function decodeArrowBatch(bytes: Uint8Array, bounds: EventBounds): ArrowD
     queue_ms: out.queue_ms!,
     status: toUint16(out.status!),
   };
+  checkEvents(columns, bounds, issues);
+  issues.throwIfAny();
   return { columns, canonical: batches.length === 1 && sameSchema(schema) };
 }
 

@@ -1,5 +1,6 @@
 import type { IssueList } from './batch-error.ts';
-import type { ColumnRule } from './rules.ts';
+import type { EventColumns } from './columns.ts';
+import { serverTimeLimit, type ColumnRule, type EventBounds } from './rules.ts';
 
 /**
  * Checks a whole column against its rule in one tight loop; only entries that fail take the slow
@@ -20,6 +21,39 @@ export function checkColumn(values: ArrayLike<number>, rule: ColumnRule, name: s
     } else {
       issues.add(`${name}[${i}]`, 'must be an integer');
     }
+    if (issues.full) return;
+  }
+}
+
+/**
+ * The rules between columns, once every column passed its own: compute_ms and queue_ms within
+ * their request's latency (see serverTimeLimit; NaN, a null, compares false and passes), and every
+ * level one of the run's steps when the caller knows them. One loop each; a batch is nearly always
+ * of one level, so the set is asked only when the level changes.
+ */
+export function checkEvents(c: Omit<EventColumns, 'status'>, bounds: EventBounds, issues: IssueList): void {
+  for (const name of ['compute_ms', 'queue_ms'] as const) {
+    const part = c[name];
+    const latency = c.latency_ms;
+    for (let i = 0; i < c.length; i++) {
+      const l = latency[i]!;
+      if (!(part[i]! > serverTimeLimit(l))) continue;
+      issues.add(`${name}[${i}]`, `${part[i]} ms is larger than the request's latency_ms (${l} ms): a part of a request cannot take longer than the request (tolerance 1 ms or 1%)`);
+      if (issues.full) return;
+    }
+  }
+  const levels = bounds.levels;
+  if (levels === undefined || levels.size === 0) return;
+  let known = Number.NaN;
+  for (let i = 0; i < c.length; i++) {
+    const v = c.level[i]!;
+    if (v === known) continue;
+    if (levels.has(v)) {
+      known = v;
+      continue;
+    }
+    const list = [...levels].sort((a, b) => a - b);
+    issues.add(`level[${i}]`, `no step of the run has level ${v} (its steps: ${list.slice(0, 20).join(', ')}${list.length > 20 ? ', …' : ''}); post the step window before its events`);
     if (issues.full) return;
   }
 }

@@ -5,6 +5,6 @@
  */
 export { allocateColumns, columnsToArrays, type DecodedBatch, type EventColumns } from './columns.ts';
 export { BatchRejected, MAX_ISSUES } from './batch-error.ts';
-export { ANY_TIME, COLUMN_RULES, type EventBounds } from './rules.ts';
+export { ANY_TIME, COLUMN_RULES, SERVER_TIME_TOLERANCE_MS, SERVER_TIME_TOLERANCE_RATIO, serverTimeLimit, type EventBounds } from './rules.ts';
 export { decodeJsonBatch } from './json-batch.ts';
 export { decodeArrowBatch, decodeArrowColumns, encodeArrowColumns, type ArrowDecoded } from './arrow-batch.ts';

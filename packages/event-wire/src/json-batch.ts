@@ -1,6 +1,6 @@
 import { EVENT_COLUMNS, MAX_BATCH_EVENTS, textProblem, type EventColumnName } from '@kneeboard/contracts';
 import { IssueList } from './batch-error.ts';
-import { checkColumn } from './check-column.ts';
+import { checkColumn, checkEvents } from './check-column.ts';
 import { allocateColumns, type DecodedBatch } from './columns.ts';
 import { COLUMN_RULES, tsRule, type EventBounds } from './rules.ts';
 
@@ -52,6 +52,8 @@ export function decodeJsonBatch(body: unknown, bounds: EventBounds): DecodedBatc
     checkColumn(out, name === 'ts_ms' ? ts : COLUMN_RULES[name], name, issues);
     if (issues.full) break;
   }
+  issues.throwIfAny();
+  checkEvents(columns, bounds, issues);
   issues.throwIfAny();
   columns.status.set(status);
   return { batch_id, agent_id, columns };

@@ -32,10 +32,30 @@ export const COLUMN_RULES: Record<Exclude<EventColumnName, 'ts_ms'>, ColumnRule>
   status: rule({ nullable: false, integer: true, min: 0, minExclusive: false, max: 999 }, 'must be at most 999', 'must not be negative'),
 };
 
-/** The time span a batch's `ts_ms` must fall in: its run's, with slack. */
+/** What a batch is checked against from its run: the time span its `ts_ms` must fall in (the run's, with slack), and its steps' levels. */
 export interface EventBounds {
   tsMin: number;
   tsMax: number;
+  /**
+   * The levels the run has a step window for. When given (the run has steps), every event's level
+   * must be one of them: an event at a level with no step is counted in no step, so in nothing.
+   */
+  levels?: ReadonlySet<number>;
+}
+
+/**
+ * `compute_ms` and `queue_ms` are parts of the request's time, reported by the server
+ * (Server-Timing) on its own clock, while `latency_ms` is the agent's: each may exceed the latency
+ * by clock granularity, by at most this much — 1 ms, or 1% of the latency when that is more.
+ * Beyond it the value cannot be a part of that request. Their sum is not bounded: Server-Timing
+ * does not say that two metrics do not overlap (a server may count its queue inside its compute).
+ */
+export const SERVER_TIME_TOLERANCE_MS = 1;
+export const SERVER_TIME_TOLERANCE_RATIO = 0.01;
+
+/** The largest compute_ms or queue_ms a request of `latencyMs` may report. */
+export function serverTimeLimit(latencyMs: number): number {
+  return latencyMs + Math.max(SERVER_TIME_TOLERANCE_MS, latencyMs * SERVER_TIME_TOLERANCE_RATIO);
 }
 
 export function tsRule(bounds: EventBounds): ColumnRule {

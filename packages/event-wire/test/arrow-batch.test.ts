@@ -47,10 +47,10 @@ describe('decodeArrowColumns', () => {
 
   it('converts other widths: float32 latency, int64 timestamps, uint8 level', () => {
     const c = decodeArrowColumns(
-      good({ latency_ms: vec([1.5, 2.25], new Float32()), ts_ms: vec([BigInt(T0), BigInt(T0 + 7)], new Int64()), level: vec([4, 8], new Uint8()) }),
+      good({ latency_ms: vec([10.5, 2.25], new Float32()), ts_ms: vec([BigInt(T0), BigInt(T0 + 7)], new Int64()), level: vec([4, 8], new Uint8()) }),
       bounds,
     );
-    expect(Array.from(c.latency_ms)).toEqual([1.5, 2.25]);
+    expect(Array.from(c.latency_ms)).toEqual([10.5, 2.25]);
     expect(Array.from(c.ts_ms)).toEqual([T0, T0 + 7]);
     expect(Array.from(c.level)).toEqual([4, 8]);
   });
@@ -66,7 +66,7 @@ describe('decodeArrowColumns', () => {
     for (const firstNull of [0, 5, 8, 13, 64, 99]) {
       const n = 100;
       const compute = Float64Array.from({ length: n }, (_, i) => (i === firstNull || (i > firstNull && i % 3 === 0) ? Number.NaN : i / 4));
-      const c = { length: n, level: new Float64Array(n).fill(1), ts_ms: new Float64Array(n).fill(T0), latency_ms: new Float64Array(n).fill(2), compute_ms: compute, queue_ms: new Float64Array(n).fill(0.5), status: new Uint16Array(n).fill(200) };
+      const c = { length: n, level: new Float64Array(n).fill(1), ts_ms: new Float64Array(n).fill(T0), latency_ms: new Float64Array(n).fill(n), compute_ms: compute, queue_ms: new Float64Array(n).fill(0.5), status: new Uint16Array(n).fill(200) };
       const back = decodeArrowColumns(encodeArrowColumns(c), bounds);
       expect(Array.from(back.compute_ms).map((v) => (Number.isNaN(v) ? null : v))).toEqual(Array.from(compute).map((v) => (Number.isNaN(v) ? null : v)));
       expect(Array.from(back.queue_ms).every((v) => v === 0.5)).toBe(true);

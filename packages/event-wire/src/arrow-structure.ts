@@ -1,0 +1,93 @@
+import { DataType, MessageHeader, MessageReader, Precision, type Field, type Float, type Int, type Schema } from 'apache-arrow';
+import { MAX_BATCH_EVENTS } from '@kneeboard/contracts';
+
+/** A bit width per value of the numeric types a batch may use; null for any other type (refused later, naming the column). */
+function bytesPerValue(field: Field): number | null {
+  if (DataType.isInt(field.type)) return (field.type as Int).bitWidth / 8;
+  if (DataType.isFloat(field.type)) {
+    const p = (field.type as Float).precision;
+    return p === Precision.HALF ? 2 : p === Precision.SINGLE ? 4 : 8;
+  }
+  return null;
+}
+
+const plausible = (n: number) => Number.isSafeInteger(n) && n >= 0;
+
+/**
+ * Checks the IPC stream's own bookkeeping before any of it is read: every record batch's row
+ * count, field nodes and buffer regions must agree with each other and fit inside the message
+ * body that carries them, as a reader must check. apache-arrow (JS) does not: a buffer length
+ * patched to 2^40 or to 8 is silently clipped to what is there, the columns look fine, and the
+ * very same bytes, handed on to ClickHouse as they came, are refused there — by then as a storage
+ * failure, which an agent retries for ever. Here it is a 400 naming the column. Returns the
+ * problem, or null when the stream's structure is sound; throws nothing.
+ */
+export function arrowStructureProblem(bytes: Uint8Array): { field: string; message: string } | null {
+  let schema: Schema | undefined;
+  let rows = 0;
+  try {
+    const reader = new MessageReader(bytes);
+    for (const message of reader) {
+      const bodyLength = message.bodyLength;
+      if (!plausible(bodyLength)) return { field: 'body', message: `a message declares a body of ${bodyLength} bytes` };
+      if (message.isSchema()) {
+        schema = message.header() as Schema;
+      } else if (message.isRecordBatch()) {
+        if (!schema) return { field: 'body', message: 'a record batch comes before the schema' };
+        const header = message.header() as BatchHeader;
+        const problem = recordBatchProblem(header, bodyLength, schema);
+        if (problem) return problem;
+        rows += header.length;
+        if (rows > MAX_BATCH_EVENTS) return { field: 'level', message: `at most ${MAX_BATCH_EVENTS} events per batch` };
+      } else if (message.headerType === MessageHeader.DictionaryBatch) {
+        return { field: 'body', message: 'dictionary batches are not supported: send plain numeric columns' };
+      } else {
+        return { field: 'body', message: `unexpected IPC message type ${message.headerType}` };
+      }
+      // Throws when the stream holds fewer bytes than the message declares.
+      reader.readMessageBody(bodyLength);
+    }
+  } catch (err) {
+    return { field: 'body', message: `not a readable Arrow IPC stream: ${(err as Error).message}` };
+  }
+  return schema ? null : { field: 'body', message: 'not a readable Arrow IPC stream: no schema message' };
+}
+
+/** What a record batch message's header says (apache-arrow's metadata class, which it does not export). */
+interface BatchHeader {
+  length: number;
+  nodes: ReadonlyArray<{ length: number; nullCount: number }>;
+  buffers: ReadonlyArray<{ offset: number; length: number }>;
+  compression: unknown;
+}
+
+function recordBatchProblem(h: BatchHeader, bodyLength: number, schema: Schema): { field: string; message: string } | null {
+  if (h.compression) return { field: 'body', message: 'compressed record batches are not supported: send the stream uncompressed' };
+  const n = h.length;
+  if (!plausible(n)) return { field: 'body', message: `a record batch declares ${n} rows` };
+  for (const b of h.buffers) {
+    if (!plausible(b.offset) || !plausible(b.length) || b.offset + b.length > bodyLength) {
+      return { field: 'body', message: `a buffer region (offset ${b.offset}, length ${b.length}) lies outside its record batch's body of ${bodyLength} bytes` };
+    }
+  }
+  const widths = schema.fields.map(bytesPerValue);
+  // Only flat numeric columns are accepted; with any other type the column check names it.
+  if (widths.some((w) => w === null)) return null;
+  if (h.nodes.length !== schema.fields.length || h.buffers.length !== 2 * schema.fields.length) {
+    return { field: 'body', message: `a record batch has ${h.nodes.length} field nodes and ${h.buffers.length} buffers for ${schema.fields.length} columns` };
+  }
+  for (let i = 0; i < schema.fields.length; i++) {
+    const name = schema.fields[i]!.name;
+    const node = h.nodes[i]!;
+    const validity = h.buffers[2 * i]!;
+    const values = h.buffers[2 * i + 1]!;
+    if (node.length !== n) return { field: name, message: `has ${node.length} entries in a record batch of ${n} rows` };
+    if (!plausible(node.nullCount) || node.nullCount > n) return { field: name, message: `declares ${node.nullCount} nulls in ${n} entries` };
+    if (node.nullCount > 0 && validity.length < Math.ceil(n / 8)) {
+      return { field: name, message: `its validity bitmap has ${validity.length} bytes; ${n} entries need ${Math.ceil(n / 8)}` };
+    }
+    const need = n * (widths[i] as number);
+    if (values.length < need) return { field: name, message: `its values buffer has ${values.length} bytes; ${n} entries need ${need}` };
+  }
+  return null;
+}
