@@ -35,14 +35,15 @@ export class EventBuffer {
     c.level.push(level);
     c.ts_ms.push(tsMs);
     c.latency_ms.push(latencyMs);
-    c.compute_ms.push(computeMs ?? Number.NaN);
-    c.queue_ms.push(queueMs ?? Number.NaN);
+    c.compute_ms.push(computeMs === null ? Number.NaN : Math.min(computeMs, latencyMs));
+    c.queue_ms.push(queueMs === null ? Number.NaN : Math.min(queueMs, latencyMs));
     c.status.push(status);
   }
 
-  /** Appends a block as it is (the caller hands it over and must not change it afterwards). */
+  /** Appends a block as it is (the caller hands it over and must not change it afterwards), its server times clamped as in append. */
   appendColumns(block: EventColumns): void {
     if (block.length === 0) return;
+    clampServerTimes(block);
     this.seal();
     this.blocks.push(block);
     this.blocked += block.length;
@@ -86,6 +87,22 @@ export class EventBuffer {
       status: Uint16Array.from(c.status),
     });
     this.blocked += c.level.length;
+  }
+}
+
+/**
+ * A Server-Timing time is the server's clock, the latency the agent's: with coarse clocks a
+ * server may report a compute or queue time a little above the latency it is part of, which the
+ * API refuses beyond 1 ms or 1%. The part is clamped to the whole here, where every recorder's
+ * events pass (single events, the native engine's blocks, replays of what this SDK recorded).
+ * NaN (no value) compares false and stays NaN.
+ */
+function clampServerTimes(b: EventColumns): void {
+  const { latency_ms: latency, compute_ms: compute, queue_ms: queue } = b;
+  for (let i = 0; i < b.length; i++) {
+    const l = latency[i]!;
+    if (compute[i]! > l) compute[i] = l;
+    if (queue[i]! > l) queue[i] = l;
   }
 }
 

@@ -49,4 +49,19 @@ describe('EventBuffer', () => {
     expect(b.take(10).latency_ms).toBe(one.latency_ms);
     expect(b.length).toBe(0);
   });
+
+  it('clamps a Server-Timing time above its latency to the latency (the API refuses it beyond 1 ms or 1%), nulls kept', () => {
+    const b = new EventBuffer();
+    b.append(7, T0, 5, 9.5, 2, 200);
+    b.append(7, T0 + 1, 5, null, 30, 200);
+    const native = block(0, 2);
+    native.latency_ms.set([4, 4]);
+    native.compute_ms.set([6, Number.NaN]);
+    native.queue_ms.set([Number.NaN, 4.5]);
+    b.appendColumns(native);
+    const cut = b.take(4);
+    expect(Array.from(cut.compute_ms).map((v) => (Number.isNaN(v) ? null : v))).toEqual([5, null, 4, null]);
+    expect(Array.from(cut.queue_ms).map((v) => (Number.isNaN(v) ? null : v))).toEqual([2, 5, null, 4]);
+    expect(() => decodeArrowColumns(encodeArrowColumns(cut), bounds)).not.toThrow();
+  });
 });
