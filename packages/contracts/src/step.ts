@@ -60,3 +60,32 @@ export const StepWindowBody = StepWindowShape.extend({
   measure_from: IngestEpochMs,
   ended_at: IngestEpochMs.nullable().default(null),
 }).superRefine(windowOrder);
+
+/**
+ * A run's step windows together span at most a week: a sweep, a soak or an imported file fits,
+ * while one step posted years away from the others would widen the time span the run's events
+ * are checked against (the steps' span ± 15 minutes) to those years, and every check of `ts_ms`
+ * with it. The first step may lie anywhere in 2000–2100: an imported file keeps its own times,
+ * which may be long before the run was created.
+ */
+export const MAX_RUN_STEPS_SPAN_MS = 7 * 86_400_000;
+
+/**
+ * Why a step window cannot join a run whose steps so far cover [from, to] (null, null: none yet),
+ * or null when it can: together they must span at most MAX_RUN_STEPS_SPAN_MS.
+ */
+export function stepSpanProblem(
+  steps: { from: number | null; to: number | null },
+  w: { started_at: number; ended_at: number | null },
+): { field: 'started_at' | 'ended_at'; message: string } | null {
+  const end = w.ended_at ?? w.started_at;
+  const from = Math.min(steps.from ?? w.started_at, w.started_at);
+  const to = Math.max(steps.to ?? end, end);
+  if (to - from <= MAX_RUN_STEPS_SPAN_MS) return null;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const limit = "a run's steps span at most 7 days";
+  if (steps.from === null || steps.to === null) return { field: 'ended_at', message: `this window spans ${iso(from)} … ${iso(to)}; ${limit}` };
+  // Blame the start when the window begins outside the others, its end when only that reaches too far.
+  const field = w.started_at >= steps.from && w.started_at <= steps.to ? 'ended_at' : 'started_at';
+  return { field, message: `the run's steps cover ${iso(steps.from)} … ${iso(steps.to)}; with this window they would span ${iso(from)} … ${iso(to)}, and ${limit}` };
+}

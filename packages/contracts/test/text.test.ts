@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CreateRunBody, UpdateRunBody } from '../src/run.ts';
-import { textProblem } from '../src/text.ts';
+import { LINE, NONBLANK_LINE, textProblem } from '../src/text.ts';
 
 describe('textProblem', () => {
   it('accepts ordinary text in any script, emoji included', () => {
@@ -15,6 +15,33 @@ describe('textProblem', () => {
     expect(textProblem('a\u2028b')).toMatch(/U\+2028/);
     expect(textProblem('\u202eevil')).toMatch(/bidirectional override U\+202E at 0/);
     expect(textProblem('\u2069')).toMatch(/U\+2069/);
+  });
+
+  it('refuses U+FFFD, the mark of bytes that were not UTF-8, anywhere', () => {
+    expect(textProblem('agent-\ufffd\ufffd')).toMatch(/U\+FFFD at 6.*not valid UTF-8/);
+    expect(textProblem('a note \ufffd', true)).toMatch(/U\+FFFD/);
+  });
+
+  it('refuses a name that is there but shows nothing; a note may be blank', () => {
+    for (const t of ['\u200b', ' \u200b ', '\u2060\ufeff', '\u00ad', '\u3164', '\u2800', '\u0301', '\u200d\u200c']) {
+      expect(textProblem(t)).toMatch(/no visible character/);
+    }
+    for (const t of ['', 'a\u200b', '\u200bx', '👩\u200d💻', 'é', '.']) expect(textProblem(t)).toBeNull();
+    expect(textProblem('\u200b', true)).toBeNull();
+    expect(CreateRunBody.safeParse({ service: '\u200b', release: 'v1' }).success).toBe(false);
+    expect(CreateRunBody.safeParse({ service: 's', release: 'v1', tags: { env: '\u200b' } }).success).toBe(false);
+    expect(CreateRunBody.safeParse({ service: 's', release: 'v1', name: '\u2060' }).success).toBe(false);
+  });
+
+  it('keeps the OpenAPI patterns in step with the rules', () => {
+    const line = new RegExp(LINE.pattern);
+    const nonblank = new RegExp(NONBLANK_LINE.pattern);
+    expect(line.test('')).toBe(true);
+    expect(line.test('svc')).toBe(true);
+    expect(line.test('\u200b')).toBe(false);
+    expect(line.test('a\ufffd')).toBe(false);
+    expect(nonblank.test(' \u200b')).toBe(false);
+    expect(nonblank.test(' x')).toBe(true);
   });
 
   it('lets multi-line text break lines and tab, nothing more', () => {
