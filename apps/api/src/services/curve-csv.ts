@@ -1,5 +1,5 @@
 import { levelFlags } from '@kneeboard/analysis/compare';
-import type { CurvePoint, RunDetail } from '@kneeboard/contracts';
+import type { Capacity, CurvePoint, RunDetail } from '@kneeboard/contracts';
 
 const COLUMNS = [
   'level', 'requests', 'errors', 'qps', 'window_s', 'mean_ms', 'p50_ms', 'p90_ms', 'p99_ms', 'p999_ms',
@@ -28,10 +28,15 @@ function rounded(value: number): string {
 
 /**
  * The curve as CSV for spreadsheets: one row per level, empty cells (not zeros) for missing values,
- * and a `flag` column saying where the load generator, not the service, was the limit.
+ * and a `flag` column saying where the load generator, not the service, was the limit. With a
+ * capacity (`slo=`), a `capacity` column holds each level's judgement under every SLO (holds,
+ * breaks, unclear, skipped) and a `capacity_slo` column the SLOs, on the first row only.
  */
-export function curveCsv(detail: Pick<RunDetail, 'curve' | 'analysis' | 'run'>): string {
+export function curveCsv(detail: Pick<RunDetail, 'curve' | 'analysis' | 'run'>, capacity?: Capacity): string {
   const flags = levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter);
-  const rows = detail.curve.map((p) => [...COLUMNS.map((c) => csvCell(p[c])), csvCell(flags.get(p.level) ?? null)].join(','));
-  return `${[[...COLUMNS, 'flag'].join(','), ...rows].join('\n')}\n`;
+  const judged = new Map(capacity?.levels.map((l) => [l.level, l.judgement]));
+  const extra = (p: CurvePoint, i: number) => (capacity ? [csvCell(judged.get(p.level) ?? null), csvCell(i === 0 ? capacity.slos.join(' ') : null)] : []);
+  const rows = detail.curve.map((p, i) => [...COLUMNS.map((c) => csvCell(p[c])), csvCell(flags.get(p.level) ?? null), ...extra(p, i)].join(','));
+  const header = [...COLUMNS, 'flag', ...(capacity ? ['capacity', 'capacity_slo'] : [])];
+  return `${[header.join(','), ...rows].join('\n')}\n`;
 }

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { LIVE_EVENT, type LiveEnd, type RunDetail } from '@kneeboard/contracts';
+import { LIVE_EVENT, SloParam, type LiveEnd } from '@kneeboard/contracts';
+import { z } from 'zod';
 import type { RouteDeps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
 import { clientKey } from '../../plugins/client-key.ts';
+import { capacitySender, type LiveSnapshot } from '../../services/live-capacity.ts';
 import { loadRunDetail } from '../../services/run-detail.ts';
 import { IdParams } from './runs.ts';
 
@@ -16,9 +18,10 @@ function frame(event: string, data: unknown): string {
 export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, liveSlots }) => {
   app.get('/runs/:id/live', {
     schema: {
-      summary: 'Server-Sent Events: a `snapshot` (RunDetail) on connect and on every change, `end` when the run ends',
+      summary: 'Server-Sent Events: a `snapshot` (RunDetail) on connect and on every change, `end` when the run ends; with `slo=`, each snapshot carries `capacity`',
       tags: ['runs'],
       params: IdParams,
+      querystring: z.object({ slo: SloParam.optional() }),
       produces: ['text/event-stream'],
     },
     handler: async (req, reply) => {
@@ -44,7 +47,7 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
         for (const c of cleanups) c();
         res.end();
       };
-      const send = (detail: RunDetail) => {
+      const write = (detail: LiveSnapshot) => {
         if (closed) return;
         res.write(frame(LIVE_EVENT.snapshot, detail));
         if (detail.run.status !== 'running') {
@@ -53,6 +56,9 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
           close();
         }
       };
+
+      const slo = req.query.slo;
+      const send = slo ? capacitySender(db, slo, write, (err) => req.log.warn({ err }, 'live capacity failed')) : write;
 
       res.write('retry: 1000\n\n');
       if (first.run.status === 'running') {

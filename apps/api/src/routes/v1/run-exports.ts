@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { PercentilesQuery, percentilesWanted, SvgViewQuery } from '@kneeboard/contracts';
+import { PercentilesQuery, percentilesWanted, SloParam, SvgViewQuery } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { curveCsv } from '../../services/curve-csv.ts';
 import { runCurveSvg } from '../../services/curve-svg.ts';
+import { runCapacity } from '../../services/run-capacity.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
 import { IdParams } from './runs.ts';
 
@@ -30,14 +31,21 @@ export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { d
   });
 
   app.get('/runs/:id/curve.csv', {
-    schema: { summary: "The run's curve as CSV, one row per level", tags: ['runs'], params: IdParams, querystring: PercentilesQuery, produces: ['text/csv'] },
+    schema: {
+      summary: "The run's curve as CSV, one row per level; with `slo=`, each level's capacity judgement under those SLOs",
+      tags: ['runs'],
+      params: IdParams,
+      querystring: PercentilesQuery.extend({ slo: SloParam.optional() }),
+      produces: ['text/csv'],
+    },
     handler: async (req, reply) => {
       const detail = await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query));
+      const capacity = req.query.slo ? await runCapacity(db, detail, req.query.slo) : undefined;
       return reply
         .type('text/csv; charset=utf-8')
         .header(PERCENTILES_HEADER, detail.percentiles ?? 'rollup')
         .header('content-disposition', `attachment; filename="${`${detail.run.service}-${detail.run.release}-curve.csv`.replace(/[^\w.@-]+/g, '_')}"`)
-        .send(curveCsv(detail));
+        .send(curveCsv(detail, capacity));
     },
   });
 };
