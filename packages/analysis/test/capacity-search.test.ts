@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { planCapacitySearch, searchObservation, type SearchObservation, type SearchOptions } from '../src/index.ts';
+
+/** Runs the planner against a fake measurement until it answers; returns the answer and every level it ran. */
+function search(measure: (level: number, run: number) => SearchObservation, options: SearchOptions) {
+  const history: SearchObservation[] = [];
+  for (;;) {
+    const step = planCapacitySearch(history, options);
+    if (step.done) return { step, levels: history.map((h) => h.level) };
+    const runs = history.filter((h) => h.level === step.level).length;
+    history.push(measure(step.level, runs));
+    if (history.length > 100) throw new Error('the search did not stop');
+  }
+}
+
+/**
+ * A closed-loop server of W workers × S ms (the demo target): throughput min(c, W)·1000/S, and
+ * p99 = F·S up to c = W, then F·S·c/W (Little's law). Under p99 ≤ k·F·S the SLO holds up to
+ * c* = k·W exactly. Within ±0.5% of the threshold a level is unclear (the interval straddles it).
+ */
+function closedLoop(W: number, S: number, k: number) {
+  const F = 1.79;
+  const threshold = k * F * S;
+  return (level: number): SearchObservation => {
+    const p99 = F * S * Math.max(1, level / W);
+    const margin = p99 / threshold;
+    const judgement = Math.abs(margin - 1) < 0.005 ? 'unclear' : margin <= 1 ? 'holds' : 'breaks';
+    return { level, judgement, qps: (Math.min(level, W) * 1000) / S, margin };
+  };
+}
+
+/**
+ * What a doubling grid needs for the same precision: 1, 2, 4 … up to the first level past c*,
+ * then every level of the last doubling's bracket at steps of the precision (whole numbers).
+ */
+function doublingGridLevels(capacity: number, precision: number): number {
+  let doubling = 1;
+  let level = 1;
+  while (level <= capacity) [level, doubling] = [level * 2, doubling + 1];
+  const lo = level / 2;
+  const step = Math.max(1, precision * lo);
+  return doubling + Math.ceil((level - lo) / step) - 1;
+}
+
+describe('planCapacitySearch', () => {
+  // Capacities between grid levels (c* = k·W not a whole number): none lands on the threshold.
+  const cases = [
+    { W: 4, S: 20, k: 2.6 },
+    { W: 8, S: 20, k: 3.1 },
+    { W: 13, S: 5, k: 1.5 },
+    { W: 50, S: 10, k: 2.03 },
+    { W: 20, S: 40, k: 4.13 },
+    { W: 100, S: 2, k: 1.33 },
+    { W: 300, S: 5, k: 1.77 },
+  ];
+  it.each(cases)('finds a W×S server’s capacity (W=$W, p99 ≤ $k·S) within ±5% in at most half the levels of a doubling grid', ({ W, S, k }) => {
+    const truth = k * W;
+    const { step, levels } = search(closedLoop(W, S, k), { start: 1, loadModel: 'closed' });
+    if (!step.done) throw new Error('unreachable');
+    const found = step.capacity?.level as number;
+    expect(found).toBeLessThanOrEqual(truth);
+    // Whole-number levels: within 5%, or the next whole level below c* when 5% is less than one.
+    expect(found).toBeGreaterThanOrEqual(Math.min(truth * 0.95, Math.ceil(truth) - 1));
+    expect(step.bracket.breaks!.level).toBeGreaterThanOrEqual(truth);
+    expect((step.bracket.breaks!.level - found) / found).toBeLessThanOrEqual(0.05 + 1 / found);
+    expect(levels.length).toBeLessThanOrEqual(doublingGridLevels(truth, 0.05) / 2);
+    // Never more than one level at or past the first break: the target is protected.
+    const firstBreak = levels.find((l) => l >= truth && l >= step.bracket.breaks!.level) as number;
+    expect(levels.filter((l) => l >= firstBreak)).toEqual([firstBreak]);
+  });
+
+  it('repeats an unclear level instead of guessing, a bounded number of times, and never counts it', () => {
+    // c* = 24 exactly: a level of 24 sits on the threshold and is unclear every time.
+    const { step, levels } = search(closedLoop(8, 20, 3), { start: 1, loadModel: 'closed' });
+    if (!step.done) throw new Error('unreachable');
+    const at24 = levels.filter((l) => l === 24).length;
+    if (at24 > 0) {
+      expect(at24).toBe(3);
+      expect(step.unclear).toEqual([24]);
+      expect(step.capacity?.level).toBeLessThan(24);
+    }
+    // And a level unclear once, then clear, is decided by the clear run.
+    let calls = 0;
+    const flaky = (level: number): SearchObservation => {
+      const base = closedLoop(8, 20, 3)(level);
+      return level === 16 && calls++ === 0 ? { ...base, judgement: 'unclear' } : base;
+    };
+    const second = search(flaky, { start: 1, loadModel: 'closed' });
+    expect(second.levels.filter((l) => l === 16)).toHaveLength(2);
+    expect(second.levels.indexOf(16) + 1).toBe(second.levels.lastIndexOf(16));
+    expect(second.step.done && second.step.capacity!.level).toBeGreaterThanOrEqual(22);
+  });
+
+  it('stops growing at a retrograde drop, and runs nothing past it', () => {
+    // Throughput peaks at 16 and collapses at 32; the SLO (lenient) never breaks on latency.
+    const retro = (level: number): SearchObservation => ({ level, judgement: 'holds', qps: level <= 16 ? level * 10 : 80, margin: 0.1 });
+    const { step, levels } = search(retro, { start: 1, loadModel: 'closed' });
+    if (!step.done) throw new Error('unreachable');
+    expect(levels.filter((l) => l >= 32)).toEqual([32]);
+    // The drop is right after 16: narrowing finds it there.
+    expect(step.bracket.breaks?.level).toBe(17);
+    expect(step.capacity!.level).toBe(16);
+  });
+
+  it('runs at most maxOver levels past the first break', () => {
+    // No margins to aim with: growth doubles into the break (at 32 for c* = 20).
+    const measure = (level: number): SearchObservation => ({ ...closedLoop(8, 20, 2.5)(level), margin: null });
+    const once = search(measure, { start: 1, loadModel: 'closed' });
+    const twice = search(measure, { start: 1, loadModel: 'closed', maxOver: 2 });
+    expect(once.levels.filter((l) => l >= 32)).toEqual([32]);
+    expect(twice.levels.filter((l) => l >= 32)).toEqual([32, 64]);
+    expect(twice.step.done && twice.step.capacity?.level).toBe(once.step.done && once.step.capacity?.level);
+  });
+
+  it('answers no capacity when the first level already breaks and nothing lower holds', () => {
+    const { step, levels } = search(closedLoop(8, 20, 0.5), { start: 4, loadModel: 'closed' });
+    expect(levels).toEqual([4, 2, 1]);
+    expect(step.done && step.capacity).toBeNull();
+  });
+
+  it('finds the open-loop capacity of an M/M/1 queue (p99 = ln 100 ÷ (μ − λ)) within ±5%', () => {
+    const mu = 1000;
+    const T = 0.02;
+    const truth = mu - Math.log(100) / T; // ≈ 769.7 req/s
+    const mm1 = (rate: number): SearchObservation => {
+      const p99 = rate < mu ? Math.log(100) / (mu - rate) : 1e9;
+      return { level: rate, judgement: p99 <= T ? 'holds' : 'breaks', qps: Math.min(rate, mu), margin: p99 / T };
+    };
+    const { step, levels } = search(mm1, { start: 50, loadModel: 'open' });
+    if (!step.done) throw new Error('unreachable');
+    expect(step.capacity!.level).toBeLessThanOrEqual(truth);
+    expect(step.capacity!.level).toBeGreaterThanOrEqual(truth * 0.95);
+    expect(levels.filter((l) => l >= 800)).toEqual([800]);
+    expect(levels.length).toBeLessThanOrEqual(10);
+  });
+
+  it('treats an offered rate the service does not achieve as past capacity (open loop)', () => {
+    const saturating = (rate: number): SearchObservation => ({ level: rate, judgement: 'holds', qps: Math.min(rate, 300), margin: 0.5 });
+    const { step } = search(saturating, { start: 100, loadModel: 'open' });
+    if (!step.done) throw new Error('unreachable');
+    expect(step.bracket.breaks!.level).toBeGreaterThan(300);
+    // Achieved within 5% of the offered rate counts as achieved.
+    expect(step.capacity!.level).toBeLessThanOrEqual(300 / 0.95);
+    expect(step.capacity!.level).toBeGreaterThanOrEqual(300 * 0.95);
+  });
+
+  it('reads a capacity level into an observation with the worst margin', () => {
+    const obs = searchObservation(
+      {
+        level: 8,
+        qps: 400,
+        judgement: 'breaks',
+        skipped_reason: null,
+        checks: [
+          { slo: 'p99<=50ms', value: 60, low: 55, high: 65, basis: 'bootstrap', judgement: 'breaks' },
+          { slo: 'errors<=1%', value: 0.5, low: 0.3, high: 0.7, basis: 'binomial', judgement: 'holds' },
+        ],
+      },
+      [
+        { metric: 'p99', max_ms: 50 },
+        { metric: 'errors', max_percent: 1 },
+      ],
+    );
+    expect(obs).toEqual({ level: 8, judgement: 'breaks', qps: 400, margin: 1.2 });
+  });
+});
