@@ -7,16 +7,14 @@ import { openLoopKnee } from './open-loop.ts';
 import { selectPoints } from './points.ts';
 import { uslAtLevels, uslCurve } from './usl-curve.ts';
 import { fitUsl, MIN_FIT_LEVELS, type UslFitResult } from './usl-fit.ts';
+import { uslTrust } from './usl-trust.ts';
 import { verdict } from './verdict.ts';
 import { bracketIsCoarse, kneeBracket } from './knee-bracket.ts';
 import { formatLevel } from '@kneeboard/contracts/figures';
 import { at } from './format.ts';
 
-/**
- * Below this R² the USL explains too little of the curve for its coefficients to mean much. This
- * is the one place the threshold lives: the analysis sends its decision as `usl_trusted`.
- */
-export const POOR_FIT_R2 = 0.9;
+/** Re-exported where it always was; its home is `usl-trust.ts`, beside the other rules of trust. */
+export { POOR_FIT_R2 } from './usl-trust.ts';
 
 function toContract(fit: UslFitResult): UslFit {
   return {
@@ -57,13 +55,12 @@ export function analyzeCurve(input: AnalyzeCurveInput): RunAnalysis {
       );
     } else {
       fit = fitUsl(points);
-      if (fit && fit.r2 < POOR_FIT_R2) {
-        warnings.push(`The USL fits poorly (R² = ${fit.r2.toFixed(2)}): read σ, κ and the peak with care.`);
-      }
     }
   }
 
-  const trusted = fit !== null && fit.r2 >= POOR_FIT_R2 ? fit : null;
+  const trust = uslTrust(points, fit, parameter);
+  warnings.push(...trust.reasons);
+  const trusted = trust.trusted ? fit : null;
   const finding = closed ? closedLoopKnee(points, fit, trusted !== null, parameter) : openLoopKnee(points, parameter);
   warnings.push(...finding.warnings);
   const checks = closed ? littlesLaw(points) : [];
@@ -86,6 +83,7 @@ export function analyzeCurve(input: AnalyzeCurveInput): RunAnalysis {
     knee_candidates: finding.candidates,
     usl: fit ? toContract(fit) : null,
     usl_trusted: trusted !== null,
+    usl_untrusted_reason: fit !== null ? (trust.reasons[0] ?? null) : null,
     usl_curve: fit ? uslCurve(fit, minLevel, maxLevel, fit.peak_level) : [],
     usl_fitted: fit ? uslAtLevels(fit, input.curve.map((p) => p.level)) : [],
     efficiency,

@@ -11,6 +11,8 @@ export { scalingEfficiency, type Efficiency } from './efficiency.ts';
 export { littlesLaw, littlesLawWarning, GENERATOR_LIMIT_RATIO } from './littles-law.ts';
 export { selectPoints } from './points.ts';
 export { verdict, type VerdictInput } from './verdict.ts';
+export { uslTrust, MAX_LEVEL_MISS, type UslTrust } from './usl-trust.ts';
+export { hardLimit, type HardLimit } from './hard-limit.ts';
 export { kneeBracket, bracketIsCoarse, kneesWithinGrid, levelsInside } from './knee-bracket.ts';
 export { escapeMarkdownText, markdownLinkTarget } from './markdown-text.ts';
 export { capacityUnderSlos, CAPACITY_CONFIDENCE, MIN_TAIL_SAMPLES, type CapacityInput, type CapacitySamples } from './capacity.ts';

@@ -1,6 +1,7 @@
 import type { LoadModel } from '@kneeboard/contracts';
 import { formatLevel, formatPercent, formatQps } from '@kneeboard/contracts/figures';
 import { at, fmtCoef } from './format.ts';
+import { hardLimit } from './hard-limit.ts';
 import type { UslFitResult } from './usl-fit.ts';
 
 interface Point {
@@ -12,7 +13,7 @@ export interface VerdictInput {
   points: readonly Point[];
   parameter: string;
   loadModel: LoadModel;
-  /** Only a fit good enough to trust (R² ≥ 0.9): its coefficients name the cause. */
+  /** Only a fit the analysis trusts (`uslTrust`): its coefficients name the cause. */
   fit: UslFitResult | null;
   /** Where throughput stopped scaling according to the knee detectors; null if it never did. */
   saturationLevel: number | null;
@@ -26,10 +27,11 @@ const RETROGRADE_DROP = 0.95;
 const LINEAR_EFFICIENCY = 0.8;
 
 /**
- * One sentence in one of four shapes: "Scales linearly to …", "Saturates at … (contention …)",
- * "Retrograde above … (coherency …)", "Does not scale (serialized) …". It is decided from the
- * measurements, so it holds with two levels and no fit; the USL coefficients, when there is a
- * fit, name the cause.
+ * One sentence in one of six shapes: "Scales linearly to …", "Saturates at … (contention …)",
+ * "Hard limit of about … from …", "Retrograde above … (coherency …)", "Does not scale
+ * (serialized) …" and "Already at its ceiling at … or below …". It is decided from the
+ * measurements, so it holds with two levels and no fit; the USL coefficients, when the fit is
+ * trusted, name the cause.
  */
 export function verdict({ points, parameter, loadModel, fit, saturationLevel }: VerdictInput): string {
   const first = points[0];
@@ -42,6 +44,9 @@ export function verdict({ points, parameter, loadModel, fit, saturationLevel }: 
   const peak = points.reduce((best, p) => (p.qps > best.qps ? p : best), first);
 
   if (last.level >= 2 * first.level && peak.qps <= SERIAL_GAIN * first.qps) {
+    // "Serialized" means one unit of load gets as much as many: only a sweep that measured one
+    // unit can say it. Starting higher, a flat curve only says the knee is at or below the start.
+    if (first.level > 1) return ceilingSentence(points, parameter, peak);
     const sigma = fit ? `, contention σ=${fmtCoef(fit.sigma)}` : '';
     return (
       `Does not scale (serialized): ${at(parameter, last.level)} delivers ${formatQps(last.qps)} QPS, ` +
@@ -61,9 +66,34 @@ export function verdict({ points, parameter, loadModel, fit, saturationLevel }: 
     return `Scales linearly to ${at(parameter, last.level)} (efficiency ${formatPercent(efficiency(last))} there).`;
   }
 
+  const cap = loadModel === 'closed' ? hardLimit(points) : null;
+  if (cap) {
+    return (
+      `Hard limit of about ${formatQps(cap.qps)} QPS from ${at(parameter, cap.level)} to ${formatLevel(cap.lastLevel)}: ` +
+      'throughput is flat, not falling — the mark of a fixed pool, semaphore or core count, not of contention.'
+    );
+  }
+
   const level = saturationLevel ?? points.find((p) => p.qps >= RETROGRADE_DROP * peak.qps)?.level ?? peak.level;
-  let cause = 'contention';
-  if (loadModel === 'open') cause = 'achieved falls short of offered above it';
-  else if (fit) cause = `contention σ=${fmtCoef(fit.sigma)}${fit.model === 'usl' ? `, coherency κ=${fmtCoef(fit.kappa)}` : ''}`;
-  return `Saturates at ${at(parameter, level)} (${cause}): throughput levels off at about ${formatQps(peak.qps)} QPS.`;
+  // Without a trusted fit the cause is unknown: a corner the levels cannot place may be contention
+  // or a fixed limit, and naming one would be a guess.
+  let cause = '';
+  if (loadModel === 'open') cause = ' (achieved falls short of offered above it)';
+  else if (fit) cause = ` (contention σ=${fmtCoef(fit.sigma)}${fit.model === 'usl' ? `, coherency κ=${fmtCoef(fit.kappa)}` : ''})`;
+  return `Saturates at ${at(parameter, level)}${cause}: throughput levels off at about ${formatQps(peak.qps)} QPS.`;
+}
+
+/** The sweep began at or past its knee: where the knee is, only lower levels can tell. */
+function ceilingSentence(points: readonly Point[], parameter: string, peak: Point): string {
+  const first = points[0] as Point;
+  const last = points[points.length - 1] as Point;
+  const head = `Already at its ceiling at ${at(parameter, first.level)} or below — sweep lower to place the knee: `;
+  if (last.qps <= RETROGRADE_DROP * peak.qps) {
+    return (
+      head +
+      `throughput is retrograde, falling ${formatPercent(1 - last.qps / peak.qps)} from ${formatQps(peak.qps)} QPS at ` +
+      `${formatLevel(peak.level)} to ${formatQps(last.qps)} at ${formatLevel(last.level)}.`
+    );
+  }
+  return head + `throughput stays at about ${formatQps(peak.qps)} QPS from ${formatLevel(first.level)} to ${formatLevel(last.level)}.`;
 }

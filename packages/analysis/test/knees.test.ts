@@ -22,7 +22,10 @@ describe('knee of a demo-target-like server (W workers, S ms each)', () => {
     });
     expect(r.verdict).toMatch(/The knee is somewhere between concurrency 4 and 8: the levels swept cannot place it closer/);
     expect(r.knee_candidates.find((c) => c.method === 'latency')?.level).toBe(8);
-    expect(r.verdict).toMatch(/^Saturates at concurrency 8 /);
+    // A fixed pool is a hard limit, not contention: flat from W on, and the USL (which bends and
+    // falls) is not trusted to describe it.
+    expect(r.verdict).toMatch(/^Hard limit of about 400 QPS from concurrency 8 to 128: throughput is flat, not falling/);
+    expect(r.usl_trusted).toBe(false);
     expect(r.littles_law.every((c) => Math.abs(c.ratio - 1) < 1e-9)).toBe(true);
   });
 

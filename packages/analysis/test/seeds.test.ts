@@ -47,9 +47,10 @@ describe('verdicts on the seed write-ups', () => {
     expect(r.usl?.peak_level).toBeLessThan(256);
   });
 
-  it('004 before the fix: ~99k RPS from 50 to 2000 workers → serialized, and Little’s law blames the generator', () => {
+  it('004 before the fix: ~99k RPS from 50 to 2000 workers → at its ceiling at 50 or below (not "serialized": 1 was never swept), and Little’s law blames the generator', () => {
     const r = analyzeCurve(seed004Before);
-    expect(r.verdict).toMatch(/^Does not scale \(serialized\)/);
+    expect(r.verdict).toMatch(/^Already at its ceiling at workers 50 or below — sweep lower to place the knee: throughput is retrograde, falling 7\.1% from 99,400 QPS at 50 to 92,300 at 2000\.$/);
+    expect(r.verdict).not.toMatch(/serialized|efficiency/);
     expect(r.knee_candidates.find((c) => c.method === 'kneedle')).toBeUndefined();
     // ≈25 requests in flight (16 carriers' worth) against 50…2000 configured: every level is flagged.
     expect(r.littles_law.map((c) => c.generator_limited)).toEqual([true, true, true, true, true]);

@@ -87,6 +87,12 @@ export const RunAnalysis = z.object({
    * something); false without a fit. Readers use this, never a threshold of their own.
    */
   usl_trusted: z.boolean(),
+  /**
+   * Why the fit is not trusted, one sentence (a poor R², a level it misses badly, a fall the data
+   * does not show); null when it is trusted or there is no fit. Optional: analyses made before it
+   * existed omit it.
+   */
+  usl_untrusted_reason: z.string().nullable().optional(),
   /** The fitted curve, about 50 points spanning the measured levels, for drawing. */
   usl_curve: z.array(UslCurvePoint),
   /** The fit's throughput at each level of the curve (in-progress ones included), to set beside the measured QPS; empty without a fit. */
