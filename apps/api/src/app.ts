@@ -7,6 +7,7 @@ import { registerAuth } from './access/auth.ts';
 import { OPEN_ACCESS, type AccessConfig } from './access/config.ts';
 import { registerCors } from './access/cors.ts';
 import { registerCrossSiteGuard } from './access/cross-site-guard.ts';
+import { registerHostGuard } from './access/host-guard.ts';
 import { OriginPolicy } from './access/origins.ts';
 import { TokenAdmin } from './access/token-admin.ts';
 import { TokenStore } from './access/token-store.ts';
@@ -80,6 +81,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
 
   const origins = new OriginPolicy(corsOrigins);
   registerSecurityHeaders(app);
+  registerHostGuard(app, access);
   registerMethodNotAllowed(app);
   await registerCors(app, origins);
   await registerOpenApi(app);
@@ -88,7 +90,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const tokenStore = new TokenStore(db);
   registerAuth(app, access, tokenStore, db);
   await registerRateLimit(app, limits, access);
-  const bodies = registerBodyBudget(app, limits);
+  const bodies = registerBodyBudget(app, limits, access);
   const tokens = new TokenAdmin(db, tokenStore);
 
   const hub = new LiveHub(

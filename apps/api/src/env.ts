@@ -27,6 +27,13 @@ const OriginList = z
   .transform((v) => v.split(',').map((o) => o.trim()).filter((o) => o !== ''))
   .pipe(z.array(z.string().refine(isOrigin, 'must be an http(s) origin like https://kb.example.com (no path, no wildcard)').transform((o) => new URL(o).origin)));
 
+/** `kb.lan, KB.lan:8080` → `kb.lan`, `kb.lan:8080`: host names as a Host header carries them, without scheme or path. */
+const HostList = z
+  .string()
+  .default('')
+  .transform((v) => v.split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== ''))
+  .pipe(z.array(z.string().regex(/^(\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9.-]*[a-z0-9])?)(:\d{1,5})?$/, 'must be a host name, optionally with a port, like kb.lan or kb.lan:6400 (no scheme, no path)')));
+
 /** `checkout=30, search=0` → per service, days kept (0: forever). */
 const RetentionList = z
   .string()
@@ -68,12 +75,16 @@ const Env = z.object({
     .optional()
     .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()))
     .pipe(z.string().min(24, 'must be at least 24 characters (e.g. openssl rand -hex 32)').optional()),
+  /** Host names an open (no-token) server answers besides loopback ones: `kb.lan, kb.lan:8080`. */
+  KNEEBOARD_ALLOWED_HOSTS: HostList,
   /** `public`: anyone who can reach the API reads; `token`: reads need a token too. */
   KNEEBOARD_READ: z.enum(['public', 'token']).default('public'),
   // Limits (see plugins/limits.ts and the README's "Limits and retention").
   KNEEBOARD_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(DEFAULT_LIMITS.bodyBytes),
   KNEEBOARD_EVENTS_BODY_LIMIT_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(DEFAULT_LIMITS.eventsBodyBytes),
   KNEEBOARD_BODY_BUDGET_BYTES: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_LIMITS.bodyBudgetBytes),
+  KNEEBOARD_BODY_BUDGET_PER_CLIENT_BYTES: z.coerce.number().int().min(1024 * 1024).default(DEFAULT_LIMITS.bodyBudgetPerClientBytes),
+  KNEEBOARD_BODY_START_TIMEOUT_S: z.coerce.number().min(0.1).max(3600).default(DEFAULT_LIMITS.bodyStartTimeoutMs / 1000),
   KNEEBOARD_REQUEST_TIMEOUT_S: z.coerce.number().min(1).max(3600).default(DEFAULT_LIMITS.requestTimeoutMs / 1000),
   /** 0 turns the rate limit off. */
   KNEEBOARD_RATE_LIMIT_PER_MIN: z.coerce.number().int().min(0).default(DEFAULT_LIMITS.rateMax),
@@ -115,11 +126,13 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
     ? { mode: 'server', url: e.CLICKHOUSE_URL, username: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE, cluster: e.CLICKHOUSE_CLUSTER }
     : { mode: 'embedded', path: resolve(e.KNEEBOARD_DATA_DIR) };
   return { port: e.PORT, host: e.HOST, logLevel: e.LOG_LEVEL, storage, lateDataGraceMs: e.KNEEBOARD_LATE_DATA_GRACE_S * 1000, corsOrigins: e.KNEEBOARD_CORS_ORIGINS,
-    access: resolveAccess({ auth: e.KNEEBOARD_AUTH, host: e.HOST, adminToken: e.KNEEBOARD_ADMIN_TOKEN, read: e.KNEEBOARD_READ }),
+    access: resolveAccess({ auth: e.KNEEBOARD_AUTH, host: e.HOST, adminToken: e.KNEEBOARD_ADMIN_TOKEN, read: e.KNEEBOARD_READ, allowedHosts: e.KNEEBOARD_ALLOWED_HOSTS }),
     limits: {
       bodyBytes: e.KNEEBOARD_BODY_LIMIT_BYTES,
       eventsBodyBytes: e.KNEEBOARD_EVENTS_BODY_LIMIT_BYTES,
       bodyBudgetBytes: e.KNEEBOARD_BODY_BUDGET_BYTES,
+      bodyBudgetPerClientBytes: e.KNEEBOARD_BODY_BUDGET_PER_CLIENT_BYTES,
+      bodyStartTimeoutMs: e.KNEEBOARD_BODY_START_TIMEOUT_S * 1000,
       requestTimeoutMs: e.KNEEBOARD_REQUEST_TIMEOUT_S * 1000,
       rateMax: e.KNEEBOARD_RATE_LIMIT_PER_MIN,
       rateWindowMs: 60_000,

@@ -9,13 +9,13 @@ describe('when tokens are required', () => {
   });
 
   it('leaves the embedded default open: loopback, no admin token, public reads', () => {
-    expect(parseEnv({}).access).toEqual({ mode: 'open', read: 'public', adminToken: undefined });
+    expect(parseEnv({}).access).toEqual({ mode: 'open', read: 'public', adminToken: undefined, allowedHosts: [] });
   });
 
   it('requires tokens beyond loopback, when asked, with an admin token or with token reads', () => {
     expect(parseEnv({ HOST: '0.0.0.0' }).access.mode).toBe('required');
     expect(parseEnv({ KNEEBOARD_AUTH: 'required' }).access.mode).toBe('required');
-    expect(parseEnv({ KNEEBOARD_ADMIN_TOKEN: 'a'.repeat(32) }).access).toEqual({ mode: 'required', read: 'public', adminToken: 'a'.repeat(32) });
+    expect(parseEnv({ KNEEBOARD_ADMIN_TOKEN: 'a'.repeat(32) }).access).toEqual({ mode: 'required', read: 'public', adminToken: 'a'.repeat(32), allowedHosts: [] });
     expect(resolveAccess({ auth: 'auto', host: '127.0.0.1', read: 'token' }).mode).toBe('required');
   });
 
@@ -24,5 +24,11 @@ describe('when tokens are required', () => {
     expect(() => parseEnv({ KNEEBOARD_ADMIN_TOKEN: 'short' })).toThrow(/KNEEBOARD_ADMIN_TOKEN/);
     expect(() => parseEnv({ KNEEBOARD_AUTH: 'off' })).toThrow(/KNEEBOARD_AUTH/);
     expect(() => parseEnv({ KNEEBOARD_READ: 'private' })).toThrow(/KNEEBOARD_READ/);
+  });
+
+  it('reads KNEEBOARD_ALLOWED_HOSTS as lower-case host names (a port optional) and refuses a URL, naming the variable', () => {
+    expect(parseEnv({ KNEEBOARD_ALLOWED_HOSTS: ' KB.lan, kb.lan:8080,[::1]:6400 ' }).access.allowedHosts).toEqual(['kb.lan', 'kb.lan:8080', '[::1]:6400']);
+    expect(() => parseEnv({ KNEEBOARD_ALLOWED_HOSTS: 'http://kb.lan' })).toThrow(/KNEEBOARD_ALLOWED_HOSTS/);
+    expect(() => parseEnv({ KNEEBOARD_ALLOWED_HOSTS: 'kb.lan/x' })).toThrow(/KNEEBOARD_ALLOWED_HOSTS/);
   });
 });

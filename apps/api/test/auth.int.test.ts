@@ -55,6 +55,19 @@ describe('writes need a bearer token (KNEEBOARD_AUTH required)', () => {
     expect((await call('GET', '/openapi.json', undefined)).status).toBe(200);
   });
 
+  it('refuses a live token of another scope in ?share= even on a public read (403 naming it), so its owner learns it leaked', async () => {
+    for (const token of [ADMIN, (await mint('write')).token, (await mint('ingest')).token]) {
+      const res = await call('GET', `/api/v1/runs?share=${encodeURIComponent(token)}`, undefined);
+      expect(res.status).toBe(403);
+      const err = ApiError.parse(res.body);
+      expect(err.field).toBe('querystring.share');
+      expect(err.message).toContain('share tokens only');
+    }
+    expect((await call('GET', `/api/v1/tokens?share=${ADMIN}`, undefined)).status).toBe(403);
+    // Anything that is no live token leaves a public read as it was.
+    expect((await call('GET', '/api/v1/runs?share=kb_nothing_like_a_real_token', undefined)).status).toBe(200);
+  });
+
   it('lets an ingest token do exactly what an agent does, and nothing else (403)', async () => {
     const ingest = (await mint('ingest')).token;
     const created = await call('POST', '/api/v1/runs', ingest, { service: 'agent-svc', release: 'v1' });

@@ -8,6 +8,8 @@ export interface AccessConfig {
   read: 'public' | 'token';
   /** KNEEBOARD_ADMIN_TOKEN: the first admin token, stored hashed at start-up. */
   adminToken?: string | undefined;
+  /** KNEEBOARD_ALLOWED_HOSTS: Host names an open server answers besides loopback ones (lower case; without a port: any port). */
+  allowedHosts?: readonly string[] | undefined;
 }
 
 export const OPEN_ACCESS: AccessConfig = { mode: 'open', read: 'public' };
@@ -22,7 +24,7 @@ export function isLoopback(host: string): boolean {
  * Tokens are required when asked for (KNEEBOARD_AUTH=required), the moment the API listens beyond
  * loopback, or when a token setting only makes sense with them (an admin token, token reads).
  */
-export function resolveAccess(o: { auth: 'auto' | 'required'; host: string; adminToken?: string | undefined; read: 'public' | 'token' }): AccessConfig {
+export function resolveAccess(o: { auth: 'auto' | 'required'; host: string; adminToken?: string | undefined; read: 'public' | 'token'; allowedHosts?: readonly string[] }): AccessConfig {
   const required = o.auth === 'required' || !isLoopback(o.host) || o.adminToken !== undefined || o.read === 'token';
-  return { mode: required ? 'required' : 'open', read: o.read, adminToken: o.adminToken };
+  return { mode: required ? 'required' : 'open', read: o.read, adminToken: o.adminToken, allowedHosts: o.allowedHosts ?? [] };
 }

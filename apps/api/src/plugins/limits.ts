@@ -8,8 +8,12 @@ export interface Limits {
   bodyBytes: number;
   /** An event batch: 100,000 events are ~8 MB of JSON, ~4 MB of Arrow. */
   eventsBodyBytes: number;
-  /** Request bodies being read at once, all together (each reserves its Content-Length). */
+  /** Bytes of request bodies received and not yet answered, all together (counted as they arrive). */
   bodyBudgetBytes: number;
+  /** The same, per client (its token), on a server that requires tokens. */
+  bodyBudgetPerClientBytes: number;
+  /** A request that announced a body must send its first byte within this (after its headers). */
+  bodyStartTimeoutMs: number;
   /** Headers and body must have arrived within this; a slow body is cut (408) after it. */
   requestTimeoutMs: number;
   /** Requests per window per client (its token, or its IP without one); 0 turns it off. */
@@ -33,6 +37,10 @@ export const DEFAULT_LIMITS: Limits = {
   bodyBytes: 256 * 1024,
   eventsBodyBytes: 16 * 1024 * 1024,
   bodyBudgetBytes: 256 * 1024 * 1024,
+  // Four full event bodies: one token's agents cannot hold more than a quarter of the total.
+  bodyBudgetPerClientBytes: 64 * 1024 * 1024,
+  // An agent sends its body right after its headers; even a slow link delivers a first byte in well under a second.
+  bodyStartTimeoutMs: 5_000,
   requestTimeoutMs: 30_000,
   rateMax: 6000,
   rateWindowMs: 60_000,
@@ -50,6 +58,8 @@ export const LIMIT_VARS = {
   bodyBytes: 'KNEEBOARD_BODY_LIMIT_BYTES',
   eventsBodyBytes: 'KNEEBOARD_EVENTS_BODY_LIMIT_BYTES',
   bodyBudgetBytes: 'KNEEBOARD_BODY_BUDGET_BYTES',
+  bodyBudgetPerClientBytes: 'KNEEBOARD_BODY_BUDGET_PER_CLIENT_BYTES',
+  bodyStartTimeoutMs: 'KNEEBOARD_BODY_START_TIMEOUT_S',
   requestTimeoutMs: 'KNEEBOARD_REQUEST_TIMEOUT_S',
   rateMax: 'KNEEBOARD_RATE_LIMIT_PER_MIN',
   rateWindowMs: 'KNEEBOARD_RATE_LIMIT_PER_MIN',

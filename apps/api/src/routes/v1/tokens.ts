@@ -24,12 +24,14 @@ export const tokenRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { token
   app.delete('/tokens/:id', {
     schema: {
       summary: 'Revoke a token; it stops working at once on this API process, within 5 s on others',
+      description: 'The admin token KNEEBOARD_ADMIN_TOKEN sets (id `env_admin`) is revoked only with `?confirm=KNEEBOARD_ADMIN_TOKEN`: a restart with the same value does not bring it back.',
       tags: ['tokens'],
       params: z.object({ id: TokenId }),
-      response: { 200: TokenInfo, 401: ApiError, 403: ApiError, 404: ApiError },
+      querystring: z.object({ confirm: z.string().max(100).optional().meta({ description: "the token's name, required to revoke env_admin" }) }),
+      response: { 200: TokenInfo, 400: ApiError, 401: ApiError, 403: ApiError, 404: ApiError },
     },
     handler: async (req) => {
-      const revoked = await tokens.revoke(req.params.id);
+      const revoked = await tokens.revoke(req.params.id, req.query.confirm);
       if (!revoked) throw notFound('token');
       return revoked;
     },
