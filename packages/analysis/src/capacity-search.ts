@@ -50,7 +50,7 @@ export type SearchStep =
       bracket: { holds: CapacityPoint | null; breaks: CapacityPoint | null };
       /** Levels that stayed unclear after their repeats: named, never counted as holding. */
       unclear: number[];
-      /** Runs at or past the upper bound (≤ maxOver). */
+      /** Runs at or past the first level that broke (≤ maxOver). */
       over: number;
     };
 
@@ -94,6 +94,8 @@ function levelStates(history: readonly SearchObservation[], o: Required<Omit<Sea
  * loop past its knee: p99 ∝ concurrency). Null without both margins.
  */
 function estimateCrossing(lo: LevelState, hi: LevelState): number | null {
+  // A level that stayed unclear sits on the threshold: the crossing is there.
+  if (hi.verdict === 'unclear') return hi.level;
   if (lo.margin === null || hi.margin === null || !(lo.margin < 1) || !(hi.margin > 1)) return null;
   const a = Math.log(lo.margin);
   const b = Math.log(hi.margin);
@@ -149,7 +151,10 @@ export function planCapacitySearch(history: readonly SearchObservation[], option
   const upper = states.find((s) => s.bound !== null) ?? null;
   const below = upper ? states.filter((s) => s.level < upper.level) : states;
   const lo = [...below].reverse().find((s) => s.verdict === 'holds') ?? null;
-  const over = upper ? history.filter((h) => h.level >= upper.level).length : 0;
+  // Runs at or past the first level run that broke (not one that only stayed unclear): what maxOver bounds.
+  const hardBound = (level: number) => states.some((s) => s.level === level && s.bound !== null && s.verdict !== 'unclear');
+  const firstBreak = history.find((h) => hardBound(h.level)) ?? null;
+  const over = firstBreak ? history.filter((h) => h.level >= firstBreak.level).length : 0;
   const unclear = states.filter((s) => s.verdict === 'unclear' && s.runs.length > o.maxRepeats).map((s) => s.level);
   const finish = (reason: string): SearchStep => ({
     done: true,
@@ -179,7 +184,7 @@ export function planCapacitySearch(history: readonly SearchObservation[], option
     return { done: false, level: Math.min(step, maxLevel), reason: `every SLO holds at ${formatLevel(top.level)}: grow` };
   }
   // Past the first break: only to confirm it (maxOver > 1), never further than that.
-  if (over < o.maxOver && top.level >= upper.level && top.bound !== null && top.level < maxLevel) {
+  if (firstBreak && over < o.maxOver && top.level >= firstBreak.level && top.bound !== null && top.level < maxLevel) {
     return { done: false, level: Math.min(grow(top.level), maxLevel), reason: `${formatLevel(top.level)}: ${top.bound}; confirm once more above it (${over + 1} of ${o.maxOver} past the break)` };
   }
 

@@ -67,6 +67,7 @@ describe('planCapacitySearch', () => {
     // Never more than one level at or past the first break: the target is protected.
     const firstBreak = levels.find((l) => l >= truth && l >= step.bracket.breaks!.level) as number;
     expect(levels.filter((l) => l >= firstBreak)).toEqual([firstBreak]);
+    expect(step.over).toBe(1);
   });
 
   it('repeats an unclear level instead of guessing, a bounded number of times, and never counts it', () => {
@@ -74,11 +75,14 @@ describe('planCapacitySearch', () => {
     const { step, levels } = search(closedLoop(8, 20, 3), { start: 1, loadModel: 'closed' });
     if (!step.done) throw new Error('unreachable');
     const at24 = levels.filter((l) => l === 24).length;
-    if (at24 > 0) {
-      expect(at24).toBe(3);
-      expect(step.unclear).toEqual([24]);
-      expect(step.capacity?.level).toBeLessThan(24);
-    }
+    expect(at24).toBe(3);
+    expect(step.unclear).toEqual([24]);
+    expect(step.capacity?.level).toBe(23);
+    expect(step.bracket.breaks?.level).toBe(24);
+    // The repeats are below the first break (25): they do not count against maxOver.
+    expect(levels.filter((l) => l >= 25)).toEqual([25]);
+    expect(step.over).toBe(1);
+    expect(levels).toHaveLength(10);
     // And a level unclear once, then clear, is decided by the clear run.
     let calls = 0;
     const flaky = (level: number): SearchObservation => {
