@@ -11,14 +11,19 @@ export const stepAt = (level: number) => ({ level, started_at: T0, measure_from:
 export function randomBatch(batchId: string, n: number, seed: number, level = 1): EventBatch {
   const rand = prng(seed);
   return batchOf(
-    Array.from({ length: n }, (_, i) => ({
-      level,
-      ts: T0 + (seed % 300) * 10_000 + i + rand(),
-      latency: 1 + rand() * 100,
-      compute: rand() < 0.1 ? null : rand() * 50,
-      queue: rand() < 0.1 ? null : rand() * 5,
-      status: rand() < 0.01 ? 503 : 200,
-    })),
+    Array.from({ length: n }, (_, i) => {
+      const ts = T0 + (seed % 300) * 10_000 + i + rand();
+      const latency = 1 + rand() * 100;
+      // Parts of the request's time: never longer than it (the API refuses that).
+      return {
+        level,
+        ts,
+        latency,
+        compute: rand() < 0.1 ? null : rand() * Math.min(50, latency),
+        queue: rand() < 0.1 ? null : rand() * Math.min(5, latency),
+        status: rand() < 0.01 ? 503 : 200,
+      };
+    }),
     batchId,
   );
 }

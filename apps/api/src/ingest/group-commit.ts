@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { batchToken, insertEventGroup, reconcileLedger, writeLedger, type Db, type EventInsert, type LedgerEntry } from '@kneeboard/clickhouse';
+import { SharedInsertFailed } from './storage-failure.ts';
 
 /** One checked batch waiting for its group: its events, its ledger row, and its caller. */
 export interface GroupMember {
@@ -132,7 +133,7 @@ export class GroupCommit {
           this.#concurrency = group.length + this.#queue.length + this.#arriving;
           for (const m of group) m.resolve();
         } catch (err) {
-          for (const m of group) m.reject(err);
+          for (const m of group) m.reject(group.length === 1 ? err : new SharedInsertFailed(err));
         }
       }
     } finally {

@@ -66,8 +66,8 @@ export class IngestService {
     try {
       batch = decode(incoming, eventBounds(state.span, now));
     } catch (err) {
-      // Steps posted through another replica since the span was read may widen it: look once more.
-      if (!(err instanceof BatchRejected) || !err.field.startsWith('ts_ms')) throw err;
+      // Steps posted through another replica since the span was read may widen it, or add a level: look once more.
+      if (!(err instanceof BatchRejected) || !(err.field.startsWith('ts_ms') || err.field.startsWith('level['))) throw err;
       state = (await orUnavailable('the batch', () => this.runs.get(runId, { fresh: true, now }))) ?? state;
       batch = decode(incoming, eventBounds(state.span, now));
     }

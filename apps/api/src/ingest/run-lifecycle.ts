@@ -31,5 +31,6 @@ export function eventBounds(span: RunSpan, now: number): EventBounds {
   const from = span.steps_from === null ? EPOCH_FLOOR_MS : span.steps_from - EVENT_TIME_SLACK_MS;
   const live = span.status === 'running' || span.open_step;
   const to = Math.max(live ? now : (span.finished_at ?? now), span.steps_to ?? 0, span.created_at) + EVENT_TIME_SLACK_MS;
-  return { tsMin: from, tsMax: to };
+  // A run with steps takes events only at their levels; before its first step, any level (as any time).
+  return { tsMin: from, tsMax: to, ...(span.levels.length > 0 ? { levels: new Set(span.levels) } : {}) };
 }

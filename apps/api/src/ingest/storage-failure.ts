@@ -1,14 +1,28 @@
 import { HttpError } from '../errors.ts';
-import { RETRY_AFTER_S, storageTrouble } from '../plugins/storage-errors.ts';
+import { RETRY_AFTER_S, storageTrouble, undecodableInput } from '../plugins/storage-errors.ts';
+
+/**
+ * An insert of several batches together failed: which of them storage could not read, it does not
+ * say, so none is told its body is bad (each is answered as a storage failure, and sent again).
+ */
+export class SharedInsertFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'SharedInsertFailed';
+  }
+}
 
 /**
  * A storage failure on the write path, answered with Retry-After: 507 when the disk is full, 503
- * otherwise. Every write there is idempotent (a batch is one atomic block under its token; steps
+ * otherwise — or a 400 when storage could not read what it was given alone (see undecodableInput). Every write there is idempotent (a batch is one atomic block under its token; steps
  * and finishes are upserts), so the agent's retry is safe — while a 500 would be final to an
  * agent, and its data lost.
  */
 export function storageFailure(err: unknown, what: string): HttpError {
   const reason = err instanceof Error ? (err.message.split('\n')[0] ?? err.name) : String(err);
+  if (!(err instanceof SharedInsertFailed) && undecodableInput(err)) {
+    return new HttpError(400, `storage could not read ${what}: ${reason.replace(/[\s.:]+$/, '')}. The body is malformed: sending it again cannot help`, 'body');
+  }
   const failure =
     storageTrouble(err) === 'full'
       ? new HttpError(507, `storage is full: ${what} was not stored and not acknowledged (${reason}); free disk space (or shorten retention) and send it again`, undefined, undefined, RETRY_AFTER_S.full)

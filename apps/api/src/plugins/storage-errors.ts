@@ -25,3 +25,15 @@ export function storageTrouble(err: unknown): StorageTrouble | null {
 
 /** Seconds to wait before retrying: space is freed by a person (or a TTL merge), a restart takes seconds. */
 export const RETRY_AFTER_S: Record<StorageTrouble, number> = { full: 30, unreachable: 1 };
+
+/**
+ * ClickHouse could not read the input it was given: INCORRECT_DATA (117; what its Arrow reader
+ * answers for buffer regions that do not fit, for instance) or CANNOT_PARSE_*. On an insert of one
+ * batch that is the batch's own fault, final like any 400 — never a storage failure worth a retry.
+ * (A corrupted part on disk is CORRUPTED_DATA or a checksum error: not matched.)
+ */
+const UNDECODABLE = /INCORRECT_DATA|CANNOT_PARSE_[A-Z_]+/;
+
+export function undecodableInput(err: unknown): boolean {
+  return UNDECODABLE.test(texts(err).join('\n'));
+}

@@ -11,6 +11,8 @@ export interface RunSpan {
   steps_to: number | null;
   /** True while a step has no end yet. */
   open_step: boolean;
+  /** The levels the run has a step window for (an event at another level is counted in no step). */
+  levels: number[];
 }
 
 const SpanRow = z.object({
@@ -21,6 +23,7 @@ const SpanRow = z.object({
   steps_from: z.number().nullable(),
   steps_to: z.number().nullable(),
   open_steps: z.coerce.number(),
+  levels: z.array(z.number()),
 });
 
 /** One query for the run and its step span; null when the run does not exist. */
@@ -29,12 +32,13 @@ export async function getRunSpan(db: Db, runId: string): Promise<RunSpan | null>
     query: `SELECT r.status AS status,
                    toUnixTimestamp64Milli(r.created_at) AS created_at,
                    if(r.finished_at IS NULL, NULL, toUnixTimestamp64Milli(assumeNotNull(r.finished_at))) AS finished_at,
-                   s.steps AS steps, s.steps_from AS steps_from, s.steps_to AS steps_to, s.open_steps AS open_steps
+                   s.steps AS steps, s.steps_from AS steps_from, s.steps_to AS steps_to, s.open_steps AS open_steps, s.levels AS levels
             FROM (SELECT status, created_at, finished_at FROM kb_runs_v1 FINAL WHERE id = {run_id:UUID}) AS r
             CROSS JOIN (SELECT count() AS steps,
                                if(count() = 0, NULL, min(started_at_ms)) AS steps_from,
                                if(count() = 0, NULL, max(greatest(ifNull(ended_at_ms, 0), started_at_ms))) AS steps_to,
-                               countIf(ended_at_ms IS NULL) AS open_steps
+                               countIf(ended_at_ms IS NULL) AS open_steps,
+                               groupUniqArray(level) AS levels
                         FROM kb_steps_v1 FINAL WHERE run_id = {run_id:UUID}) AS s`,
     query_params: { run_id: runId },
     format: 'JSONEachRow',
@@ -48,5 +52,6 @@ export async function getRunSpan(db: Db, runId: string): Promise<RunSpan | null>
     steps_from: row.steps === 0 ? null : row.steps_from,
     steps_to: row.steps === 0 ? null : row.steps_to,
     open_step: row.open_steps > 0,
+    levels: row.levels,
   };
 }

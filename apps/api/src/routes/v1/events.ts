@@ -22,6 +22,26 @@ A bad batch is refused whole (400 naming the column or entry); a batch_id stored
 const bodyLeftToIngest: FastifySchemaCompiler<unknown> = (route) =>
   route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
 
+/**
+ * The name of a query parameter whose percent-encoding is not UTF-8 (`?agent_id=%FF%FE`), or null.
+ * Fastify's parser keeps such a value as the raw text `%FF%FE` — a name nobody sent — so the raw
+ * query string is decoded here, and a value that does not decode is refused.
+ */
+function undecodableQueryParam(url: string): string | null {
+  const at = url.indexOf('?');
+  if (at === -1) return null;
+  for (const pair of url.slice(at + 1).split('&')) {
+    const eq = pair.indexOf('=');
+    const key = eq === -1 ? pair : pair.slice(0, eq);
+    try {
+      decodeURIComponent(pair.replace(/\+/g, ' '));
+    } catch {
+      return /^[\w.-]+$/.test(key) ? key : '';
+    }
+  }
+  return null;
+}
+
 function incoming(contentType: string | undefined, body: unknown, query: z.infer<typeof EventsQuery>): IncomingBatch {
   if (!(body instanceof Buffer)) return { kind: 'json', body };
   if (contentType?.split(';')[0]?.trim().toLowerCase() !== ARROW_STREAM_CONTENT_TYPE) throw new HttpError(415, `expected application/json or ${ARROW_STREAM_CONTENT_TYPE}`, 'content-type');
@@ -58,6 +78,10 @@ export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { hub, 
     onRequestAbort: async (req) => arrived(req),
     handler: async (req) => {
       try {
+        const undecodable = undecodableQueryParam(req.url);
+        if (undecodable !== null) {
+          throw new HttpError(400, 'is not valid UTF-8 once percent-decoded; percent-encode the UTF-8 bytes of the text', undecodable === '' ? 'querystring' : `querystring.${undecodable}`);
+        }
         const outcome = await ingest.ingest(req.params.id, incoming(req.headers['content-type'], req.body, req.query), Date.now(), () => arrived(req));
         if (!outcome.duplicate) hub.notify(req.params.id);
         return outcome;

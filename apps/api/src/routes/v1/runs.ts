@@ -26,7 +26,7 @@ export const IdParams = z.object({ id: RunId });
 /** A run finished before this call: the same status within the grace period is a replay; anything else a 409. */
 function refuseRefinish(run: Run, status: Run['status'], graceMs: number, now = Date.now()): void {
   if (run.status !== status) throw new HttpError(409, `run is already ${run.status}; it cannot become ${status}`, 'status');
-  const late = refuseLateWrite({ status: run.status, finished_at: run.finished_at, created_at: run.created_at, steps_from: null, steps_to: null, open_step: false }, now, graceMs, 'repeated finishes');
+  const late = refuseLateWrite({ status: run.status, finished_at: run.finished_at, created_at: run.created_at, steps_from: null, steps_to: null, open_step: false, levels: [] }, now, graceMs, 'repeated finishes');
   if (late) throw late;
 }
 

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { upsertStep } from '@kneeboard/clickhouse';
-import { ApiError, StepWindowBody } from '@kneeboard/contracts';
+import { ApiError, StepWindowBody, stepSpanProblem } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
+import { HttpError } from '../../errors.ts';
 import { orUnavailable } from '../../ingest/storage-failure.ts';
 import { IdParams } from './runs.ts';
 
@@ -16,7 +17,9 @@ export const stepRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
       response: { 200: z.object({ ok: z.literal(true) }), 400: ApiError, 409: ApiError, 503: ApiError },
     },
     handler: async (req) => {
-      await ingest.writableRun(req.params.id, 'late step windows');
+      const { span } = await ingest.writableRun(req.params.id, 'late step windows');
+      const far = stepSpanProblem({ from: span.steps_from, to: span.steps_to }, req.body);
+      if (far) throw new HttpError(400, far.message, far.field);
       await orUnavailable('the step window', () => upsertStep(db, req.params.id, req.body));
       ingest.runs.invalidate(req.params.id);
       hub.notify(req.params.id);
