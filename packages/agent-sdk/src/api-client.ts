@@ -101,8 +101,9 @@ export class KneeboardApi {
     return checkApiShape('POST', `${this.baseUrl}/api/v1/runs/${runId}/events`, json, IngestResponse);
   }
 
-  async finishRun(runId: string, status: 'finished' | 'aborted'): Promise<void> {
-    await this.call('finish the run', 'POST', `/api/v1/runs/${runId}/finish`, { status });
+  /** `span`: the test's own start (and end) where the API's clock does not know it — an import's file times. */
+  async finishRun(runId: string, status: 'finished' | 'aborted', span: { started_at: number; finished_at?: number } | null = null): Promise<void> {
+    await this.call('finish the run', 'POST', `/api/v1/runs/${runId}/finish`, { status, ...span });
   }
 
   /**

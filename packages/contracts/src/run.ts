@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EpochMs, RunId } from './common.ts';
+import { EpochMs, IngestEpochMs, RunId } from './common.ts';
 import { LINE, NONBLANK_LINE, TEXT, plainLine, plainText } from './text.ts';
 
 export const LoadModel = z.enum(['closed', 'open']);
@@ -50,14 +50,30 @@ export const Run = z.object({
   agent_host: z.string().nullable(),
   agent_cores: z.number().int().nullable(),
   status: RunStatus,
+  /** When the test began: when the run was created, or the span its finish gave (an import: the file's first request). */
   created_at: EpochMs,
   finished_at: EpochMs.nullable(),
 });
 export type Run = z.infer<typeof Run>;
 
+/**
+ * `started_at`/`finished_at`: the test's own span where the API's clock does not know it — an
+ * import of a file written earlier gives its first request's send and last completion. Not in the
+ * future (beyond EVENT_TIME_SLACK_MS, checked by the API), `finished_at` only with `started_at`.
+ */
 export const FinishRunBody = z
-  .object({ status: z.enum(['finished', 'aborted']).default('finished') })
+  .object({
+    status: z.enum(['finished', 'aborted']).default('finished'),
+    started_at: IngestEpochMs.optional(),
+    finished_at: IngestEpochMs.optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.finished_at === undefined) return;
+    if (b.started_at === undefined) ctx.addIssue({ code: 'custom', path: ['started_at'], message: 'must be given with finished_at' });
+    else if (b.finished_at < b.started_at) ctx.addIssue({ code: 'custom', path: ['finished_at'], message: 'must not be before started_at' });
+  })
   .default({ status: 'finished' });
+export type FinishRunBody = z.infer<typeof FinishRunBody>;
 
 export const RunLabel = z.string().max(50).trim().min(1).superRefine(plainLine).meta(NONBLANK_LINE);
 

@@ -57,17 +57,22 @@ export async function getRun(db: Db, id: string): Promise<Run | null> {
 /**
  * Marks a run finished or aborted. A run finished before is left as it was (first finish time and
  * status kept) and reported with `before: true`, for the caller's rules on repeated finishes.
+ * `span`: the test's own start (and end), replacing the API's clock — an import's file times.
  */
 export async function finishRun(
   db: Db,
   id: string,
   status: Exclude<RunStatus, 'running'>,
   now = Date.now(),
+  span: { started_at?: number | undefined; finished_at?: number | undefined } = {},
 ): Promise<{ run: Run; before: boolean } | null> {
   const run = await getRun(db, id);
   if (!run) return null;
   if (run.status !== 'running') return { run, before: true };
-  const finished: Run = { ...run, status, finished_at: now };
+  // Whole ms (the column's precision), rounded outwards: the run spans every request of its span.
+  const created_at = span.started_at === undefined ? run.created_at : Math.floor(span.started_at);
+  const finished_at = span.finished_at === undefined ? Math.max(now, created_at) : Math.ceil(span.finished_at);
+  const finished: Run = { ...run, status, created_at, finished_at };
   await writeRun(db, finished);
   return { run: finished, before: false };
 }

@@ -5,6 +5,7 @@ import {
   ApiError,
   CreateRunBody,
   CreateRunResponse,
+  EVENT_TIME_SLACK_MS,
   FinishRunBody,
   ListRunsQuery,
   ListRunsResponse,
@@ -23,9 +24,16 @@ import { requireRunDetail } from '../../services/run-detail.ts';
 
 export const IdParams = z.object({ id: RunId });
 
-/** A run finished before this call: the same status within the grace period is a replay; anything else a 409. */
-function refuseRefinish(run: Run, status: Run['status'], graceMs: number, now = Date.now()): void {
+/**
+ * A run finished before this call: the same status within the grace period is a replay; so is the
+ * same status with the same span (an import's finish, whose finished_at lies in the past); anything
+ * else a 409.
+ */
+function refuseRefinish(run: Run, body: FinishRunBody, graceMs: number, now = Date.now()): void {
+  const { status } = body;
   if (run.status !== status) throw new HttpError(409, `run is already ${run.status}; it cannot become ${status}`, 'status');
+  // Stored in whole ms, rounded outwards (see finishRun).
+  if (body.started_at !== undefined && body.finished_at !== undefined && Math.floor(body.started_at) === run.created_at && Math.ceil(body.finished_at) === run.finished_at) return;
   const late = refuseLateWrite({ status: run.status, finished_at: run.finished_at, created_at: run.created_at, steps_from: null, steps_to: null, open_step: false, levels: [] }, now, graceMs, 'repeated finishes');
   if (late) throw late;
 }
@@ -100,17 +108,24 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
     schema: {
       summary: 'Mark a run finished (or aborted)',
       description:
-        'Finishing again with the same status is accepted within the late-data grace period (a spooling agent re-sending its finish) and answers the run unchanged; a different status, or after the grace period, is a 409.',
+        "Finishing again with the same status is accepted within the late-data grace period (a spooling agent re-sending its finish) and answers the run unchanged; a different status, or after the grace period, is a 409. `started_at`/`finished_at` give the test's own span (an import: the file's first and last request), which becomes the run's `created_at`/`finished_at`; a finish repeating the same span is always a replay.",
       tags: ['runs'],
       params: IdParams,
       body: FinishRunBody,
-      response: { 200: Run, 404: ApiError, 409: ApiError, 503: ApiError },
+      response: { 200: Run, 400: ApiError, 404: ApiError, 409: ApiError, 503: ApiError },
     },
     handler: async (req) => {
-      const finished = await orUnavailable('the finish', () => finishRun(db, req.params.id, req.body.status));
+      const now = Date.now();
+      // Clocks of load hosts drift from the API's by as much as events may: the same slack.
+      for (const field of ['started_at', 'finished_at'] as const) {
+        const at = req.body[field];
+        if (at !== undefined && at > now + EVENT_TIME_SLACK_MS) throw new HttpError(400, `${field} must not be in the future`, field);
+      }
+      const span = { started_at: req.body.started_at, finished_at: req.body.finished_at };
+      const finished = await orUnavailable('the finish', () => finishRun(db, req.params.id, req.body.status, now, span));
       if (!finished) throw notFound('run');
       const { run } = finished;
-      if (finished.before) refuseRefinish(run, req.body.status, ingest.lateDataGraceMs);
+      if (finished.before) refuseRefinish(run, req.body, ingest.lateDataGraceMs, now);
       ingest.runs.invalidate(run.id);
       hub.notify(run.id);
       return run;
