@@ -105,6 +105,11 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
     onLedgerError: (err) => app.log.error({ err }, 'batch ledger write failed; it is retried'),
     ...ingestOptions,
   });
+  // Before the first request: what a crashed process left half written is put right (rollup included).
+  app.addHook('onReady', async () => {
+    const recovered = await ingest.recover().catch((err: unknown) => void app.log.error({ err }, 'crash recovery at start-up failed; each run is recovered before its next write'));
+    if (recovered && recovered.length > 0) app.log.warn({ runs: recovered }, 'recovered runs a crashed process left half written');
+  });
   // Rows not written here are the tolerated loss the batch writer describes (a crash loses them too).
   app.addHook('onClose', async () => ingest.flushLedger().catch((err) => app.log.error({ err }, 'batch ledger rows not written at shutdown')));
 

@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRequests, countRollupRequests, EXACT_UP_TO_REQUESTS, queryRollupCurve, queryRollupLevelSamples } from '@kneeboard/clickhouse';
+import { countRequests, countRollupRequests, EXACT_UP_TO_REQUESTS, insertEventBatch, queryRollupCurve, queryRollupLevelSamples, runsWithSuspectRollup } from '@kneeboard/clickhouse';
 import { ListRunsResponse, RunDetail, type CurvePoint } from '@kneeboard/contracts';
-import { createRun, postJson, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
+import { batchOf, createRun, postJson, prng, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
+import { arrowOf, stepAt } from './ingest-support.ts';
 
 /**
  * Known distributions, one per level, as ClickHouse expressions of two uniforms u1, u2 in (0, 1)
@@ -127,4 +131,83 @@ describe.each(STORAGE_MODES)('the rollup against exact percentiles on known dist
     expect(res.status).toBe(400);
     expect(((await res.json()) as { field?: string }).field).toBe('querystring.exact');
   });
+});
+
+/** A batch of n events at level 1 with seeded timings (compute and queue within the latency). */
+function timedBatch(batchId: string, n: number, seed: number) {
+  const rand = prng(seed);
+  return batchOf(
+    Array.from({ length: n }, (_, i) => {
+      const latency = 1 + rand() * 100;
+      return { level: 1, ts: stepAt(1).started_at + seed * 7_000 + i + rand(), latency, compute: i % 10 === 0 ? null : latency * 0.5, queue: i % 10 === 0 ? null : latency * 0.2, status: i % 97 === 0 ? 503 : 200 };
+    }),
+    batchId,
+  );
+}
+
+describe('a crash between the raw rows and the rollup view’s rows (embedded)', () => {
+  it('is repaired at start-up: the default view, ?exact=0 and the runs list agree with the raw rows again, percentiles included', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'kb-rollup-crash-'));
+    let api = await startTestApi({ dataDir });
+    try {
+      const runId = await createRun(api.url, { service: 'rollup-crash' });
+      expect((await postJson(`${api.url}/api/v1/runs/${runId}/steps`, stepAt(1))).status).toBe(200);
+      for (let i = 1; i <= 3; i++) expect((await postJson(`${api.url}/api/v1/runs/${runId}/events`, timedBatch(`b${i}`, 5_000, i))).status).toBe(200);
+      const get = async (query: string) => RunDetail.parse(await (await fetch(`${api.url}/api/v1/runs/${runId}${query}`)).json());
+      const before = await get('?exact=0');
+      expect(before.curve[0]?.requests).toBe(15_000);
+
+      // What a process killed mid-insert leaves: seconds whose view rows were never written (the
+      // raw part was), and — the other order — a second counted twice in the rollup.
+      const seconds = (await (
+        await api.db.client.query({ query: 'SELECT DISTINCT second FROM kb_request_seconds_v1 WHERE run_id = {run:UUID} ORDER BY second LIMIT 4', query_params: { run: runId }, format: 'JSONEachRow' })
+      ).json()) as Array<{ second: string | number }>;
+      const [doubled, ...lost] = seconds.map((s) => Number(s.second));
+      await api.db.client.command({ query: 'DELETE FROM kb_request_seconds_v1 WHERE run_id = {run:UUID} AND second IN {lost:Array(Int64)}', query_params: { run: runId, lost } });
+      await api.db.client.command({
+        query: `INSERT INTO kb_request_seconds_v1 SETTINGS insert_deduplicate = 0, insert_deduplication_token = ''
+                SELECT * FROM kb_request_seconds_v1 WHERE run_id = {run:UUID} AND second = {doubled:Int64}`,
+        query_params: { run: runId, doubled },
+      });
+      const damaged = await get('?exact=0');
+      expect(damaged.curve[0]?.requests).not.toBe(15_000);
+      await api.close();
+
+      api = await startTestApi({ dataDir });
+      const after = await get('?exact=0');
+      // Rebuilt states equal the view's own, so every figure is as before the damage.
+      expect(after.curve).toEqual(before.curve);
+      expect((await get('')).curve.map((p) => p.requests)).toEqual([15_000]);
+      expect((await get('?exact=1')).curve.map((p) => [p.requests, p.qps])).toEqual(after.curve.map((p) => [p.requests, p.qps]));
+      const list = ListRunsResponse.parse(await (await fetch(`${api.url}/api/v1/runs?service=rollup-crash`)).json());
+      expect(list.runs.map((r) => [r.requests, r.peak_qps])).toEqual([[15_000, after.curve[0]?.qps]]);
+      expect(await countRollupRequests(api.db, runId)).toBe(await countRequests(api.db, runId));
+      // Nothing more to repair.
+      expect(await runsWithSuspectRollup(api.db)).toEqual([]);
+    } finally {
+      await api.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('a server whose view failed after the raw part (server)', () => {
+  it('completes the rollup when the batch is sent again under the same token', async () => {
+    const api = await startTestApi({ mode: 'server' });
+    try {
+      const runId = await createRun(api.url, { service: 'rollup-retry' });
+      const batch = timedBatch('retried', 5_000, 7);
+      const insert = { runId, batchId: 'retried', agentId: batch.agent_id, arrow: arrowOf(batch) };
+      // The view's target refuses this run's rows: the insert fails after (or before) the raw part.
+      await api.db.client.command({ query: `ALTER TABLE kb_request_seconds_v1 ADD CONSTRAINT kb_test_refuse CHECK run_id != toUUID('${runId}')` });
+      await expect(insertEventBatch(api.db, insert)).rejects.toThrow();
+      await api.db.client.command({ query: 'ALTER TABLE kb_request_seconds_v1 DROP CONSTRAINT kb_test_refuse' });
+      // Not acknowledged, so the agent sends it again: stored once in both tables.
+      await insertEventBatch(api.db, insert);
+      await insertEventBatch(api.db, insert);
+      expect([await countRequests(api.db, runId), await countRollupRequests(api.db, runId)]).toEqual([5_000, 5_000]);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
 });

@@ -98,6 +98,12 @@ export class BatchWriter {
     return { accepted: batch.columns.length, duplicate: false };
   }
 
+  /** Resolves once every write of the run this process has under way has ended, stored or not (a deletion waits for them). */
+  async settle(runId: string): Promise<void> {
+    const prefix = `${runId}:`;
+    await Promise.all([...this.#inFlight].filter(([key]) => key.startsWith(prefix)).map(([, write]) => write.catch(() => undefined)));
+  }
+
   /** Writes the ledger rows still waiting (before closing the database, and in tests of other processes' view). */
   flushLedger(): Promise<void> {
     return this.#ledger.flush();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { batchToken, insertEventGroup, reconcileLedger, writeLedger, type Db, type EventInsert, type LedgerEntry } from '@kneeboard/clickhouse';
+import { batchToken, insertEventGroup, reconcileLedger, repairRollup, writeLedger, type Db, type EventInsert, type LedgerEntry } from '@kneeboard/clickhouse';
 import { SharedInsertFailed } from './storage-failure.ts';
 
 /** One checked batch waiting for its group: its events, its ledger row, and its caller. */
@@ -54,7 +54,7 @@ export class GroupCommit {
   #concurrency = 1;
   /** Ends the current #gather wait early. */
   #gathered: (() => void) | undefined;
-  /** Runs whose ledger could not be reconciled after a failed insert: done before their next group's ledger rows. */
+  /** Runs not yet put right after a failed insert (storage refused that too): done before their next group's ledger rows. */
   readonly #unreconciled = new Set<string>();
   /** The ledger time of the last group: strictly increasing, so the newest group is the last one written. */
   #stamp = 0;
@@ -152,6 +152,17 @@ export class GroupCommit {
     return this.#queue.splice(0, n);
   }
 
+  /**
+   * A failed insert may have stored nothing, or the raw rows without the rollup view's (a full disk
+   * can refuse the second part after taking the first). Its ledger rows go if its events are not
+   * there; if they are, the batches will be answered `duplicate` when sent again, so the rollup is
+   * rebuilt from them now. No group of this process is in flight here, so neither can mistake one.
+   */
+  async #afterFailure(runId: string): Promise<void> {
+    await reconcileLedger(this.db, runId);
+    await repairRollup(this.db, runId);
+  }
+
   async #commit(group: Waiting[]): Promise<void> {
     const first = group[0] as Waiting;
     // A lone batch keeps its own token: a copy of it alone is then dropped by the engine as well.
@@ -160,7 +171,7 @@ export class GroupCommit {
     // While the failed group is still a run's newest, its rows can be told apart: before this one's.
     for (const runId of runs) {
       if (!this.#unreconciled.has(runId)) continue;
-      await reconcileLedger(this.db, runId);
+      await this.#afterFailure(runId);
       this.#unreconciled.delete(runId);
     }
     this.#stamp = Math.max(Date.now(), this.#stamp + 1);
@@ -178,7 +189,7 @@ export class GroupCommit {
     } catch (err) {
       // Take back the ledger rows of whatever did not land, before anyone sends these batches again
       // (or, if storage refuses that too, before the run's next group).
-      for (const runId of runs) await reconcileLedger(this.db, runId).catch(() => this.#unreconciled.add(runId));
+      for (const runId of runs) await this.#afterFailure(runId).catch(() => this.#unreconciled.add(runId));
       throw err;
     }
     this.stats.groups++;

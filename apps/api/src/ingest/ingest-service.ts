@@ -1,8 +1,9 @@
-import type { Db } from '@kneeboard/clickhouse';
+import { markRunDeleted, purgeRun, runRowsLeft, type Db } from '@kneeboard/clickhouse';
 import type { IngestResponse } from '@kneeboard/contracts';
 import { BatchRejected, decodeArrowBatch, decodeJsonBatch, type DecodedBatch, type EventBounds } from '@kneeboard/event-wire';
 import { HttpError } from '../errors.ts';
 import { BatchWriter } from './batch-writer.ts';
+import { CrashRecovery, type Recovered } from './crash-recovery.ts';
 import { eventBounds, refuseLateWrite } from './run-lifecycle.ts';
 import { RunStateCache, type RunState, type RunStateCacheOptions } from './run-state-cache.ts';
 import { orUnavailable } from './storage-failure.ts';
@@ -15,6 +16,18 @@ export interface IngestOptions extends RunStateCacheOptions {
 }
 
 /** A batch as it arrived: a parsed JSON body, or Arrow bytes with the ids from the query string. */
+/**
+ * On a server, how long after the span cache's lifetime a deletion waits before removing rows: the
+ * batch another replica accepted just before its cache saw the deletion has been written by then
+ * (a 20,000-event insert takes tens of milliseconds; its ledger row follows within 250 ms).
+ */
+const REPLICA_SETTLE_MS = 1_000;
+/** A deletion removes rows again if some arrived meanwhile (a write under way on another replica); at most this often. */
+const PURGE_ROUNDS = 3;
+
+/** A write to a deleted run: the same final answer as any unknown run (retrying cannot help). */
+const deletedRun = (runId: string) => new HttpError(400, `unknown run ${runId}: it was deleted`, 'id');
+
 export type IncomingBatch = { kind: 'json'; body: unknown } | { kind: 'arrow'; bytes: Uint8Array; batch_id: string; agent_id: string };
 
 /**
@@ -24,12 +37,16 @@ export type IncomingBatch = { kind: 'json'; body: unknown } | { kind: 'arrow'; b
 export class IngestService {
   readonly runs: RunStateCache;
   readonly #writer: BatchWriter;
+  readonly #recovery: CrashRecovery;
+  /** Runs this process has deleted or is deleting: refused at once, before storage says so. */
+  readonly #deleted = new Set<string>();
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly options: IngestOptions,
   ) {
-    this.runs = new RunStateCache(db, options);
+    this.#recovery = new CrashRecovery(db);
+    this.runs = new RunStateCache(db, options, this.#recovery);
     this.#writer = new BatchWriter(db, options.onLedgerError ?? ((err) => console.error('batch ledger write failed; retrying', err)));
   }
 
@@ -39,6 +56,7 @@ export class IngestService {
 
   /** The run's state if it may take writes of kind `what` now: 400 for an unknown run, 409 past the grace period. */
   async writableRun(runId: string, what: string, now = Date.now()): Promise<RunState> {
+    if (this.#deleted.has(runId)) throw deletedRun(runId);
     let state = await orUnavailable(what, () => this.runs.get(runId, { now }));
     // A cached "finished" may be stale in the other direction too: re-read before refusing.
     if (state && refuseLateWrite(state.span, now, this.options.lateDataGraceMs, what)) {
@@ -71,7 +89,48 @@ export class IngestService {
       state = (await orUnavailable('the batch', () => this.runs.get(runId, { fresh: true, now }))) ?? state;
       batch = decode(incoming, eventBounds(state.span, now));
     }
-    return this.#writer.store(runId, state, batch, batch.canonicalArrow, now, arrived);
+    // Checked again with no await since: a deletion that began meanwhile waits only for writes already under way.
+    if (this.#deleted.has(runId)) throw deletedRun(runId);
+    const stored = await this.#writer.store(runId, state, batch, batch.canonicalArrow, now, arrived);
+    // Deleted while it was written: the deletion removes these rows (it waited for this write), so no acknowledgement.
+    if (this.#deleted.has(runId)) throw deletedRun(runId);
+    return stored;
+  }
+
+  /**
+   * Deletes the run so that the deletion wins over any write racing it: the tombstone goes to
+   * storage first (from then on every API process refuses the run: getRunSpan answers null), this
+   * process's own writes of the run are waited for, on a server the other replicas' cached spans
+   * are let expire, and only then are the rows removed — again if some arrived meanwhile. A full
+   * disk fails the tombstone or a mutation at once (the caller answers 507); a deletion cut short
+   * is finished by the retention sweep (deletedRunsWithRows).
+   */
+  async deleteRun(runId: string): Promise<void> {
+    this.#deleted.add(runId);
+    try {
+      await markRunDeleted(this.db, runId);
+    } catch (err) {
+      // Nothing was deleted: the run goes on as before.
+      this.#deleted.delete(runId);
+      throw err;
+    }
+    this.runs.forget(runId);
+    await this.#writer.settle(runId);
+    if (this.db.config.mode !== 'embedded') await new Promise((resolve) => setTimeout(resolve, this.runs.spanTtlMs + REPLICA_SETTLE_MS));
+    for (let round = 1; ; round++) {
+      await purgeRun(this.db, runId);
+      if (round >= PURGE_ROUNDS || (await runRowsLeft(this.db, runId)) === 0) break;
+    }
+    this.runs.forget(runId);
+    this.#recovery.forget(runId);
+  }
+
+  /**
+   * At start-up, before the first request (embedded engine): what the previous process left half
+   * written when it died is put right, for every run it touched (see CrashRecovery).
+   */
+  recover(): Promise<Recovered[]> {
+    return this.#recovery.sweep();
   }
 
   /** Writes what the batch ledger still holds in memory (on close). */

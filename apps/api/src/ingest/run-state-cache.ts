@@ -1,4 +1,5 @@
-import { getRunSpan, readLedger, reconcileLedger, type Db, type RunSpan } from '@kneeboard/clickhouse';
+import { getRunSpan, readLedger, type Db, type RunSpan } from '@kneeboard/clickhouse';
+import { CrashRecovery } from './crash-recovery.ts';
 
 /** A batch this process knows is stored: enough to tell a replay (same content) from a reused id. */
 export interface KnownBatch {
@@ -41,17 +42,17 @@ const LEDGER_OVERLAP_MS = 60_000;
  */
 export class RunStateCache {
   readonly #runs = new Map<string, Promise<RunState | null>>();
-  readonly #spanTtlMs: number;
+  /** How old a cached span may be when a write is checked against it (a deletion elsewhere is seen within this). */
+  readonly spanTtlMs: number;
   readonly #ledgerRefreshMs: number;
   readonly #maxRuns: number;
-  /** Runs whose ledger this process has checked against their events (once each: see #load). */
-  readonly #reconciled = new Set<string>();
-
   constructor(
     private readonly db: Db,
     options: RunStateCacheOptions = {},
+    /** Puts right what a crashed process left of a run, before this process writes to it. */
+    private readonly recovery = new CrashRecovery(db),
   ) {
-    this.#spanTtlMs = options.spanTtlMs ?? 5_000;
+    this.spanTtlMs = options.spanTtlMs ?? 5_000;
     this.#ledgerRefreshMs = options.ledgerRefreshMs ?? 30_000;
     this.#maxRuns = options.maxRuns ?? 1_000;
   }
@@ -69,7 +70,7 @@ export class RunStateCache {
     this.#remember(runId, entry);
     const state = await entry;
     if (state === null) return this.get(runId, { fresh, now });
-    if (fresh || now - state.spanAt > this.#spanTtlMs) {
+    if (fresh || now - state.spanAt > this.spanTtlMs) {
       const span = await getRunSpan(this.db, runId);
       if (span === null) return null;
       state.span = span;
@@ -95,13 +96,9 @@ export class RunStateCache {
   async #load(runId: string, now: number): Promise<RunState | null> {
     const span = await getRunSpan(this.db, runId);
     if (span === null) return null;
-    // Embedded, the ledger is written before a group's events: a process that died between the two
-    // left rows naming events that are not there. Checked before this process writes to the run —
-    // on its first use only: later, a group of this process's own may be between its two writes.
-    if (this.db.config.mode === 'embedded' && !this.#reconciled.has(runId)) {
-      await reconcileLedger(this.db, runId);
-      this.#reconciled.add(runId);
-    }
+    // Embedded: a process that died mid-insert may have left ledger rows naming events that are not
+    // there, or a rollup short of the raw rows. Put right before this process writes to the run.
+    await this.recovery.run(runId);
     const state: RunState = { span, spanAt: now, batches: new Map(), ledgerUpTo: 0, ledgerAt: 0 };
     await this.#readLedger(runId, state, now);
     return state;

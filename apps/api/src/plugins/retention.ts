@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { deleteRun, listExpiredRuns, type Db } from '@kneeboard/clickhouse';
+import { deleteRun, deletedRunsWithRows, listExpiredRuns, purgeRun, type Db } from '@kneeboard/clickhouse';
 
 const DAY_MS = 86_400_000;
 
@@ -22,7 +22,8 @@ const PER_SWEEP = 100;
 
 /**
  * Deletes the runs past their service's retention — raw events, rollup, ledger, steps and the run,
- * as DELETE /runs/{id} does — except runs labelled `pinned`. Returns the ids deleted.
+ * as DELETE /runs/{id} does — except runs labelled `pinned`, and finishes deletions that were cut
+ * short. Returns the ids of the expired runs deleted.
  *
  * Why a sweep and not a ClickHouse TTL: a TTL expression sees only its own row, and the raw rows
  * carry neither the service nor the pin (ClickHouse 26.7 refuses dictGet in a TTL as
@@ -30,6 +31,12 @@ const PER_SWEEP = 100;
  */
 export async function sweepRetention(db: Db, policy: RetentionPolicy, now = Date.now(), onDeleted: (runId: string) => void = () => undefined): Promise<string[]> {
   const cutoff = (days: number | null) => (days === null ? null : now - days * DAY_MS);
+  // Deletions cut short (a full disk, a crash, a write another replica had under way) first: their
+  // runs are already refused everywhere, only rows are left to remove.
+  for (const runId of await deletedRunsWithRows(db, PER_SWEEP)) {
+    await purgeRun(db, runId);
+    onDeleted(runId);
+  }
   if (policy.defaultDays === null && policy.services.every((s) => s.days === null)) return [];
   const expired = await listExpiredRuns(db, {
     defaultCutoffMs: cutoff(policy.defaultDays),

@@ -26,14 +26,19 @@ const SpanRow = z.object({
   levels: z.array(z.number()),
 });
 
-/** One query for the run and its step span; null when the run does not exist. */
+/**
+ * One query for the run and its step span; null when the run does not exist — or has been deleted
+ * (kb_deleted_runs_v1), even while its rows are still being removed: the write path of every API
+ * process refuses a deleted run from this answer.
+ */
 export async function getRunSpan(db: Db, runId: string): Promise<RunSpan | null> {
   const result = await db.client.query({
     query: `SELECT r.status AS status,
                    toUnixTimestamp64Milli(r.created_at) AS created_at,
                    if(r.finished_at IS NULL, NULL, toUnixTimestamp64Milli(assumeNotNull(r.finished_at))) AS finished_at,
                    s.steps AS steps, s.steps_from AS steps_from, s.steps_to AS steps_to, s.open_steps AS open_steps, s.levels AS levels
-            FROM (SELECT status, created_at, finished_at FROM kb_runs_v1 FINAL WHERE id = {run_id:UUID}) AS r
+            FROM (SELECT status, created_at, finished_at FROM kb_runs_v1 FINAL
+                  WHERE id = {run_id:UUID} AND {run_id:UUID} NOT IN (SELECT run_id FROM kb_deleted_runs_v1 WHERE run_id = {run_id:UUID})) AS r
             CROSS JOIN (SELECT count() AS steps,
                                if(count() = 0, NULL, min(started_at_ms)) AS steps_from,
                                if(count() = 0, NULL, max(greatest(ifNull(ended_at_ms, 0), started_at_ms))) AS steps_to,

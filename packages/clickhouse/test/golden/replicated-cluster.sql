@@ -320,3 +320,20 @@ ALTER TABLE kb_batches_v1_local ON CLUSTER kneeboard
 -- runs on: every-node
 ALTER TABLE kb_batches_v1 ON CLUSTER kneeboard
     ADD COLUMN IF NOT EXISTS group_token String DEFAULT '' AFTER content_hash;
+
+-- 045_create_deleted_runs_v1.sql
+-- runs on: every-node
+-- Runs deleted (DELETE /runs/{id}, retention): one row each, kept after the run's rows are gone.
+-- Written before any of the run's rows are deleted, so every API process — replicas included —
+-- refuses the run's later batches, steps and fleet writes from storage, not from one process's
+-- memory; and a deletion cut short (a full disk, a crash) is finished by the retention sweep.
+CREATE TABLE IF NOT EXISTS kb_deleted_runs_v1_local ON CLUSTER kneeboard
+(
+    run_id     UUID,
+    deleted_at DateTime64(3, 'UTC')
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/kb_deleted_runs_v1_local', '{replica}')
+ORDER BY run_id;
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_deleted_runs_v1 ON CLUSTER kneeboard AS kb_deleted_runs_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_deleted_runs_v1_local, cityHash64(run_id));

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { deleteRun, finishRun, getRun, insertRun, listRuns, queryRunSummaries, updateRun } from '@kneeboard/clickhouse';
+import { finishRun, getRun, insertRun, listRuns, queryRunSummaries, updateRun } from '@kneeboard/clickhouse';
 import {
   ApiError,
   CreateRunBody,
@@ -81,8 +81,8 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
     handler: async (req, reply) => {
       const run = await getRun(db, req.params.id);
       if (!run) throw notFound('run');
-      await orUnavailable('the deletion', () => deleteRun(db, run.id));
-      ingest.runs.forget(run.id);
+      // Through the write path: the deletion wins over batches racing it, here and on other replicas.
+      await orUnavailable('the deletion', () => ingest.deleteRun(run.id));
       hub.notify(run.id);
       return reply.code(204).send(null);
     },
