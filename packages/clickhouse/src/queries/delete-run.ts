@@ -105,8 +105,9 @@ async function awaitMutations(target: Target, tables: readonly string[], runId: 
  * Deletes every row of the run — raw events, rollup, ledger, steps, fleet rows, and the run itself
  * last — and returns when they are gone. The mutations run in the background and are waited for
  * here by looking at system.mutations, never with `mutations_sync`: the embedded engine runs one
- * statement at a time, so a synchronous mutation held every read and health check behind it (13.6 s
- * for a 300k-event run measured on a full disk, where it then failed anyway).
+ * statement at a time, so a synchronous mutation held every read and health check behind it (a
+ * probe's /healthz waited 13.6 s behind the deletion of a 300k-event run on a full disk, which then
+ * failed anyway).
  */
 export async function purgeRun(db: Db, runId: string): Promise<void> {
   // A Distributed table takes no mutation: on a cluster each node deletes from its local tables
