@@ -25,15 +25,16 @@ function sweepLevels(p: UslParams, start: number, count: number): number[] {
 
 const has = (reasons: string[], prefix: string) => reasons.some((r) => r.startsWith(prefix));
 
-const genuine = { curves: 0, poorR2: 0, miss: 0, tail: 0, hardLimitVerdict: 0 };
+const genuine = { curves: 0, untrusted: 0, poorR2: 0, miss: 0, tail: 0, hardLimitVerdict: 0 };
 for (let t = 0; t < GENUINE; t++) {
   const p = { lambda: 5 + rnd() * 5000, sigma: 0.005 + rnd() * 0.145, kappa: rnd() < 0.3 ? 0 : 1e-5 + rnd() * 2e-3 };
   const noise = 0.01 + rnd() * 0.04;
   const count = 5 + Math.floor(rnd() * 8);
   const start = [1, 2, 4][Math.floor(rnd() * 3)] ?? 1;
   const points = sweepLevels(p, start, count).map((level) => ({ level, qps: uslThroughput(level, p) * (1 + noise * (2 * rnd() - 1)) }));
-  const { reasons } = uslTrust(points, fitUsl(points), 'concurrency');
+  const { trusted, reasons } = uslTrust(points, fitUsl(points), 'concurrency');
   genuine.curves++;
+  if (!trusted) genuine.untrusted++;
   if (has(reasons, 'The USL fits poorly')) genuine.poorR2++;
   if (has(reasons, 'The USL fit is off')) genuine.miss++;
   if (reasons.some((r) => r.includes("the fall is the model's"))) genuine.tail++;
@@ -75,7 +76,7 @@ console.log(`| genuine USL (1–5% noise, 5–12 levels) | ${genuine.curves} | $
 console.log(
   `| fixed pool min(N, W)·1000/S (0–3% noise) | ${pools.curves} | ${pools.poorR2} | ${pools.miss} | ${pools.tail} | ${pools.hardLimitVerdict} (${pools.hardLimitVerdictW4up} of ${pools.curvesW4up} with W ≥ 4) |`,
 );
-console.log(`fixed pools whose fit is not trusted: ${pools.untrusted} of ${pools.curves}`);
+console.log(`fits not trusted: genuine USL ${genuine.untrusted} of ${genuine.curves}, fixed pools ${pools.untrusted} of ${pools.curves}`);
 
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'usl-trust.json');
 mkdirSync(dirname(out), { recursive: true });

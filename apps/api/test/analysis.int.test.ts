@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POOR_FIT_R2, uslThroughput } from '@kneeboard/analysis';
+import { uslThroughput, uslTrust } from '@kneeboard/analysis';
 import { RunAnalysis, RunDetail } from '@kneeboard/contracts';
 import { startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
 
@@ -29,8 +29,12 @@ describe('GET /api/v1/runs/{id}/analysis', () => {
     const detail = RunDetail.parse(await (await fetch(`${api.url}/api/v1/runs/${runId}`)).json());
     const fit = detail.analysis.usl;
     if (fit === null) throw new Error('a six-level closed-loop sweep should have a USL fit');
-    // The decision is the analysis package's (POOR_FIT_R2), carried through as it was made.
-    expect(detail.analysis.usl_trusted).toBe(fit.r2 >= POOR_FIT_R2);
+    // The decision is the analysis package's (uslTrust), carried through as it was made. A 4-worker
+    // pool is a hard limit the USL cannot follow, so the fit is not trusted and the reason says why.
+    const measured = detail.curve.filter((p) => !p.in_progress && p.qps > 0);
+    expect(detail.analysis.usl_trusted).toBe(uslTrust(measured, fit, 'concurrency').trusted);
+    expect(detail.analysis.usl_trusted).toBe(false);
+    expect(detail.analysis.usl_untrusted_reason).toMatch(/^The USL fit /);
     expect(detail.analysis.usl_fitted.map((p) => p.level)).toEqual(detail.curve.map((p) => p.level));
     for (const p of detail.analysis.usl_fitted) expect(p.qps).toBeCloseTo(uslThroughput(p.level, fit), 6);
   });

@@ -51,12 +51,15 @@ describe('knee analysis on the run page', () => {
     // The verdict is server-rendered, above the metadata and the charts.
     const verdict = page.getByTestId('verdict');
     expect(await verdict.textContent()).toBe(seed.analysis.verdict);
-    expect(seed.analysis.verdict).toMatch(/^Saturates at concurrency 8 \(contention σ=/);
+    // Linear to 4, flat from 8: a hard limit (the machine's 8 cores), not contention.
+    expect(seed.analysis.verdict).toMatch(/^Hard limit of about 100 QPS from concurrency 8 to 32: throughput is flat, not falling/);
     expect(await page.getByTestId('knee-reason').textContent()).toBe(knee.reason);
     const verdictBox = (await verdict.boundingBox())!;
     const metaBox = (await page.locator('dl.meta').boundingBox())!;
     expect(verdictBox.y).toBeLessThan(metaBox.y);
-    expect(await page.getByTestId('analysis-warnings').count()).toBe(0); // seed 001 has nothing to warn about
+    // Its one warning: why the USL fit is not trusted.
+    expect(seed.analysis.warnings).toEqual([seed.analysis.usl_untrusted_reason]);
+    expect(await page.getByTestId('analysis-warnings').locator('li').allTextContents()).toEqual(seed.analysis.warnings);
 
     // The knee line sits exactly where the level-8 point is drawn, in both charts, on both x scales.
     await page.locator('[data-testid="qps-chart"] .kb-knee').waitFor();
@@ -97,25 +100,31 @@ describe('knee analysis on the run page', () => {
     const fitText = (await page.getByTestId('usl-fit').textContent()) ?? '';
     for (const row of uslFitSummary(seed.analysis.usl!, seed.analysis.usl_trusted, 'concurrency').rows) expect(fitText).toContain(`${row.symbol}${row.value}`);
     expect(fitText).toMatch(/λ24\.2 ± 3\.3/);
-    expect(fitText).toContain('good fit');
+    expect(fitText).toContain('poor fit');
+    expect(await page.getByTestId('usl-fit-distrust').textContent()).toBe('not trusted: not drawn over the measurements by default');
+    expect(await page.getByTestId('usl-fit-distrust').getAttribute('title')).toBe(seed.analysis.usl_untrusted_reason);
 
     await stack.screenshot(page, 'run-page-evidence');
     expect(errors).toEqual([]);
     await page.close();
   });
 
-  it('draws the USL fit over the measured throughput at its own levels, and the toggle hides and shows it', async () => {
+  it('does not draw an untrusted fit over flat data by default; switched on, draws it at its own levels, and the toggle hides and shows it', async () => {
     const seed = fixture(FIXTURE_IDS.seed);
     const { page, errors } = await stack.newPage();
     await page.goto(`${stack.web.url}/runs/${FIXTURE_IDS.seed}`);
     const usl = page.locator('[data-testid="qps-chart"] path.kb-usl');
-    await usl.waitFor();
+    await page.locator('[data-testid="qps-chart"] circle.kb-dot').first().waitFor();
 
-    // A fit the analysis trusts is drawn by default, with a legend entry that toggles it.
-    expect(seed.analysis.usl_trusted).toBe(true);
+    // The analysis does not trust a USL over a hard limit (it peaks at 108 above data flat at
+    // 100–103), so it is not drawn by default; the legend entry still switches it on.
+    expect(seed.analysis.usl_trusted).toBe(false);
     const toggle = page.getByTestId('toggle-usl').locator('input');
-    expect(await toggle.isChecked()).toBe(true);
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await usl.count()).toBe(0);
     expect(await page.getByTestId('toggle-usl').textContent()).toContain('USL fit');
+    await toggle.check();
+    await usl.waitFor();
 
     // Every fitted point is placed by its level on the numeric axis: the line starts on the first
     // measured point and ends on the last, and its x only grows (51 points, none at a swept level

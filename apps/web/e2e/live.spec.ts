@@ -50,11 +50,12 @@ describe('live run', () => {
     await expect.poll(async () => (await drawn(page)).levels.length, { timeout: 20_000 }).toBeGreaterThan(first.levels.length);
     await stack.screenshot(page, 'run-live');
 
-    // As levels arrive the analysis firms up: the fit is drawn, then the knee appears on both charts
-    // at the level-8 point, and the verdict names it.
-    await expect.poll(() => page.locator('[data-testid="qps-chart"] path.kb-usl').count(), { timeout: 8 * STEP_MS + 5000 }).toBe(1);
+    // As levels arrive the analysis firms up: a fit appears (its legend entry), then the knee appears
+    // on both charts at the level-8 point, and the verdict names it ("Saturates at concurrency 8"
+    // until the plateau spans three levels, then "Hard limit of about 368 QPS from concurrency 8").
+    await expect.poll(() => page.getByTestId('toggle-usl').count(), { timeout: 8 * STEP_MS + 5000 }).toBe(1);
     await expect.poll(knees, { timeout: 8 * STEP_MS + 5000 }).toEqual(['8', '8']);
-    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Saturates at concurrency 8/);
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^(Saturates at|Hard limit of about \d+ QPS from) concurrency 8/);
     expect(await page.getByTestId('knee-reason').textContent()).toContain('concurrency 8');
     // Read the line and the point in one go: a snapshot arriving in between could widen the axis.
     const offsets = await page.evaluate(() =>

@@ -1,5 +1,6 @@
 import { formatLevel, formatPercent, formatQps } from '@kneeboard/contracts/figures';
 import { at } from './format.ts';
+import { hardLimit } from './hard-limit.ts';
 import type { UslFitResult } from './usl-fit.ts';
 import { uslThroughput } from './usl.ts';
 
@@ -39,13 +40,16 @@ const FITTED_FALL = 0.93;
 /** Levels within 5% of the measured peak form the plateau the tail check reads. */
 const PLATEAU = 0.95;
 
+/** What the checks read of a fit: the analysis' own result, or the `UslFit` a RunAnalysis carries. */
+type FitShape = Pick<UslFitResult, 'lambda' | 'sigma' | 'kappa' | 'r2' | 'peak_qps' | 'model'>;
+
 export interface UslTrust {
   trusted: boolean;
   /** Why not, one sentence each, worst first; empty when trusted. */
   reasons: string[];
 }
 
-function worstMiss(points: readonly Point[], fit: UslFitResult, parameter: string): string | null {
+function worstMiss(points: readonly Point[], fit: FitShape, parameter: string): string | null {
   const top = Math.max(...points.map((p) => p.qps));
   let worst: { p: Point; fitted: number; miss: number } | null = null;
   for (const p of points) {
@@ -64,7 +68,7 @@ function worstMiss(points: readonly Point[], fit: UslFitResult, parameter: strin
   );
 }
 
-function fallOverFlatTail(points: readonly Point[], fit: UslFitResult, parameter: string): string | null {
+function fallOverFlatTail(points: readonly Point[], fit: FitShape, parameter: string): string | null {
   const peak = Math.max(...points.map((p) => p.qps));
   const tail = points.slice(points.findIndex((p) => p.qps >= PLATEAU * peak));
   const first = tail[0];
@@ -91,10 +95,11 @@ function fallOverFlatTail(points: readonly Point[], fit: UslFitResult, parameter
 
 /**
  * Whether the fit describes the curve well enough for σ, κ and the peak to mean something, and be
- * drawn over the measurements by default. The one home of this rule: the analysis sends it as
+ * drawn over the measurements by default: R² high enough, no level missed by more than noise can
+ * explain, no fall the data does not show, and no hard limit in the measurements. The one home of this rule: the analysis sends it as
  * `usl_trusted` (and the first reason as `usl_untrusted_reason`), readers never judge R² themselves.
  */
-export function uslTrust(points: readonly Point[], fit: UslFitResult | null, parameter: string): UslTrust {
+export function uslTrust(points: readonly Point[], fit: FitShape | null, parameter: string): UslTrust {
   if (fit === null) return { trusted: false, reasons: [] };
   const reasons: string[] = [];
   if (fit.r2 < POOR_FIT_R2) reasons.push(`The USL fits poorly (R² = ${fit.r2.toFixed(2)}): read σ, κ and the peak with care.`);
@@ -102,5 +107,15 @@ export function uslTrust(points: readonly Point[], fit: UslFitResult | null, par
   if (miss) reasons.push(miss);
   const tail = fallOverFlatTail(points, fit, parameter);
   if (tail) reasons.push(tail);
+  // A corner the measurements show outright (linear, then flat) is not the USL's smooth bend: a fit
+  // close enough to pass the checks above still draws a peak above the flat part and explains the
+  // cap as contention and coherency.
+  const cap = hardLimit(points);
+  if (cap) {
+    reasons.push(
+      `Throughput rises in proportion to the load and is flat from ${at(parameter, cap.level)} on: a hard limit, ` +
+        "which the USL's smooth bend only imitates, so σ, κ and the peak describe nothing here.",
+    );
+  }
   return { trusted: reasons.length === 0, reasons };
 }

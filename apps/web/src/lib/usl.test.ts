@@ -42,7 +42,9 @@ describe('uslFitSummary', () => {
   it('gives λ, σ and κ with ± one standard error, R², N* and the peak', () => {
     const { fit, trusted } = fitOf(seedCurve());
     const s = uslFitSummary(fit, trusted, 'concurrency');
-    expect(s.quality).toBe('good');
+    // Seed 001 with 2 and 4 measured is linear to 4 and flat from 8: a hard limit the analysis
+    // does not let the USL explain, whatever its R².
+    expect(s.quality).toBe('poor');
     expect(s.note).toBeNull();
     expect(s.rows.map((r) => [r.symbol, r.value, r.unit])).toEqual([
       ['λ', '24.2 ± 3.3', 'req/s'],
@@ -69,6 +71,20 @@ describe('uslFitSummary', () => {
     expect(s.rows.find((r) => r.key === 'r2')?.hint).toContain('read σ, κ and the peak with care');
     // The same numbers, judged trusted, are a good fit: the page follows the analysis, not R².
     expect(uslFitSummary(fit, true, 'concurrency').quality).toBe('good');
+    expect(uslFitSummary(fit, true, 'concurrency').distrust).toBeNull();
+  });
+
+  it('says an untrusted fit is not drawn by default, with the analysis’ own reason on hover, even at a high R²', () => {
+    const pool = [1, 2, 4, 8, 16, 32, 64].map((level) => point(level, { qps: Math.min(level, 8) * 50 }));
+    const a = analysisOf(pool);
+    expect(a.usl?.r2).toBeGreaterThan(0.9);
+    expect(a.usl_trusted).toBe(false);
+    const s = uslFitSummary(a.usl!, a.usl_trusted, 'concurrency', a.usl_untrusted_reason ?? null);
+    expect(s.quality).toBe('poor');
+    expect(s.distrust?.text).toBe('not trusted: not drawn over the measurements by default');
+    expect(s.distrust?.hint).toBe(a.usl_untrusted_reason);
+    expect(s.distrust?.hint).toMatch(/^The USL fit is off by \d+% of the peak at concurrency/);
+    expect(s.rows.find((r) => r.key === 'peak_qps')?.hint).toContain('not a prediction');
   });
 
   it('gives an Amdahl fit its asymptote λ/σ and no peak', () => {

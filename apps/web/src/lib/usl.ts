@@ -71,6 +71,11 @@ export interface UslFitSummary {
   rows: FitParamRow[];
   /** When it does not peak: `asymptote λ/σ = 2,000 req/s, no peak` (Amdahl) or why not (linear). */
   note: { text: string; hint: string } | null;
+  /**
+   * When the analysis does not trust the fit: that it is not drawn by default, and (on hover) the
+   * analysis' reason — a poor R², or residuals with a pattern a high R² hides.
+   */
+  distrust: { text: string; hint: string } | null;
 }
 
 const withSe = (value: number, se: number | null) => formatWithError(value, se, 3);
@@ -79,9 +84,10 @@ const R2_HINT = "share of the measured throughput's variation the fit explains";
 /**
  * The fit's parameters as text: λ, σ, κ with ± one standard error (when the fit has spare degrees
  * of freedom), R², and where throughput peaks. Amdahl fits (κ negligible) have no peak but an
- * asymptote λ/σ; linear fits have neither.
+ * asymptote λ/σ; linear fits have neither. `untrustedReason` is the analysis' own sentence
+ * (`usl_untrusted_reason`); nothing here judges the fit.
  */
-export function uslFitSummary(fit: UslFit, trusted: boolean, parameter: string): UslFitSummary {
+export function uslFitSummary(fit: UslFit, trusted: boolean, parameter: string, untrustedReason: string | null = null): UslFitSummary {
   const rows: FitParamRow[] = [
     { key: 'lambda', symbol: 'λ', value: withSe(fit.lambda, fit.lambda_se), unit: 'req/s', hint: `throughput of one unit of load (${parameter} 1) with no contention` },
     fit.model === 'linear'
@@ -91,13 +97,19 @@ export function uslFitSummary(fit: UslFit, trusted: boolean, parameter: string):
     fit.model === 'usl'
       ? { key: 'kappa', symbol: 'κ', value: withSe(fit.kappa, fit.kappa_se), unit: '', hint: 'coherency: the cost of keeping units in step, growing with N²; it makes throughput fall past the peak' }
       : { key: 'kappa', symbol: 'κ', value: '0', unit: 'negligible', hint: 'coherency moves the fit by under 2% over the measured range, so it is fixed at 0 (Amdahl)' },
-    { key: 'r2', symbol: 'R²', value: formatSignificant(fit.r2, 3), unit: '', hint: trusted ? R2_HINT : `${R2_HINT}; too little for the analysis to trust the fit, so read σ, κ and the peak with care` },
+    { key: 'r2', symbol: 'R²', value: formatSignificant(fit.r2, 3), unit: '', hint: trusted ? R2_HINT : `${R2_HINT}; the analysis does not trust the fit, so read σ, κ and the peak with care` },
   ];
   let note: UslFitSummary['note'] = null;
   if (fit.model === 'usl' && fit.peak_level !== null && fit.peak_qps !== null) {
     rows.push(
       { key: 'peak_level', symbol: 'N*', value: formatLevel(fit.peak_level), unit: parameter, hint: 'where fitted throughput peaks: √((1−σ)/κ)' },
-      { key: 'peak_qps', symbol: 'X(N*)', value: formatSignificant(fit.peak_qps, 3), unit: 'req/s', hint: 'the fitted peak throughput' },
+      {
+        key: 'peak_qps',
+        symbol: 'X(N*)',
+        value: formatSignificant(fit.peak_qps, 3),
+        unit: 'req/s',
+        hint: trusted ? 'the fitted peak throughput' : 'the fitted peak throughput — of a fit the analysis does not trust, so not a prediction',
+      },
     );
   } else if (fit.model === 'amdahl' && fit.peak_qps !== null) {
     note = {
@@ -107,5 +119,8 @@ export function uslFitSummary(fit: UslFit, trusted: boolean, parameter: string):
   } else {
     note = { text: 'no peak: linear over the measured range', hint: 'σ and κ are both negligible over the measured range' };
   }
-  return { quality: trusted ? 'good' : 'poor', model: fit.model, rows, note };
+  const distrust = trusted
+    ? null
+    : { text: 'not trusted: not drawn over the measurements by default', hint: untrustedReason ?? 'the analysis does not trust this fit' };
+  return { quality: trusted ? 'good' : 'poor', model: fit.model, rows, note, distrust };
 }

@@ -42,7 +42,7 @@ export function AnalysisSummary({ analysis, parameter, loadModel }: { analysis: 
       </div>
       <div className="analysis-fit">
         {analysis.usl ? (
-          <FitParameters fit={analysis.usl} trusted={analysis.usl_trusted} parameter={parameter} />
+          <FitParameters fit={analysis.usl} trusted={analysis.usl_trusted} untrustedReason={analysis.usl_untrusted_reason ?? null} parameter={parameter} />
         ) : (
           <p className="muted small" data-testid="usl-fit-none">
             {loadModel === 'open'
