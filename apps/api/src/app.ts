@@ -28,6 +28,7 @@ import { agentRoutes } from './routes/v1/agents.ts';
 import { analysisRoutes } from './routes/v1/analysis.ts';
 import { compareRoutes } from './routes/v1/compare.ts';
 import { levelRoutes } from './routes/v1/levels.ts';
+import { timelineRoutes } from './routes/v1/timeline.ts';
 import { linkRoutes } from './routes/v1/links.ts';
 import { runExportRoutes } from './routes/v1/run-exports.ts';
 import { serviceRoutes } from './routes/v1/services.ts';
@@ -139,6 +140,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
       await v1.register(liveRoutes, deps);
       await v1.register(analysisRoutes, deps);
       await v1.register(levelRoutes, deps);
+      await v1.register(timelineRoutes, deps);
       await v1.register(runExportRoutes, deps);
       await v1.register(pngEmbedRoutes, deps);
       await v1.register(compareRoutes, deps);

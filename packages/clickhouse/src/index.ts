@@ -23,6 +23,7 @@ export { queryRunSummaries, type RunCurveSummary } from './queries/run-summaries
 export { queryLevelSamples, queryComparisonSamples, type LevelSampleRows } from './queries/samples.ts';
 export { listTokens, writeToken, revokeToken, TokenRow } from './queries/tokens.ts';
 export { queryLevelDetail } from './queries/level-detail.ts';
+export { queryRunTimeline, timelineBucketSeconds } from './queries/run-timeline.ts';
 export { timelineBucketMs, sliceRange, logEdges, HISTOGRAM_BUCKETS } from './queries/level-buckets.ts';
 export { writeFleetAgent, writeFleetSteps, readRunAgents, type FleetAgentRow, type FleetStepRow } from './queries/fleet.ts';
 export { runsDataVersion } from './queries/run-versions.ts';

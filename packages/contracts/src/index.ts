@@ -20,3 +20,5 @@ export * from './fleet.ts';
 export * from './defaults.ts';
 export * from './slo.ts';
 export * from './capacity.ts';
+export * from './timeline.ts';
+export * from './csv.ts';
