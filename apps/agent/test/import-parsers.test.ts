@@ -63,6 +63,24 @@ describe('vegetaParser', () => {
     expect(parse('{"seq":1}', p)).toBe('bad');
     expect(parse('hello,world', p)).toBe('bad');
   });
+  it('reads Server-Timing from the headers vegeta kept: JSON (any case, several values) and CSV (base64 header block)', () => {
+    const json = (headers: unknown) => JSON.stringify({ code: 200, timestamp: '2026-11-23T18:00:00Z', latency: 9_000_000, headers });
+    expect(parse(json({ 'Server-Timing': ['queue;dur=1.5, compute;dur=4.25'] }), p)).toBe('event');
+    expect([p.computeMs, p.queueMs]).toEqual([4.25, 1.5]);
+    expect(parse(json({ 'server-timing': ['queue;dur=2', 'compute;desc="x, y";dur=3'] }), p)).toBe('event');
+    expect([p.computeMs, p.queueMs]).toEqual([3, 2]);
+    // A request without the header after one with it: nothing carried over.
+    expect(parse(json({ 'Content-Type': ['text/plain'] }), p)).toBe('event');
+    expect([p.computeMs, p.queueMs]).toEqual([Number.NaN, Number.NaN]);
+    // Longer than the request (9 ms) cannot be a part of it: that time is dropped, the request kept (the API would refuse the batch).
+    expect(parse(json({ 'Server-Timing': ['compute;dur=90000000, queue;dur=9.5'] }), p)).toBe('event');
+    expect([p.computeMs, p.queueMs]).toEqual([Number.NaN, 9.5]);
+    const block = Buffer.from('Content-Type: text/plain\r\nServer-Timing: queue;dur=0.5, compute;dur=6.75\r\n\r\n').toString('base64');
+    expect(parse(`1795456861914224818,200,9775354,0,2,,b2s=,,0,GET,http://x/,${block}`, p)).toBe('event');
+    expect([p.computeMs, p.queueMs]).toEqual([6.75, 0.5]);
+    expect(parse('1795456861914224818,200,775354,0,2,,b2s=,,0,GET,http://x/,', p)).toBe('event');
+    expect([p.computeMs, p.queueMs]).toEqual([Number.NaN, Number.NaN]);
+  });
 });
 
 describe('csvFields', () => {
@@ -140,7 +158,7 @@ describe('LoadSchedule', () => {
 
 describe('jmeterXmlParser', () => {
   const p = newParsed();
-  it('reads top-level samples, skips their sub-results and inner lines, and refuses garbage outside a sample', () => {
+  it('reads top-level samples (told at their closing tag), skips their sub-results and inner lines, and refuses garbage outside a sample', () => {
     const parse = jmeterXmlParser();
     const kinds = [
       '<?xml version="1.0" encoding="UTF-8"?>',
@@ -162,17 +180,53 @@ describe('jmeterXmlParser', () => {
     expect(kinds).toEqual([
       'skip',
       'skip',
+      'skip',
+      'skip',
+      'skip',
       'event:1795468410514:120:302:3',
-      'skip',
-      'skip',
-      'skip',
       'event:1795468410507:7:0:1',
       'bad',
+      'skip',
       'event:1795468410605:5:0:2',
       'skip',
       'skip',
-      'skip',
     ]);
+  });
+  it('reads Server-Timing from the sample’s own response headers (responseHeaders=true), not a sub-result’s', () => {
+    const parse = jmeterXmlParser();
+    const lines = [
+      '<testResults version="1.2">',
+      '<httpSample t="40" ts="1795468410394" s="true" lb="a" rc="200" na="2">',
+      '  <httpSample t="5" ts="1795468410394" s="true" lb="redirect" rc="302" na="2">',
+      '    <responseHeader class="java.lang.String">HTTP/1.1 302 Found&#xd;',
+      'Server-Timing: compute;dur=999&#xd;',
+      '</responseHeader>',
+      '  </httpSample>',
+      '  <responseHeader class="java.lang.String">HTTP/1.1 200 OK&#xd;',
+      'Content-Type: text/plain&#xd;',
+      'Server-Timing: db;desc=&quot;a, b&quot;;dur=3, queue;dur=12.5&#xd;',
+      'server-timing: compute;dur=21.25&#xd;',
+      '</responseHeader>',
+      '  <responseData class="java.lang.String">&lt;/responseHeader&gt;</responseData>',
+      '</httpSample>',
+      '<httpSample t="7" ts="1795468410500" s="true" lb="b" rc="200" na="2">',
+      '  <responseHeader class="java.lang.String">HTTP/1.1 200 OK</responseHeader>',
+      '</httpSample>',
+    ];
+    const events: Array<[number, number, number]> = [];
+    for (const l of lines) if (parse(l, p) === 'event') events.push([p.latencyMs, p.computeMs, p.queueMs]);
+    expect(events).toEqual([
+      [40, 21.25, 12.5],
+      [7, Number.NaN, Number.NaN],
+    ]);
+  });
+  it('tells a sample cut off before its closing tag at the end of the file, with what it had read', () => {
+    const parse = jmeterXmlParser();
+    expect(parse('<httpSample t="9" ts="1795468410394" s="true" lb="a" rc="200" na="1">', p)).toBe('skip');
+    expect(parse('  <responseHeader class="java.lang.String">Server-Timing: compute;dur=4</responseHeader>', p)).toBe('skip');
+    expect(parse.end!(p)).toBe('event');
+    expect([p.latencyMs, p.computeMs, p.queueMs]).toEqual([9, 4, Number.NaN]);
+    expect(parse.end!(p)).toBe('skip');
   });
   it('refuses a sample without ts or t, and a closing tag without its sample', () => {
     const parse = jmeterXmlParser();

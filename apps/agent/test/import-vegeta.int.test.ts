@@ -53,6 +53,26 @@ beforeAll(async () => {
   }
 }, 180_000);
 
+/** Each JSON line read independently: send time (ms), latency (ms), code and its Server-Timing, by a regex. */
+function vegetaRows(path: string) {
+  const Line = z.object({ code: z.number(), timestamp: z.string(), latency: z.number(), headers: z.record(z.string(), z.array(z.string())).nullable() });
+  const dur = (header: string | undefined, name: string) => {
+    const m = header === undefined ? null : new RegExp(`(?:^|,)\\s*${name};dur=([0-9.]+)`).exec(header);
+    return m === null ? null : Number(m[1]);
+  };
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const r = Line.parse(JSON.parse(l));
+      const timing = r.headers?.['Server-Timing']?.join(', ');
+      const [, frac = '0'] = /\.(\d+)Z$/.exec(r.timestamp) ?? [];
+      // Date.parse keeps whole ms only: the digits after them are added back (vegeta writes ns).
+      const sentMs = Date.parse(r.timestamp.replace(/\.\d+Z$/, 'Z')) + Number(`0.${frac}`) * 1000;
+      return { code: r.code, sentMs, latencyMs: r.latency / 1e6, computeMs: dur(timing, 'compute'), queueMs: dur(timing, 'queue') };
+    });
+}
+
 afterAll(async () => {
   await api?.stop();
   await target?.close();
@@ -94,6 +114,43 @@ describe(`kneeboard import vegeta (real vegeta output, real API)`, () => {
     const v = out[100]!.report.latencies;
     expect(near(a!.p50_ms, v['50th'] / 1e6, 0.05), `p50 ${a!.p50_ms} vs vegeta ${v['50th'] / 1e6}`).toBe(true);
     expect(near(a!.p90_ms, v['90th'] / 1e6, 0.05), `p90 ${a!.p90_ms} vs vegeta ${v['90th'] / 1e6}`).toBe(true);
+  });
+
+  it('keeps the Server-Timing vegeta recorded: compute and queue p50/p99 are the file’s own, from JSON and CSV alike', async () => {
+    // The demo target sends `Server-Timing: queue;dur=…, compute;dur=…`; vegeta keeps each response's headers.
+    const rows = vegetaRows(out[100]!.json).filter((r) => r.code >= 1 && r.code <= 399);
+    const compute = rows.map((r) => r.computeMs).filter((v): v is number => v !== null);
+    const queue = rows.map((r) => r.queueMs).filter((v): v is number => v !== null);
+    expect(compute.length, `vegeta from ${generatedBy}: every response had Server-Timing`).toBe(rows.length);
+    expect(queue.length).toBe(rows.length);
+    for (const ext of ['json', 'csv'] as const) {
+      const r = await runImport(vegetaTool, { files: [out[100]![ext]], levels: [100], api: api.url, run: { service: 'vegeta-import', release: `timing-${ext}` } });
+      const [p] = (await api.run(r.runId)).curve;
+      for (const [stored, values, q] of [
+        [p!.compute_p50_ms, compute, 0.5],
+        [p!.compute_p99_ms, compute, 0.99],
+        [p!.queue_p50_ms, queue, 0.5],
+        [p!.queue_p99_ms, queue, 0.99],
+      ] as const) {
+        expect(near(stored, percentile(values, q), 0.001), `${ext} q${q}: ${stored} vs ${percentile(values, q)}`).toBe(true);
+      }
+    }
+  });
+
+  it('takes the run’s start, end and step window from the file’s own times, not the import’s clock', async () => {
+    const rows = vegetaRows(out[50]!.json);
+    const firstSend = Math.min(...rows.map((r) => r.sentMs));
+    const lastDone = Math.max(...rows.map((r) => r.sentMs + r.latencyMs));
+    const importedAt = Date.now();
+    const r = await runImport(vegetaTool, { files: [out[50]!.json], levels: [50], api: api.url, run: { service: 'vegeta-import', release: 'span' } });
+    const detail = await api.run(r.runId);
+    // The run's span is stored in whole ms, rounded outwards.
+    expect(detail.run.created_at).toBe(Math.floor(firstSend));
+    expect(detail.run.finished_at).toBe(Math.ceil(lastDone));
+    expect(detail.run.finished_at).toBeLessThan(importedAt);
+    expect(detail.steps).toHaveLength(1);
+    expect(detail.steps[0]!.started_at).toBeCloseTo(firstSend, 3);
+    expect(detail.steps[0]!.ended_at).toBeCloseTo(lastDone, 3);
   });
 
   it('needs --level: vegeta files do not say the rate', async () => {

@@ -28,6 +28,13 @@ describe('scanVegetaJson', () => {
     expect(f).toEqual({ sentMs: Date.UTC(2026, 10, 23, 18) + 123.456789, latencyNs: 2_500_000, code: 200 });
   });
 
+  it('finds the Server-Timing values inside headers, whatever the case of the name, and nothing elsewhere', () => {
+    const text = line({ url: 'http://x/?"Server-Timing":["compute;dur=9"]', headers: { 'Content-Type': ['x'], 'server-timing': ['queue;dur=1', 'compute;dur=2'] } });
+    expect(scanVegetaJson(bytes(text), 0, text.length)?.serverTiming).toEqual(['queue;dur=1', 'compute;dur=2']);
+    const none = line({ error: '"Server-Timing":["compute;dur=9"]' });
+    expect(scanVegetaJson(bytes(none), 0, none.length)?.serverTiming).toBeUndefined();
+  });
+
   it('leaves to JSON.parse what it does not read as it expects: a line cut off, a missing field, two objects', () => {
     const whole = line({});
     for (const text of [whole.slice(0, -1), whole.slice(0, whole.indexOf('"headers"') + 12), JSON.stringify({ code: 200, latency: 1 }), `${whole}${whole}`]) {
@@ -42,6 +49,12 @@ describe('scanVegetaJson', () => {
       line({ latency: 2.5 }),
       line({ url: 'http://x/"latency":1' }),
       `${line({})}  `,
+      line({ headers: { 'Server-Timing': ['queue;dur=1, compute;dur=2.5'], 'Content-Type': ['x'] } }),
+      line({ headers: { 'content-type': ['x'], 'server-timing': ['compute;desc="a \\"b\\", c";dur=7', 'queue;dur=3'] } }),
+      line({ headers: { 'Server-Timing': 'not an array' } }),
+      line({ headers: { 'Server-Timing': [1] } }),
+      line({ headers: { 'Server-Timing': [] } }),
+      line({ headers: null }),
       line({}).slice(0, -3),
       '{"timestamp":"yesterday","latency":1,"code":200}',
       '{}',

@@ -14,6 +14,7 @@ import {
   checkConfig,
   checkDelivered,
   cutOff,
+  fileSpan,
   finishRun,
   IMPORT_AGENT_ID,
   lineText,
@@ -62,7 +63,7 @@ export async function runFollow(tool: ToolSpec, input: ImportInput, reporter: Im
       if (live !== null && kind === 'level') live.sample(p.tsMs, p.level);
       if (live !== null && kind === 'event' && Number.isNaN(p.level)) {
         report.lines += 1;
-        live.request(p.tsMs, p.latencyMs, p.status, n);
+        live.request({ tsMs: p.tsMs, latencyMs: p.latencyMs, status: p.status, computeMs: p.computeMs, queueMs: p.queueMs, lineNumber: n });
       } else {
         sink.take(kind, p, n, text);
       }
@@ -87,6 +88,8 @@ export async function runFollow(tool: ToolSpec, input: ImportInput, reporter: Im
           unterminated: (buf, start, end, n) => take(buf, start, end, n, true),
           chunk: progress,
         });
+        const held = parse.end?.(p);
+        if (held !== undefined && held !== 'skip') row(held, report.lines + 1, () => 'the record left open at the end of the stream');
       } else {
         await format.follow!(counted(chunks, progress), path, p, {
           row: (kind, n) => row(kind, n, () => `record ${n}`),
@@ -101,7 +104,8 @@ export async function runFollow(tool: ToolSpec, input: ImportInput, reporter: Im
     }
     const levels = steps.close();
     const delivered = await up.drain(cfg.deliveryTimeoutMs);
-    if (cfg.runId === undefined) await finishRun(api, runId, failure === undefined && up.failure === undefined && delivered ? 'finished' : 'aborted', reporter);
+    const ok = failure === undefined && up.failure === undefined && delivered;
+    if (cfg.runId === undefined) await finishRun(api, runId, ok ? 'finished' : 'aborted', reporter, fileSpan(levels, ok));
     if (failure !== undefined) throw failure;
     const upload = checkDelivered(up, delivered, cfg.deliveryTimeoutMs);
     return { runId, runUrl, how: cfg.runId === undefined ? 'new' : 'given', importKey: key, files: [report], levels, upload };

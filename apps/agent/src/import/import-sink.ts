@@ -42,8 +42,9 @@ export class ImportSink {
   request(level: number, p: Parsed, lineNumber: number, text: () => string): void {
     const refused = outOfBounds(p, level);
     if (refused !== null) return countBad(this.report, lineNumber, refused, text());
-    this.uploader.add(level, p.tsMs, p.latencyMs, p.status);
+    // The step first: opening a level's window cuts the batch before it, so the API never gets a request before its level's step.
     this.steps.add(level, p.tsMs, p.latencyMs, p.status, this.schedule);
+    this.uploader.add(level, p.tsMs, p.latencyMs, p.status, p.computeMs, p.queueMs);
     this.report.events += 1;
   }
 }

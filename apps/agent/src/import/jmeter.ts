@@ -62,10 +62,12 @@ function bad(out: Parsed, reason: string): 'bad' {
  */
 function jtlParser(): LineParser {
   let parse: LineParser | undefined;
-  return (line, out) => {
+  const jtl: LineParser = (line, out) => {
     parse ??= line.trimStart().startsWith('<') ? jmeterXmlParser() : jmeterParser();
     return parse(line, out);
   };
+  jtl.end = (out) => parse?.end?.(out) ?? 'skip';
+  return jtl;
 }
 
 export const jmeterTool: ToolSpec = {

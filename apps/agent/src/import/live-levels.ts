@@ -8,6 +8,8 @@ interface Held {
   tsMs: number;
   latencyMs: number;
   status: number;
+  computeMs: number;
+  queueMs: number;
   lineNumber: number;
 }
 
@@ -39,10 +41,10 @@ export class LiveLevels {
     if (!this.schedule.isEmpty) this.releaseUpTo(this.known);
   }
 
-  request(tsMs: number, latencyMs: number, status: number, lineNumber: number): void {
-    const sent = tsMs - latencyMs;
-    if (sent <= this.known && !this.schedule.isEmpty) this.release(this.schedule.at(sent), { tsMs, latencyMs, status, lineNumber });
-    else this.held.push({ tsMs, latencyMs, status, lineNumber });
+  request(r: Held): void {
+    const sent = r.tsMs - r.latencyMs;
+    if (sent <= this.known && !this.schedule.isEmpty) this.release(this.schedule.at(sent), r);
+    else this.held.push(r);
     if (this.held.length > MAX_PENDING) this.releaseUpTo(Number.POSITIVE_INFINITY);
   }
 

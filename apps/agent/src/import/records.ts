@@ -12,6 +12,13 @@ export interface Parsed {
   status: number;
   /** The load when this request was made (JMeter's allThreads), or the sampled load; NaN when unknown. */
   level: number;
+  /**
+   * The server's own compute and queue time from the response's Server-Timing header, where the
+   * tool recorded response headers (vegeta, JMeter's XML with response headers); NaN when unknown.
+   * A parser that reads headers sets both on every request; the others never touch them.
+   */
+  computeMs: number;
+  queueMs: number;
   /** Why a line was refused, for the report. */
   reason: string;
 }
@@ -19,21 +26,32 @@ export interface Parsed {
 /** `event`: a request; `level`: a load sample; `skip`: a known line that is not a request (other k6 metrics, a header); `bad`: garbage. */
 export type LineKind = 'event' | 'level' | 'skip' | 'bad';
 
+/**
+ * For a parser that tells a record only once it has read past it (JMeter's XML: a sample's response
+ * headers come after its start tag, so it is told at its closing tag): the record it still holds
+ * when the file ends — one cut off before its closing tag — or 'skip'.
+ */
+export interface HeldAtEnd {
+  end?(out: Parsed): LineKind;
+}
+
 /** Parses one line, without its newline. Each file gets its own (CSV parsers learn the header). */
-export type LineParser = (line: string, out: Parsed) => LineKind;
+export type LineParser = ((line: string, out: Parsed) => LineKind) & HeldAtEnd;
 
 /** Parses one line given as bytes [start, end) of `buf`, without its newline: no string per line. */
-export type ByteLineParser = (buf: Uint8Array, start: number, end: number, out: Parsed) => LineKind;
+export type ByteLineParser = ((buf: Uint8Array, start: number, end: number, out: Parsed) => LineKind) & HeldAtEnd;
 
 /**
  * A text parser fed from bytes. Latin-1 decoding is a plain copy, and every field the parsers
  * read is ASCII; free text elsewhere on the line (labels, URLs) is passed over, never interpreted.
  */
 export function fromText(parse: LineParser): ByteLineParser {
-  return (buf, start, end, out) => parse(Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString('latin1'), out);
+  const byLine: ByteLineParser = (buf, start, end, out) => parse(Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString('latin1'), out);
+  byLine.end = (out) => parse.end?.(out) ?? 'skip';
+  return byLine;
 }
 
-export const newParsed = (): Parsed => ({ tsMs: 0, latencyMs: 0, status: 0, level: Number.NaN, reason: '' });
+export const newParsed = (): Parsed => ({ tsMs: 0, latencyMs: 0, status: 0, level: Number.NaN, computeMs: Number.NaN, queueMs: Number.NaN, reason: '' });
 
 /** How a tool's file is read. */
 export type ToolFormat =

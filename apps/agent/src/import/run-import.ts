@@ -139,7 +139,8 @@ export async function runImport(anyTool: ToolSpec, input: ImportInput, reporter:
     const levelReports = steps.close();
     const delivered = await up.drain(cfg.deliveryTimeoutMs);
     // A run made here is closed here; one given with --run belongs to whoever made it.
-    if (choice.kind !== 'given') await finishRun(api, runId, failure === undefined && up.failure === undefined && delivered ? 'finished' : 'aborted', reporter);
+    const ok = failure === undefined && up.failure === undefined && delivered;
+    if (choice.kind !== 'given') await finishRun(api, runId, ok ? 'finished' : 'aborted', reporter, fileSpan(levelReports, ok));
     if (failure !== undefined) throw failure;
     const upload = checkDelivered(up, delivered, cfg.deliveryTimeoutMs);
     return { runId, runUrl, how: choice.kind, importKey: key, files: reports, levels: levelReports, upload };
@@ -171,9 +172,26 @@ export async function sniffFormat(tool: ToolSpec, files: string[]): Promise<Tool
   return specs[0]!;
 }
 
-export async function finishRun(api: KneeboardApi, runId: string, status: 'finished' | 'aborted', reporter: ImportReporter): Promise<void> {
+/**
+ * The run's start and end as the file tells them — its first request's send and last completion
+ * (the step windows' span) — not the import's own clock. An aborted import gives only the start:
+ * its end stays the API's time, so batches still on their way meet the usual late-data grace.
+ */
+export function fileSpan(levels: LevelReport[], complete: boolean): { started_at: number; finished_at?: number } | null {
+  if (levels.length === 0) return null;
+  const started_at = Math.min(...levels.map((l) => l.started_at));
+  return complete ? { started_at, finished_at: Math.max(...levels.map((l) => l.ended_at)) } : { started_at };
+}
+
+export async function finishRun(
+  api: KneeboardApi,
+  runId: string,
+  status: 'finished' | 'aborted',
+  reporter: ImportReporter,
+  span: { started_at: number; finished_at?: number } | null = null,
+): Promise<void> {
   try {
-    await api.finishRun(runId, status);
+    await api.finishRun(runId, status, span);
   } catch (err) {
     reporter.warn?.(`could not mark the run ${status}: ${(err as Error).message}`);
   }
@@ -221,6 +239,8 @@ async function importFile(
       },
       chunk: pace,
     });
+    const held = parse.end?.(p);
+    if (held !== undefined && held !== 'skip') sink.take(held, p, report.lines + 1, () => 'the record left open at the end of the file');
   } else {
     await format.read(path, p, (kind, rowNumber) => sink.take(kind, p, rowNumber, () => `row ${rowNumber}`), (fraction) => pace(Math.round(fraction * report.bytes)));
   }

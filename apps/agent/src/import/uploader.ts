@@ -24,13 +24,6 @@ export interface UploaderOptions {
   inFlight: number;
 }
 
-/** Not-null compute_ms/queue_ms are unknown for imported requests: one shared all-NaN column (NaN = null). */
-let nanColumn = new Float64Array(0);
-function nans(n: number): Float64Array {
-  if (nanColumn.length < n) nanColumn = new Float64Array(n).fill(Number.NaN);
-  return nanColumn.subarray(0, n);
-}
-
 /**
  * Columns built straight from the parser (no object per request), cut into Arrow batches and
  * posted several at a time. Steps are posted in order, each before any batch cut after it. The
@@ -40,6 +33,9 @@ export class Uploader {
   private level: Float64Array;
   private ts: Float64Array;
   private latency: Float64Array;
+  /** NaN where the tool recorded no Server-Timing for the request (sent as null). */
+  private compute: Float64Array;
+  private queue: Float64Array;
   private status: Uint16Array;
   private n = 0;
   private seq = 0;
@@ -49,14 +45,16 @@ export class Uploader {
   readonly stats: UploadStats = { recorded: 0, uploaded: 0, batches: 0, duplicateBatches: 0, lostEvents: 0 };
 
   constructor(private readonly o: UploaderOptions) {
-    [this.level, this.ts, this.latency, this.status] = this.allocate();
+    [this.level, this.ts, this.latency, this.compute, this.queue, this.status] = this.allocate();
   }
 
-  add(level: number, tsMs: number, latencyMs: number, status: number): void {
+  add(level: number, tsMs: number, latencyMs: number, status: number, computeMs = Number.NaN, queueMs = Number.NaN): void {
     const i = this.n++;
     this.level[i] = level;
     this.ts[i] = tsMs;
     this.latency[i] = latencyMs;
+    this.compute[i] = computeMs;
+    this.queue[i] = queueMs;
     this.status[i] = status;
     if (this.n === this.o.batchEvents) this.cut();
   }
@@ -87,11 +85,11 @@ export class Uploader {
       level: this.level.subarray(0, n),
       ts_ms: this.ts.subarray(0, n),
       latency_ms: this.latency.subarray(0, n),
-      compute_ms: nans(n),
-      queue_ms: nans(n),
+      compute_ms: this.compute.subarray(0, n),
+      queue_ms: this.queue.subarray(0, n),
       status: this.status.subarray(0, n),
     };
-    [this.level, this.ts, this.latency, this.status] = this.allocate();
+    [this.level, this.ts, this.latency, this.compute, this.queue, this.status] = this.allocate();
     this.n = 0;
     this.stats.recorded += n;
     const id = this.o.batchId(this.seq++);
@@ -134,8 +132,8 @@ export class Uploader {
     }
   }
 
-  private allocate(): [Float64Array, Float64Array, Float64Array, Uint16Array] {
+  private allocate(): [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Uint16Array] {
     const n = this.o.batchEvents;
-    return [new Float64Array(n), new Float64Array(n), new Float64Array(n), new Uint16Array(n)];
+    return [new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n), new Uint16Array(n)];
   }
 }

@@ -6,6 +6,8 @@ export interface VegetaFields {
   sentMs: number;
   latencyNs: number;
   code: number;
+  /** The response's Server-Timing header values (`headers` is Go's http.Header: name → values), when it has one. */
+  serverTiming?: string[];
 }
 
 const QUOTE = 0x22;
@@ -18,6 +20,15 @@ const key = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const CODE = key('code');
 const LATENCY = key('latency');
 const TIMESTAMP = key('timestamp');
+const HEADERS = key('headers');
+const SERVER_TIMING = key('server-timing');
+
+/** Header names are case-insensitive: Go writes them canonical (`Server-Timing`), a hand-made file may not. */
+function isKeyIgnoringCase(b: Uint8Array, start: number, end: number, lower: Uint8Array): boolean {
+  if (end - start !== lower.length) return false;
+  for (let i = 0; i < lower.length; i++) if ((b[start + i]! | 0x20) !== lower[i]) return false;
+  return true;
+}
 
 function isKey(b: Uint8Array, start: number, end: number, k: Uint8Array): boolean {
   if (end - start !== k.length) return false;
@@ -48,7 +59,8 @@ function bareEnd(b: Uint8Array, at: number, end: number): number {
  * count — never a header or a URL that happens to hold the same words — to the line's end, where
  * the object must have closed (a line cut off mid-write is not taken for whole). Null when the
  * line is not what it looks for in the form it expects — the caller then reads it with
- * JSON.parse, which decides whether it is valid at all.
+ * JSON.parse, which decides whether it is valid at all. The `headers` object's Server-Timing entry
+ * is found on the same pass (its place noted, its strings decoded only when the line is whole).
  */
 export function scanVegetaJson(b: Uint8Array, start: number, end: number): VegetaFields | null {
   let depth = 0;
@@ -57,12 +69,22 @@ export function scanVegetaJson(b: Uint8Array, start: number, end: number): Veget
   let code = Number.NaN;
   let found = 0;
   let closedAt = -1;
+  // The `headers` object is open (depth 2 inside it); where the Server-Timing array starts and ends.
+  let inHeaders = false;
+  let timingFrom = -1;
+  let timingTo = -1;
   for (let i = start; i < end; ) {
     const c = b[i]!;
     if (c === QUOTE) {
       const close = stringEnd(b, i, end);
       if (close === -1) return null;
+      if (inHeaders && depth === 2 && b[close + 1] === COLON && b[close + 2] === 0x5b && isKeyIgnoringCase(b, i + 1, close, SERVER_TIMING)) {
+        timingFrom = close + 2;
+        i = close + 1;
+        continue;
+      }
       if (depth === 1 && b[close + 1] === COLON) {
+        if (b[close + 2] === 0x7b && isKey(b, i + 1, close, HEADERS)) inHeaders = true;
         const v = close + 2;
         if (isKey(b, i + 1, close, TIMESTAMP)) {
           if (b[v] !== QUOTE) return null;
@@ -88,12 +110,30 @@ export function scanVegetaJson(b: Uint8Array, start: number, end: number): Veget
       continue;
     }
     if (isOpen(c)) depth += 1;
-    else if (isClose(c) && --depth === 0) closedAt = i;
+    else if (isClose(c)) {
+      depth -= 1;
+      if (depth === 0) closedAt = i;
+      else if (depth === 1) inHeaders = false;
+      else if (depth === 2 && timingFrom !== -1 && timingTo === -1) timingTo = i + 1;
+    }
     i += 1;
   }
   // The object closed, once, with nothing but spaces after it.
   if (closedAt === -1 || depth !== 0) return null;
   for (let i = closedAt + 1; i < end; i++) if (b[i] !== 0x20 && b[i] !== 0x0d) return null;
   if (found !== 3 || Number.isNaN(sentMs) || !Number.isFinite(latencyNs) || !Number.isInteger(code)) return null;
-  return { sentMs, latencyNs, code };
+  if (timingTo === -1) return { sentMs, latencyNs, code };
+  const serverTiming = headerValues(b, timingFrom, timingTo);
+  return serverTiming === null ? null : { sentMs, latencyNs, code, serverTiming };
+}
+
+/** The JSON array of strings in [from, to), or null when it is anything else (JSON.parse then judges the line). */
+function headerValues(b: Uint8Array, from: number, to: number): string[] | null {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(b.buffer, b.byteOffset + from, to - from).toString('utf8'));
+  } catch {
+    return null; // not an array of strings as vegeta writes it: the slow path reads the line
+  }
+  return Array.isArray(values) && values.every((v) => typeof v === 'string') ? (values as string[]) : null;
 }

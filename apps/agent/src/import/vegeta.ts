@@ -1,12 +1,15 @@
 import { parseIsoMs } from './iso-time.ts';
 import { fromText, type ByteLineParser, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
+import { clearServerTiming, serverTimingInHeaderBlock, setServerTiming } from './server-timing.ts';
 import { scanVegetaJson } from './vegeta-json-bytes.ts';
 
 /**
  * vegeta's results as `vegeta encode` writes them: JSON lines (the default) or CSV, detected per
  * line. Each is one request: `timestamp` is when it was sent, `latency` is in nanoseconds, `code`
  * 0 when it failed without a status. Kneeboard stores completion times: sent + latency. vegeta
- * sends at a fixed rate, so the level (the rate) is not in the file: `--level`.
+ * sends at a fixed rate, so the level (the rate) is not in the file: `--level`. vegeta keeps each
+ * response's headers (JSON: `headers`, name → values; CSV: the last field, the header block in
+ * base64): a Server-Timing header there gives the request its compute and queue time.
  */
 export function vegetaParser(): LineParser {
   return (line: string, out: Parsed): LineKind => {
@@ -27,7 +30,7 @@ export function vegetaByteParser(): ByteLineParser {
   return (buf, start, end, out) => {
     if (buf[start] === 123 /* { */) {
       const f = scanVegetaJson(buf, start, end);
-      if (f !== null) return fill(out, f.sentMs, f.latencyNs / NS_PER_MS, f.code);
+      if (f !== null) return fill(out, f.sentMs, f.latencyNs / NS_PER_MS, f.code, f.serverTiming);
     }
     return text(buf, start, end, out);
   };
@@ -42,11 +45,29 @@ function fromJson(line: string, out: Parsed): LineKind {
     return bad(out, 'not valid JSON (cut off?)');
   }
   if (typeof r !== 'object' || r === null) return bad(out, 'not a vegeta result');
-  const { timestamp, latency, code } = r as Record<string, unknown>;
+  const { timestamp, latency, code, headers } = r as Record<string, unknown>;
   if (typeof timestamp !== 'string' || typeof latency !== 'number' || typeof code !== 'number') return bad(out, 'no timestamp, latency and code');
   const sent = parseIsoMs(timestamp);
   if (Number.isNaN(sent)) return bad(out, 'unreadable timestamp');
-  return fill(out, sent, latency / NS_PER_MS, code);
+  return fill(out, sent, latency / NS_PER_MS, code, serverTimingOf(headers));
+}
+
+/** Go's http.Header as JSON: the first Server-Timing entry (names compared without case) holding strings. */
+function serverTimingOf(headers: unknown): string[] | undefined {
+  if (typeof headers !== 'object' || headers === null) return undefined;
+  for (const [name, values] of Object.entries(headers)) {
+    if (name.toLowerCase() !== 'server-timing') continue;
+    if (Array.isArray(values) && values.every((v) => typeof v === 'string')) return values as string[];
+    return undefined;
+  }
+  return undefined;
+}
+
+/** The CSV's last field: the response's header block in base64 (never quoted, never holding a comma). */
+function csvServerTiming(line: string): string[] | undefined {
+  const last = line.slice(line.lastIndexOf(',') + 1);
+  if (last.length === 0 || !/^[A-Za-z0-9+/]+=*\r?$/.test(last)) return undefined;
+  return serverTimingInHeaderBlock(Buffer.from(last, 'base64').toString('latin1'));
 }
 
 /** `timestamp(unix ns),code,latency(ns),bytes_out,bytes_in,error,body,attack,seq,method,url,headers`: only the first three are needed, and they are never quoted. */
@@ -62,14 +83,16 @@ function fromCsv(line: string, out: Parsed): LineKind {
   const code = Number(line.slice(c1 + 1, c2));
   const latencyNs = Number(line.slice(c2 + 1, c3));
   if (!Number.isInteger(code) || !Number.isFinite(latencyNs) || c3 === c2 + 1) return bad(out, 'code or latency is not a number');
-  return fill(out, sent, latencyNs / NS_PER_MS, code);
+  return fill(out, sent, latencyNs / NS_PER_MS, code, csvServerTiming(line));
 }
 
-function fill(out: Parsed, sentMs: number, latencyMs: number, status: number): LineKind {
+function fill(out: Parsed, sentMs: number, latencyMs: number, status: number, serverTiming: string[] | undefined): LineKind {
   out.tsMs = sentMs + latencyMs;
   out.latencyMs = latencyMs;
   out.status = status;
   out.level = Number.NaN;
+  if (serverTiming === undefined) clearServerTiming(out);
+  else setServerTiming(out, serverTiming);
   return 'event';
 }
 
