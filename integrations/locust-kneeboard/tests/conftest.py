@@ -48,8 +48,14 @@ def api():
     child.wait(30)
 
 
+# What the target reports of itself on every response, in two header lines (as a proxy may add one):
+# the plugin must store exactly these as each request's queue and compute time.
+SERVER_QUEUE_MS = 1.25
+SERVER_COMPUTE_MS = 3.5
+
+
 class _Target(BaseHTTPRequestHandler):
-    """A service with a known error rate: every 10th request is a 500."""
+    """A service with a known error rate (every 10th request is a 500) that sends Server-Timing."""
 
     count = 0
     lock = threading.Lock()
@@ -64,6 +70,8 @@ class _Target(BaseHTTPRequestHandler):
         try:
             self.send_response(code)
             self.send_header("content-length", str(len(body)))
+            self.send_header("Server-Timing", f'db;desc="a, b";dur=0.5, queue;dur={SERVER_QUEUE_MS}')
+            self.send_header("Server-Timing", f"compute;dur={SERVER_COMPUTE_MS}")
             self.end_headers()
             self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):

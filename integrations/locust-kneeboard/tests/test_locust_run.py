@@ -16,6 +16,8 @@ import urllib.request
 import uuid
 from pathlib import Path
 
+from conftest import SERVER_COMPUTE_MS, SERVER_QUEUE_MS
+
 HERE = Path(__file__).resolve().parent
 SRC = HERE.parent / "src"
 LOCUSTFILE = HERE / "locustfile.py"
@@ -46,13 +48,13 @@ def stored(api, service, release):
     run = runs[0]
     with urllib.request.urlopen(f"{api}/api/v1/runs/{run['id']}/curve.csv", timeout=10) as res:
         rows = list(csv.DictReader(res.read().decode().splitlines()))
-    return run, [(float(r["level"]), int(r["requests"]), int(r["errors"])) for r in rows]
+    return run, [(float(r["level"]), int(r["requests"]), int(r["errors"])) for r in rows], rows
 
 
 def check(api, release, stats_prefix, output):
     requests, failures = locust_totals(stats_prefix)
     assert requests > 10, output
-    run, curve = stored(api, "locust-test", release)
+    run, curve, rows = stored(api, "locust-test", release)
     assert run["status"] == "finished"
     assert run["parameter"] == "users"
     levels = [level for level, _, _ in curve]
@@ -62,6 +64,11 @@ def check(api, release, stats_prefix, output):
     assert 2.0 in levels and set(levels) <= {1.0, 2.0, 3.0, 4.0}, curve
     assert sum(n for _, n, _ in curve) == requests, (curve, requests)
     assert sum(e for _, _, e in curve) == failures, (curve, failures)
+    # Every response said `queue;dur=1.25` and `compute;dur=3.5` (Server-Timing): each level's
+    # percentiles of them are exactly those, so every request carried its own.
+    for r in rows:
+        for column, expected in (("queue_p50_ms", SERVER_QUEUE_MS), ("queue_p99_ms", SERVER_QUEUE_MS), ("compute_p50_ms", SERVER_COMPUTE_MS), ("compute_p99_ms", SERVER_COMPUTE_MS)):
+            assert r[column] != "" and abs(float(r[column]) - expected) < 1e-6, (column, r)
 
 
 def test_standalone_locust_run_is_stored_with_locusts_own_counts(api, target, tmp_path):

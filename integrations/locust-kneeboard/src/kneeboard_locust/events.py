@@ -4,7 +4,7 @@ import threading
 
 
 class EventColumns:
-    """Appending is four list appends: no object per request, as Locust may record thousands a second."""
+    """Appending is a list append per column: no object per request, as Locust may record thousands a second."""
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -14,16 +14,20 @@ class EventColumns:
 
     def _reset(self):
         self.level, self.ts_ms, self.latency_ms, self.status = [], [], [], []
+        # The server's own times from its Server-Timing header; None where it sent none.
+        self.compute_ms, self.queue_ms = [], []
 
     def __len__(self):
         return len(self.level)
 
-    def append(self, level, ts_ms, latency_ms, status):
+    def append(self, level, ts_ms, latency_ms, status, compute_ms=None, queue_ms=None):
         with self._lock:
             self.level.append(level)
             self.ts_ms.append(ts_ms)
             self.latency_ms.append(latency_ms)
             self.status.append(status)
+            self.compute_ms.append(compute_ms)
+            self.queue_ms.append(queue_ms)
             if level is not None:
                 self._extend(level, ts_ms, latency_ms)
 
@@ -41,8 +45,15 @@ class EventColumns:
             if not self.level or self.level[0] is None:
                 return None
             n = min(max_events, len(self.level))
-            cols = {"level": self.level[:n], "ts_ms": self.ts_ms[:n], "latency_ms": self.latency_ms[:n], "status": self.status[:n]}
-            del self.level[:n], self.ts_ms[:n], self.latency_ms[:n], self.status[:n]
+            cols = {
+                "level": self.level[:n],
+                "ts_ms": self.ts_ms[:n],
+                "latency_ms": self.latency_ms[:n],
+                "compute_ms": self.compute_ms[:n],
+                "queue_ms": self.queue_ms[:n],
+                "status": self.status[:n],
+            }
+            del self.level[:n], self.ts_ms[:n], self.latency_ms[:n], self.compute_ms[:n], self.queue_ms[:n], self.status[:n]
             return cols
 
     def _extend(self, level, ts_ms, latency_ms):

@@ -29,6 +29,7 @@ from locust.runners import MasterRunner, WorkerRunner
 
 from .api import ApiError, KneeboardApi
 from .events import EventColumns, merge_extents
+from .server_timing import parse_server_timing, within_latency
 
 MESSAGE = "kneeboard"
 REPORT_KEY = "kneeboard_extents"
@@ -187,7 +188,8 @@ class KneeboardPlugin:
         status = status if isinstance(status, int) and 0 <= status <= 999 else 0
         latency = max(float(response_time or 0.0), 0.0)
         ts = start_time * 1000.0 + latency if start_time else now_ms()
-        self.columns.append(self.level, ts, latency, status)
+        queue, compute = parse_server_timing(server_timing_header(response))
+        self.columns.append(self.level, ts, latency, status, within_latency(compute, latency), within_latency(queue, latency))
 
     def on_report_to_master(self, client_id, data, **_kwargs):
         data[REPORT_KEY] = {str(level): [e[0], e[1], e[2]] for level, e in self.columns.extents.items()}
@@ -210,8 +212,6 @@ class KneeboardPlugin:
             batch = {
                 "batch_id": f"locust-{self.run_id}-{os.getpid()}-{socket.gethostname()[:40]}-{self.sent}",
                 "agent_id": f"locust-{socket.gethostname()[:60]}-{os.getpid()}",
-                "compute_ms": [None] * n,
-                "queue_ms": [None] * n,
                 **cols,
             }
             try:
@@ -242,6 +242,12 @@ class KneeboardPlugin:
             environment_log(environment, f"kneeboard: run {self.run_id} ({base}/api/v1/runs/{self.run_id})")
         if self.failed is not None:
             environment_log(environment, f"kneeboard: {self.failed}")
+
+
+def server_timing_header(response):
+    """The response's Server-Timing value(s): HttpUser's (requests) and FastHttpUser's headers are both case-insensitive."""
+    get = getattr(getattr(response, "headers", None), "get", None)
+    return get("Server-Timing") if callable(get) else None
 
 
 def environment_log(_environment, message):
