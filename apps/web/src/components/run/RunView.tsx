@@ -275,7 +275,13 @@ export function RunView({
           footnote="Each component is its own median, so the stack is close to, not exactly, the latency p50. other = latency − compute − queue (interface and network)."
           empty={
             waiting ??
-            (split.hasServerTiming ? null : (
+            (split.hasServerTiming ? null : run.tags.import_tool !== undefined ? (
+              // An import holds what its tool kept: the target may well send the header.
+              <>
+                No compute/queue split: the imported {run.tags.import_tool} file holds no <code>Server-Timing</code> headers (vegeta keeps
+                them, JMeter in an XML JTL saved with <code>responseHeaders=true</code>; k6, oha and Gatling never do).
+              </>
+            ) : (
               <>
                 No compute/queue split: the target sends no <code>Server-Timing</code> header (e.g.{' '}
                 <code>Server-Timing: queue;dur=12.5, compute;dur=48.1</code>).
