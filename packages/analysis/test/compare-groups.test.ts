@@ -98,8 +98,10 @@ describe('flags in the comparison', () => {
     const { overall } = compareRuns(flat, head, options(6));
     expect(overall.max_qps.verdict).toBe('not comparable');
     expect(overall.p99_at_base_knee.verdict).toBe('not comparable');
-    expect(overall.verdict).toBe('not comparable');
+    // The unflagged levels 1 and 2 do show the 30% loss: the headline names them, beside the flagged peak.
+    expect(overall.verdict).toBe('regression');
     expect(overall.summary).toMatch(/not comparable: the agent was the limit/);
+    expect(overall.summary).toMatch(/Regression: QPS regressed at concurrency 1 \(−\d+% \[.*\]\) and 2 \(−\d+% \[.*\]\)/);
   });
 });
 

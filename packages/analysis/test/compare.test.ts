@@ -33,7 +33,9 @@ describe('compareRuns', () => {
     expect(overall.max_qps.verdict).toBe('regression');
     expect(overall.p99_at_base_knee.level).toBe(4);
     expect(overall.max_qps.change as number).toBeCloseTo(-0.2, 1);
-    expect(overall.summary).toMatch(/^v1\.1 vs v1\.0: max throughput −\d+% \[−\d+%…−\d+%\] \(\d+ → \d+ req\/s\).*Regression\. Single runs: run-to-run noise not measured\.$/);
+    // The headline names every regression of the table, with its interval.
+    expect(overall.summary).toMatch(/^v1\.1 vs v1\.0: max throughput −\d+% \[−\d+%…−\d+%\] \(\d+ → \d+ req\/s\).*\. Regression: QPS regressed at concurrency 1 \(−\d+% \[−\d+%…−\d+%\]\), 2 .* and 16 \(.*\); p50 regressed at concurrency 1 .*\. Single runs: run-to-run noise not measured\.$/);
+    expect(overall.regressions?.filter((r) => r.metric === 'qps').map((r) => r.level)).toEqual([1, 2, 4, 8, 16]);
   });
 
   it('calls a known improvement an improvement', () => {
@@ -44,8 +46,12 @@ describe('compareRuns', () => {
 
   it('calls a 3% shift no significant change', () => {
     const { overall, levels } = compareRuns(syntheticRun(5, { label: 'a' }), syntheticRun(6, { label: 'b', qpsScale: 0.97, latencyScale: 1.03 }), options(11));
-    expect(overall.verdict).toBe('no significant change');
+    expect(overall.max_qps.verdict).toBe('no significant change');
     expect(levels.every((l) => l.qps.verdict === 'no significant change')).toBe(true);
+    // Whatever a latency cell calls (single runs see only the noise within them), the headline says it too.
+    const called = levels.flatMap((l) => (['p50_ms', 'p99_ms'] as const).filter((m) => l[m].verdict === 'regression').map((m) => `${m}@${l.level}`));
+    expect(overall.verdict).toBe(called.length > 0 ? 'regression' : 'no significant change');
+    expect(overall.regressions?.map((r) => `${r.metric}@${r.level}`)).toEqual(called);
   });
 
   it('gives no significant change for two runs from the same distribution at least 95% of the time', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Level, RunId } from './common.ts';
+import { EpochMs, Level, RunId } from './common.ts';
 import { KneeBracket } from './analysis.ts';
 import { Run } from './run.ts';
 
@@ -21,9 +21,11 @@ export const MetricDelta = z.object({
   /** head ÷ base − 1. */
   change: z.number().nullable(),
   /**
-   * Bootstrap interval of the relative change (runs, then requests within them), at
-   * 1 − (1 − confidence)/(3 × levels compared), so that all the comparison's verdicts together hold at
-   * the stated confidence; widened by Student's t where the run-to-run spread comes from few runs.
+   * Interval of the relative change, made on the log of head ÷ base (never below −100%): the
+   * run-to-run spread (pooled across levels and both sides, or borrowed from earlier repeats) plus
+   * each run's sampling noise, Student's t for the runs behind the spread; at
+   * 1 − (1 − confidence)/(3 × levels compared + 1), so that all the comparison's verdicts together
+   * hold at the stated confidence.
    */
   ci_low: z.number().nullable(),
   ci_high: z.number().nullable(),
@@ -70,9 +72,12 @@ export const OverallComparison = z.object({
   }),
   /** p99 at the level where the base run's knee is: what users at the old capacity now see. */
   p99_at_base_knee: MetricDelta.extend({ level: Level.nullable() }),
+  /** `regression` whenever the per-level table has a significant regression, whatever improved: the headline never contradicts the table. */
   verdict: ChangeVerdict,
-  /** One sentence for a pull request or a review. */
+  /** One sentence for a pull request or a review; it names every significant regression of the table. */
   summary: z.string(),
+  /** The table's significant regressions, level by level (what the summary names). Absent in reports made before it existed. */
+  regressions: z.array(z.object({ level: Level, metric: CompareMetric, change: z.number().nullable(), ci_low: z.number().nullable(), ci_high: z.number().nullable() })).optional(),
 });
 export type OverallComparison = z.infer<typeof OverallComparison>;
 
@@ -89,6 +94,14 @@ export const NoiseBasis = z.object({
   run_to_run: z.object({ qps: z.number(), p50_ms: z.number(), p99_ms: z.number(), df: z.number().int() }).nullable(),
   /** One sentence for the reader. */
   note: z.string(),
+  /** How the intervals were made: method, runs per side, the spread's degrees of freedom. Absent in reports made before it existed. */
+  method: z.string().optional(),
+  /** The run-to-run spread each metric's intervals used (relative SD, its degrees of freedom, whether the stated floor set it); null where none was estimated. */
+  spread: z.record(CompareMetric, z.object({ sd: z.number(), df: z.number(), floored: z.boolean() }).nullable()).optional(),
+  /** The earlier repeats a single-run side borrowed: their run ids, and the cut-off (a finish time, epoch ms) they were read as of — `noise_asof` reproduces it. */
+  history: z.object({ runs: z.array(RunId), asof: EpochMs }).nullable().optional(),
+  /** A newer basis than the pinned one exists: how many more finished runs it would read, and its cut-off. Offered, never used unasked. */
+  newer: z.object({ runs: z.number().int().positive(), asof: EpochMs }).nullable().optional(),
 });
 export type NoiseBasis = z.infer<typeof NoiseBasis>;
 
@@ -192,5 +205,11 @@ export const CompareQuery = z.object({
     .pipe(z.array(RunGroupParam).min(1).max(MAX_COMPARED_HEADS, `compare at most ${MAX_COMPARED_HEADS} heads with one base`)),
   /** Smallest relative change worth calling, 0–1 (0.05 = 5%). */
   min_effect: z.coerce.number().min(0).max(1).default(0.05),
+  /**
+   * Pins the run-to-run noise a single-run side borrows: only earlier repeats finished at or before
+   * this time (epoch ms) count, so a permalink keeps its verdict as repeats accumulate. A report
+   * says the cut-off it used (`noise.history.asof`); without it, the newest basis is used.
+   */
+  noise_asof: z.coerce.number().int().positive().max(4_102_444_800_000).optional(),
 });
 export type CompareQuery = z.infer<typeof CompareQuery>;

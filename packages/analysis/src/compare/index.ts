@@ -1,7 +1,9 @@
 export { compareGroups, compareRuns, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, type CompareOptions, type LevelSamples, type RunGroup, type RunSamples } from './compare-runs.ts';
-export { metricDelta, type DeltaInput } from './metric-delta.ts';
-export { bootstrapMeans, bootstrapQuantiles, relativeChangeInterval } from './resample.ts';
-export { groupReplicates } from './group-replicates.ts';
+export { metricDelta, type DeltaInput, type SideVariance } from './metric-delta.ts';
+export { logRatioInterval, effectiveDf, type LogVariance } from './log-interval.ts';
+export { runToRunSpread, RUN_TO_RUN_FLOOR, type RunCell, type SideCells, type Spread, type BorrowedSpread } from './run-spread.ts';
+export { headline, regressionClauses, tableRegressions, type TableRegression } from './headline.ts';
+export { bootstrapMeans, bootstrapQuantiles } from './resample.ts';
 export { levelFlags } from './level-flags.ts';
 export { runToRunNoise, type RunToRunNoise, type RepeatedValues } from './run-to-run.ts';
 export { createSampler, seedFrom, type Sampler } from './sampler.ts';

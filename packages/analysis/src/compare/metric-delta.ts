@@ -1,12 +1,24 @@
 import type { ChangeVerdict, MetricDelta } from '@kneeboard/contracts';
-import { relativeChangeInterval } from './resample.ts';
+import { logRatioInterval } from './log-interval.ts';
+import type { Spread } from './run-spread.ts';
+
+/** One side's statistic at a level: how many runs it averages and the sampling variance of its log mean. */
+export interface SideVariance {
+  runs: number;
+  /** Σ (each run's sampling variance of the log value) ÷ runs²: from the requests themselves. */
+  sampling: number;
+  /** Σ (that run's term)² ÷ its degrees of freedom: how uncertain the sampling variance is (0 when exact). */
+  samplingWeight: number;
+}
 
 export interface DeltaInput {
   base: number | null;
   head: number | null;
-  /** Bootstrap replicates of the statistic for each run; null when there is too little data. */
-  baseReplicates: Float64Array | null;
-  headReplicates: Float64Array | null;
+  /** Null when a side has too little data for an interval. */
+  baseVariance: SideVariance | null;
+  headVariance: SideVariance | null;
+  /** Run-to-run spread of this metric (null: only the noise within each run is seen). */
+  spread: Spread | null;
   /** QPS: higher is better; latency: lower is better. */
   higherIsBetter: boolean;
   minEffect: number;
@@ -15,13 +27,22 @@ export interface DeltaInput {
 
 /**
  * A change is called only when it is both statistically clear (the interval excludes 0) and big
- * enough to matter (|change| ≥ minEffect). Within-run sampling noise is what the interval sees;
- * run-to-run noise on a busy machine is what minEffect absorbs.
+ * enough to matter (|change| ≥ minEffect). The interval is on the log of head ÷ base: its variance
+ * is the run-to-run spread over each side's runs plus each side's sampling noise, and Student's t
+ * with Satterthwaite's degrees of freedom covers a spread estimated from few runs.
  */
 export function metricDelta(input: DeltaInput): MetricDelta {
   const { base, head } = input;
   const change = base !== null && head !== null && base > 0 ? head / base - 1 : null;
-  const ci = input.baseReplicates && input.headReplicates ? relativeChangeInterval(input.baseReplicates, input.headReplicates, input.confidence) : null;
+  let ci: { low: number; high: number } | null = null;
+  if (change !== null && head !== null && head > 0 && input.baseVariance && input.headVariance) {
+    const b = input.baseVariance;
+    const h = input.headVariance;
+    const share = 1 / b.runs + 1 / h.runs;
+    const between = input.spread ? input.spread.tau2 * share : 0;
+    const betweenEstimated = input.spread ? input.spread.estimated * share : 0;
+    ci = logRatioInterval(Math.log(1 + change), { between, betweenDf: input.spread?.df ?? Infinity, betweenEstimated, known: b.sampling + h.sampling, knownWeight: b.samplingWeight + h.samplingWeight }, input.confidence);
+  }
   let verdict: ChangeVerdict = 'insufficient data';
   if (change !== null && ci !== null) {
     const clear = ci.low > 0 || ci.high < 0;

@@ -27,17 +27,3 @@ export function bootstrapQuantiles(sorted: Float64Array, q: number, resamples: n
   }
   return out;
 }
-
-/** The (lo, hi) percentile interval of head/base − 1 over paired independent replicates. */
-export function relativeChangeInterval(base: Float64Array, head: Float64Array, confidence: number): { low: number; high: number } | null {
-  const ratios: number[] = [];
-  for (let i = 0; i < Math.min(base.length, head.length); i++) {
-    const b = base[i] as number;
-    if (b > 0) ratios.push((head[i] as number) / b - 1);
-  }
-  if (ratios.length < 10) return null;
-  ratios.sort((x, y) => x - y);
-  const tail = (1 - confidence) / 2;
-  const at = (p: number) => ratios[Math.min(ratios.length - 1, Math.max(0, Math.round(p * (ratios.length - 1))))] as number;
-  return { low: at(tail), high: at(1 - tail) };
-}

@@ -1,5 +1,3 @@
-import type { Sampler } from './sampler.ts';
-
 /** Relative run-to-run spread (standard deviation of log values) per metric. */
 export interface RunToRunNoise {
   qps: number;
@@ -7,6 +5,8 @@ export interface RunToRunNoise {
   p99_ms: number;
   /** How many runs beyond one per release it was estimated from: the t-distribution's degrees of freedom. */
   df: number;
+  /** Which earlier runs it was read from and as of when (their newest finish time, epoch ms): what a permalink pins. */
+  basis?: { runs: string[]; asof: number };
 }
 
 export interface RepeatedValues {
@@ -48,10 +48,4 @@ export function runToRunNoise(repeats: RepeatedValues): RunToRunNoise | null {
   const df = repeats.runs - repeats.releases;
   if (df < MIN_DEGREES_OF_FREEDOM || Math.min(qps.df, p50.df, p99.df) < MIN_DEGREES_OF_FREEDOM) return null;
   return { qps: qps.sd, p50_ms: p50.sd, p99_ms: p99.sd, df };
-}
-
-/** A standard normal draw (Box–Muller) from the seeded sampler. */
-export function normalDraw(sampler: Sampler): number {
-  const u = Math.max(sampler.uniform(), Number.MIN_VALUE);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * sampler.uniform());
 }
