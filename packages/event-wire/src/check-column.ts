@@ -1,6 +1,6 @@
 import type { IssueList } from './batch-error.ts';
 import type { EventColumns } from './columns.ts';
-import { serverTimeLimit, type ColumnRule, type EventBounds } from './rules.ts';
+import { SERVER_TIME_TOLERANCE_MS, SERVER_TIME_TOLERANCE_RATIO, serverTimeLimit, type ColumnRule, type EventBounds } from './rules.ts';
 
 /**
  * Checks a whole column against its rule in one tight loop; only entries that fail take the slow
@@ -32,15 +32,20 @@ export function checkColumn(values: ArrayLike<number>, rule: ColumnRule, name: s
  * of one level, so the set is asked only when the level changes.
  */
 export function checkEvents(c: Omit<EventColumns, 'status'>, bounds: EventBounds, issues: IssueList): void {
-  for (const name of ['compute_ms', 'queue_ms'] as const) {
-    const part = c[name];
-    const latency = c.latency_ms;
-    for (let i = 0; i < c.length; i++) {
-      const l = latency[i]!;
-      if (!(part[i]! > serverTimeLimit(l))) continue;
-      issues.add(`${name}[${i}]`, `${part[i]} ms is larger than the request's latency_ms (${l} ms): a part of a request cannot take longer than the request (tolerance 1 ms or 1%)`);
-      if (issues.full) return;
+  const { latency_ms: latency, compute_ms: compute, queue_ms: queue } = c;
+  const ratio = 1 + SERVER_TIME_TOLERANCE_RATIO;
+  // Both parts in one pass, the limit inlined (serverTimeLimit says the same): this loop runs over every event.
+  const above = SERVER_TIME_TOLERANCE_MS / SERVER_TIME_TOLERANCE_RATIO;
+  for (let i = 0; i < c.length; i++) {
+    const l = latency[i]!;
+    const limit = l > above ? l * ratio : l + SERVER_TIME_TOLERANCE_MS;
+    if (!(compute[i]! > limit) && !(queue[i]! > limit)) continue;
+    for (const [name, part] of [['compute_ms', compute], ['queue_ms', queue]] as const) {
+      if (part[i]! > serverTimeLimit(l)) {
+        issues.add(`${name}[${i}]`, `${part[i]} ms is larger than the request's latency_ms (${l} ms): a part of a request cannot take longer than the request (tolerance 1 ms or 1%)`);
+      }
     }
+    if (issues.full) return;
   }
   const levels = bounds.levels;
   if (levels === undefined || levels.size === 0) return;
