@@ -11,6 +11,8 @@ interface BodyHold {
   bytes: number;
   /** Stops the wait for the body's first byte. */
   stop(): void;
+  /** Called once, at the body's first byte. */
+  onStart: (() => void)[];
 }
 
 declare module 'fastify' {
@@ -18,6 +20,14 @@ declare module 'fastify' {
     /** The body bytes this request holds until it is answered or aborted. */
     bodyHold?: BodyHold;
   }
+}
+
+/**
+ * Runs `fn` when the request's body starts to arrive (never, for one that does not): for work that
+ * is worth waiting for only once a body is really on its way. Call from a route's preParsing hook.
+ */
+export function onBodyStart(req: FastifyRequest, fn: () => void): void {
+  req.bodyHold?.onStart.push(fn);
 }
 
 export interface BodyBudget {
@@ -72,11 +82,12 @@ export function registerBodyBudget(app: FastifyInstance, limits: Limits, access:
   app.addHook('preParsing', async (req, _reply, payload: Readable) => {
     if (!hasBody(req.headers)) return payload;
     // `waiting` is set below, before any byte can arrive (they come on a later turn of the event loop).
-    const hold: BodyHold = { key: clientKey(req), bytes: 0, stop: () => clearTimeout(waiting) };
+    const hold: BodyHold = { key: clientKey(req), bytes: 0, stop: () => clearTimeout(waiting), onStart: [] };
     req.bodyHold = hold;
     const metered = new Transform({
       transform(chunk: Buffer, _encoding, done) {
         hold.stop();
+        if (hold.bytes === 0) for (const started of hold.onStart.splice(0)) started();
         const refused = take(hold, chunk.length);
         if (refused) done(refused);
         else done(null, chunk);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { AgentId, ApiError, ARROW_STREAM_CONTENT_TYPE, BatchId, EventBatch, IngestResponse } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { HttpError } from '../../errors.ts';
+import { onBodyStart } from '../../plugins/body-budget.ts';
 import type { IncomingBatch } from '../../ingest/ingest-service.ts';
 import { IdParams } from './runs.ts';
 
@@ -72,8 +73,9 @@ export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { hub, 
     // The body is checked column by column by the ingest service (one pass, no object per event);
     // EventBatch above documents it. Params and query string are checked as usual.
     validatorCompiler: bodyLeftToIngest,
-    // Counted from the headers, before the body is read: the insert in progress may wait for it.
-    onRequest: async (req) => void arrivals.set(req, ingest.expectBatch()),
+    // Counted from the body's first byte, before it is all read: the insert in progress may wait for
+    // it. Not from the headers: a request announcing a batch and sending nothing must not hold groups back.
+    preParsing: async (req) => onBodyStart(req, () => arrivals.set(req, ingest.expectBatch())),
     onResponse: async (req) => arrived(req),
     onRequestAbort: async (req) => arrived(req),
     handler: async (req) => {
