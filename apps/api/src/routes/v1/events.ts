@@ -16,6 +16,8 @@ const DESCRIPTION = `Two encodings of the same columns (level, ts_ms, latency_ms
 - \`application/json\`: the EventBatch body below, batch_id and agent_id inside it.
 - \`${ARROW_STREAM_CONTENT_TYPE}\`: an Arrow IPC stream with those columns (float64, nulls allowed in compute_ms and
   queue_ms; integer status; other numeric widths are converted), batch_id and agent_id as query parameters.
+Besides each column's bounds: once the run has steps, every level is one of theirs; compute_ms and queue_ms are each
+at most their latency_ms + 1 ms (+ 1% above 100 ms). An Arrow stream whose buffer regions do not fit its bodies is refused.
 A bad batch is refused whole (400 naming the column or entry); a batch_id stored before is not stored again
 (\`duplicate: true\`), and one reused with different events is a 409.`;
 
