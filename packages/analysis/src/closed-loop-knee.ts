@@ -49,9 +49,11 @@ function latencyReason(l: LatencyKnee, parameter: string): string {
   );
 }
 
-function uslReason(fit: UslFitResult, peak: number, maxLevel: number, parameter: string): string {
+function uslReason(fit: UslFitResult, peak: number, maxLevel: number, parameter: string, trusted: boolean): string {
   const beyond = peak > maxLevel ? ', beyond the largest level measured' : '';
-  return `The USL fit peaks at ${at(parameter, peak)} with ${formatQps(fit.peak_qps ?? 0)} QPS${beyond}.`;
+  // Kept as evidence either way, but an untrusted fit's peak must not read as a prediction.
+  const caveat = trusted ? '' : ' The analysis does not trust this fit, so the peak is the model’s, not a prediction.';
+  return `The USL fit peaks at ${at(parameter, peak)} with ${formatQps(fit.peak_qps ?? 0)} QPS${beyond}.${caveat}`;
 }
 
 /**
@@ -76,7 +78,7 @@ export function closedLoopKnee(
   const peak = fit?.peak_level ?? null;
   let uslKnee: Knee | null = null;
   if (fit && peak !== null) {
-    uslKnee = { level: peak, method: 'usl_peak', reason: uslReason(fit, peak, maxLevel, parameter) };
+    uslKnee = { level: peak, method: 'usl_peak', reason: uslReason(fit, peak, maxLevel, parameter, fitTrusted) };
     candidates.push(uslKnee);
   }
   // A poor fit's peak stays in the evidence but never becomes the answer.

@@ -68,6 +68,8 @@ describe('a hard limit (a fixed pool of 8 workers)', () => {
         'the curve has a shape the USL does not follow, so σ, κ and the peak are not trusted.',
     );
     expect(r.warnings).toContain(r.usl_untrusted_reason);
+    // Its peak stays among the knee's evidence, said to be the model's.
+    expect(r.knee_candidates.find((c) => c.method === 'usl_peak')?.reason).toMatch(/not trust this fit, so the peak is the model’s, not a prediction\.$/);
     expect(r.warnings.some((w) => /^The USL fit peaks at 436 QPS, above anything measured, and falls 12% from concurrency 32 to 64 where the measured throughput is flat \(within 3% of 402 QPS\): the fall is the model's, not the data's\.$/.test(w))).toBe(true);
   });
 
