@@ -32,4 +32,6 @@ export async function listTokens(credential: Credential): Promise<TokenApiResult
 
 export const createToken = (body: CreateTokenBody, credential: Credential) => call('POST', '/api/v1/tokens', credential, CreatedToken, body);
 
-export const revokeToken = (id: string, credential: Credential) => call('DELETE', `/api/v1/tokens/${encodeURIComponent(id)}`, credential, TokenInfo);
+/** `confirm`: the token's name, which the API asks for to revoke the bootstrap admin token. */
+export const revokeToken = (id: string, credential: Credential, confirm?: string) =>
+  call('DELETE', `/api/v1/tokens/${encodeURIComponent(id)}${confirm === undefined ? '' : `?confirm=${encodeURIComponent(confirm)}`}`, credential, TokenInfo);

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { cookieOptions, isHttps, SESSION_COOKIE, TokenText } from '../../lib/credentials.ts';
 import { requestCredential } from '../../lib/server-credentials.ts';
 import { createToken, listTokens, revokeToken } from '../../lib/token-api.ts';
+import { confirmationFor, confirmed, ENV_ADMIN_ID } from '../../components/tokens/revoke-confirm.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** Expiry choices, in days; 0 is never. */
@@ -59,8 +60,28 @@ export async function createTokenAction(_prev: CreateState, form: FormData): Pro
 
 export async function revokeTokenAction(form: FormData): Promise<void> {
   const id = TokenId.safeParse(form.get('id'));
-  if (id.success) await revokeToken(id.data, await requestCredential());
+  // The bootstrap admin token is revoked through revokeConfirmedAction only (the API refuses it without its name).
+  if (id.success && id.data !== ENV_ADMIN_ID) await revokeToken(id.data, await requestCredential());
   revalidatePath('/tokens');
+}
+
+export type RevokeState = { error?: string };
+
+/** Revoke with the token's name typed: the bootstrap admin token's way (see components/tokens/revoke-confirm.ts). */
+export async function revokeConfirmedAction(_prev: RevokeState, form: FormData): Promise<RevokeState> {
+  const id = TokenId.safeParse(form.get('id'));
+  if (!id.success) return { error: 'No such token.' };
+  const credential = await requestCredential();
+  const list = await listTokens(credential);
+  if (!list.ok) return { error: list.message };
+  const token = list.value.find((t) => t.id === id.data);
+  const expected = token ? confirmationFor(token) : null;
+  if (!token || expected === null) return { error: 'This token needs no confirmation.' };
+  if (!confirmed(expected, String(form.get('confirm') ?? ''))) return { error: `Type ${expected} exactly to revoke it.` };
+  const res = await revokeToken(id.data, credential, expected);
+  if (!res.ok) return { error: res.message };
+  revalidatePath('/tokens');
+  return {};
 }
 
 // The label only names the token in the list: a long title is cut, not refused.

@@ -1,6 +1,8 @@
 import type { TokenInfo } from '@kneeboard/contracts';
 import { revokeTokenAction } from '../../app/tokens/actions.ts';
 import { Time } from '../common/Time.tsx';
+import { GuardedRevoke } from './GuardedRevoke.tsx';
+import { confirmationFor } from './revoke-confirm.ts';
 
 function status(t: TokenInfo, now: number): 'revoked' | 'expired' | 'active' {
   if (t.revoked_at !== null) return 'revoked';
@@ -10,7 +12,8 @@ function status(t: TokenInfo, now: number): 'revoked' | 'expired' | 'active' {
 
 /**
  * Every token, newest first: never a secret (the API does not keep them). When a token was last used
- * is not tracked: recording it would put a write on every request's path.
+ * is not tracked: recording it would put a write on every request's path. The bootstrap admin
+ * token's Revoke asks for its name typed (GuardedRevoke); the others revoke in one click.
  */
 export function TokensTable({ tokens, now }: { tokens: TokenInfo[]; now: number }) {
   const rows = [...tokens].sort((a, b) => b.created_at - a.created_at);
@@ -49,7 +52,9 @@ export function TokensTable({ tokens, now }: { tokens: TokenInfo[]; now: number 
                 <td>{t.expires_at === null ? 'never' : <Time ms={t.expires_at} />}</td>
                 <td data-testid="token-status">{s}</td>
                 <td>
-                  {s === 'active' ? (
+                  {s === 'active' && confirmationFor(t) !== null ? (
+                    <GuardedRevoke id={t.id} name={confirmationFor(t) as string} />
+                  ) : s === 'active' ? (
                     <form action={revokeTokenAction}>
                       <input type="hidden" name="id" value={t.id} />
                       <button type="submit" aria-label={`Revoke ${t.name}`} data-testid="token-revoke">
