@@ -76,14 +76,16 @@ function levelStates(history: readonly SearchObservation[], o: Required<Omit<Sea
     .sort(([a], [b]) => a - b)
     .map(([level, runs]) => {
       const verdict: Verdict = runs.some((r) => r.judgement === 'breaks') ? 'breaks' : runs.some((r) => r.judgement === 'holds') ? 'holds' : 'unclear';
-      const qps = mean(runs.map((r) => r.qps));
-      const margins = runs.map((r) => r.margin).filter((m): m is number => m != null && Number.isFinite(m) && m > 0);
+      // A skipped run (the agent was the limit) says nothing about the service's throughput either.
+      const measured = runs.filter((r) => r.judgement !== 'skipped');
+      const qps = mean((measured.length > 0 ? measured : runs).map((r) => r.qps));
+      const margins = measured.map((r) => r.margin).filter((m): m is number => m != null && Number.isFinite(m) && m > 0);
       let bound: string | null = null;
       if (verdict === 'breaks') bound = 'an SLO breaks';
-      else if (qps < bestQps * (1 - RETROGRADE_DROP)) bound = 'throughput fell (retrograde)';
-      else if (o.loadModel === 'open' && qps < level * (1 - OPEN_SHORTFALL)) bound = 'the offered rate is not achieved (saturated)';
+      else if (measured.length > 0 && qps < bestQps * (1 - RETROGRADE_DROP)) bound = 'throughput fell (retrograde)';
+      else if (measured.length > 0 && o.loadModel === 'open' && qps < level * (1 - OPEN_SHORTFALL)) bound = 'the offered rate is not achieved (saturated)';
       else if (verdict === 'unclear' && runs.length > o.maxRepeats) bound = `still unclear after ${runs.length} runs`;
-      bestQps = Math.max(bestQps, qps);
+      if (measured.length > 0) bestQps = Math.max(bestQps, qps);
       return { level, runs, verdict, bound, qps, margin: margins.length > 0 ? Math.max(...margins) : null };
     });
 }

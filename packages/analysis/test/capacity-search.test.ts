@@ -106,6 +106,18 @@ describe('planCapacitySearch', () => {
     expect(step.capacity!.level).toBe(16);
   });
 
+  it('takes neither a retrograde drop nor a margin from a skipped (generator-limited) run', () => {
+    // Level 2's first run is the agent's ceiling: low throughput, high latency. Its re-run is the service's.
+    let runs2 = 0;
+    const measure = (level: number): SearchObservation => {
+      const base = closedLoop(8, 20, 2.5)(level);
+      return level === 2 && runs2++ === 0 ? { ...base, judgement: 'skipped', qps: 5, margin: 3 } : base;
+    };
+    const { step, levels } = search(measure, { start: 1, loadModel: 'closed' });
+    expect(levels.slice(0, 3)).toEqual([1, 2, 2]);
+    expect(step.done && step.capacity?.level).toBeGreaterThanOrEqual(19);
+  });
+
   it('runs at most maxOver levels past the first break', () => {
     // No margins to aim with: growth doubles into the break (at 32 for c* = 20).
     const measure = (level: number): SearchObservation => ({ ...closedLoop(8, 20, 2.5)(level), margin: null });

@@ -1,4 +1,6 @@
 import { Command, Option } from 'commander';
+import { formatSlo } from '@kneeboard/contracts';
+import { formatLevel } from '@kneeboard/contracts/figures';
 import { DEFAULT_ENGINE_BINARY, resolveEngine } from '../native/engine-binary.ts';
 import { DEFAULT_CLOSED_LEVELS, SweepConfig } from '../sweep/config.ts';
 import { runSweep } from '../sweep/run-sweep.ts';
@@ -19,6 +21,7 @@ import { coordinate } from './coordinate-command.ts';
 import { tokenOption } from './token-option.ts';
 import { describeFlagIssues, toSweepInput, type FieldPath, type SweepFlags } from './sweep-flags.ts';
 import { createTerminalReporter } from './terminal-reporter.ts';
+import { collectSlo, parsePrecision, searchSummary } from './search-flags.ts';
 import { durationText, fleetDefault, sweepDefault, withDefault } from './flag-defaults.ts';
 
 const opt = (flags: string, description: string) => new Option(flags, description);
@@ -45,6 +48,10 @@ export function sweepCommand(): Command {
     .addOption(duration('--warmup <time>', 'unmeasured time at the start of each level', 'warmupMs'))
     .addOption(field('--repeat <n>', 'sweep the release n times as n runs, levels interleaved, so comparisons measure run-to-run noise', 'repeat').argParser(parsePositiveInt))
     .option('--refine', 'at the end, add levels inside the knee’s bracket where the grid is coarse, to place the knee closer')
+    .option('--slo <clause>', "a service-level objective, e.g. 'p99<=50ms' or 'errors<=1%' (repeatable, or comma-separated): p50, p90, p99, p99.9, compute_/queue_p50/p99 in ms, s or us; errors in %", collectSlo)
+    .option('--search', 'find the capacity under --slo: grow from the first level until an SLO breaks, then narrow the bracket (instead of walking the levels)')
+    .addOption(field('--precision <pct>', '--search: narrow the bracket to this share of the level', 'precision', (v: number) => `${v * 100}%`).argParser(parsePrecision))
+    .addOption(field('--max-over <n>', '--search: levels run at or past the first that breaks an SLO, at most', 'maxOver').argParser(parsePositiveInt))
     .requiredOption('--service <name>', 'service under test')
     .requiredOption('--release <label>', 'release or build being measured')
     .option('--name <name>', 'a name for this run')
@@ -104,6 +111,11 @@ async function sweep(flags: SweepFlags): Promise<void> {
     return;
   }
   const cfg = checked.data;
+  if (cfg.search && flags.agents !== undefined) {
+    process.stderr.write('error: --search with --agents: not yet; search with one agent, or sweep a grid with --agents\n');
+    process.exitCode = EXIT.usage;
+    return;
+  }
   if (flags.agents !== undefined) return coordinate(cfg, { agents: flags.agents, heartbeatTimeoutMs: flags.agentTimeout, leadMs: flags.barrierLead }, flags.json === true);
   const reporter = createTerminalReporter({ out: flags.json ? process.stderr : process.stdout, err: process.stderr, loadModel: cfg.loadModel, parameter: cfg.parameter });
   const load =
@@ -134,6 +146,9 @@ async function sweep(flags: SweepFlags): Promise<void> {
           runCreated = true;
           reporter.runCreated?.(run);
         },
+        searchStep: (step) => {
+          if (!step.done) reporter.say(`search: ${cfg.parameter} ${formatLevel(step.level)} — ${step.reason}`);
+        },
       },
     });
     const u = result.upload;
@@ -148,6 +163,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
           `compare them as one group: kneeboard compare --base ${result.runIds.join(',')} --head <other runs>`,
       );
     }
+    if (result.search) reporter.say(searchSummary(result.search, cfg.parameter, cfg.slos.map((c) => formatSlo(c)).join(', ')));
     if (result.refinedLevels.length > 0) reporter.say(`--refine added ${cfg.parameter} ${result.refinedLevels.join(', ')} inside the knee's bracket`);
     if (spooled) {
       reporter.warn?.(
@@ -156,7 +172,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
       );
     }
     if (flags.json) {
-      const { runId, runIds, refinedLevels, runUrl, status, loadModel, parameter, levels, engine } = result;
+      const { runId, runIds, refinedLevels, runUrl, status, loadModel, parameter, levels, engine, search } = result;
       const upload = {
         recorded: u.recorded,
         uploaded: u.uploaded,
@@ -166,7 +182,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
         spooled_events: u.spooledEvents,
         spool_dir: u.spoolDir,
       };
-      process.stdout.write(`${JSON.stringify({ run_id: runId, run_ids: runIds, refined_levels: refinedLevels, run_url: runUrl, status, engine, load_model: loadModel, parameter, levels, upload }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ run_id: runId, run_ids: runIds, refined_levels: refinedLevels, run_url: runUrl, status, engine, load_model: loadModel, parameter, levels, upload, ...(search ? { search } : {}) }, null, 2)}\n`);
     }
     process.exitCode = result.status === 'aborted' ? EXIT.interrupted : u.lostEvents > 0 || spooled ? EXIT.failed : EXIT.ok;
   } catch (err) {

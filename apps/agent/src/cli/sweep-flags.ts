@@ -26,6 +26,10 @@ export interface SweepFlags {
   warmup?: number;
   repeat?: number;
   refine?: boolean;
+  slo?: string[];
+  search?: boolean;
+  precision?: number;
+  maxOver?: number;
   service: string;
   release: string;
   name?: string;
@@ -76,6 +80,10 @@ export const FLAG_FIELD = {
   warmup: 'warmupMs',
   repeat: 'repeat',
   refine: 'refine',
+  slo: 'slo',
+  search: 'search',
+  precision: 'precision',
+  maxOver: 'maxOver',
   service: 'run.service',
   release: 'run.release',
   name: 'run.name',

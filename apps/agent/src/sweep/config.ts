@@ -1,6 +1,6 @@
 import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
-import { CreateRunBody, DEFAULT_API_URL, DEFAULT_WEB_URL, MAX_BATCH_EVENTS } from '@kneeboard/contracts';
+import { CreateRunBody, DEFAULT_API_URL, DEFAULT_WEB_URL, MAX_BATCH_EVENTS, parseSlos } from '@kneeboard/contracts';
 import { DEFAULT_RETRY_POLICY, DEFAULT_SPOOL_DIR, HTTP_TOKEN } from '@kneeboard/agent-sdk';
 
 /** Concurrency above this is refused as a typo; the real bound is the open-file limit, checked at start. */
@@ -47,6 +47,14 @@ export const SweepFields = z
     repeat: z.number().int('must be a whole number').min(1, 'must be at least 1').max(10, 'must be at most 10').default(1),
     /** At the end, add levels inside the knee's bracket (where the grid is coarse) and measure them too. */
     refine: z.boolean().default(false),
+    /** SLO clauses (`p99<=50ms`, `errors<=1%`), read by the contracts' parseSlos: `--search` finds the capacity under them. */
+    slo: z.array(z.string()).optional(),
+    /** Search for the capacity under `slo` instead of walking `levels`: the first level is where it starts. */
+    search: z.boolean().default(false),
+    /** `--search` narrows the bracket to this share of its lower end. */
+    precision: z.number().gt(0, 'must be more than 0').max(0.5, 'must be at most 50%').default(0.05),
+    /** `--search` runs at most this many levels at or past the first that breaks an SLO. */
+    maxOver: z.number().int('must be a whole number').min(1, 'must be at least 1').max(5, 'must be at most 5').default(1),
     engine: z.enum(['auto', 'node', 'native']).default('auto'),
     /** Native engine: worker threads (default: the cores this process may use). */
     threads: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1024, 'must be at most 1024').optional(),
@@ -97,6 +105,12 @@ export const SweepConfig = SweepFields
       ctx.addIssue({ code: 'custom', path: ['beforeLevel'], message: `a ${c.parameter} sweep needs a command that sets ${c.parameter} before each level` });
     }
     if (c.parameter === undefined && c.hold !== undefined) ctx.addIssue({ code: 'custom', path: ['parameter'], message: 'a held load needs the swept parameter named' });
+    if (c.slo !== undefined) {
+      const parsed = parseSlos(c.slo);
+      if (!parsed.ok) ctx.addIssue({ code: 'custom', path: ['slo'], message: parsed.error });
+    }
+    if (c.search && c.slo === undefined) ctx.addIssue({ code: 'custom', path: ['search'], message: 'needs --slo: the search finds the capacity under an SLO' });
+    if (c.search && c.refine) ctx.addIssue({ code: 'custom', path: ['refine'], message: 'cannot be combined with --search (the search places its own levels)' });
     if (c.engine === 'node' && c.threads !== undefined) ctx.addIssue({ code: 'custom', path: ['threads'], message: 'needs the native engine (the Node engine is one thread)' });
     const loads = c.hold === undefined ? c.levels : [c.hold];
     const schema = c.loadModel === 'closed' ? Concurrency : Rate;
@@ -109,6 +123,8 @@ export const SweepConfig = SweepFields
     ...c,
     parameter: c.parameter ?? (c.loadModel === 'closed' ? 'concurrency' : 'rate'),
     request: { ...c.request, method: (c.request.method ?? (c.request.body === undefined ? 'GET' : 'POST')).toUpperCase() },
+    /** The SLO clauses, parsed (valid here: the refinement above refused any other). */
+    slos: c.slo === undefined ? [] : (parseSlos(c.slo) as Extract<ReturnType<typeof parseSlos>, { ok: true }>).clauses,
     agentHost: hostname(),
     agentCores: availableParallelism(),
   }));

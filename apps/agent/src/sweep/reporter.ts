@@ -1,3 +1,4 @@
+import type { SearchStep } from '@kneeboard/analysis';
 import type { LevelSummary } from '../load/level-stats.ts';
 
 export interface StepStart {
@@ -33,6 +34,8 @@ export interface SweepReporter {
   /** About four times a second during a step, only when this hook is given. */
   progress?(p: StepProgress): void;
   stepFinished?(summary: LevelSummary): void;
+  /** `--search`: the planner's decision after each judged level (the next level and why, or the answer). */
+  searchStep?(step: SearchStep): void;
   /** Something worth telling but not fatal: retries, leftovers re-sent, a target without Server-Timing. */
   warn?(message: string): void;
 }

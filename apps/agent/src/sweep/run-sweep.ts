@@ -22,6 +22,7 @@ import { checkApi, checkOpenFiles, probeTarget } from './preflight.ts';
 import type { SweepReporter } from './reporter.ts';
 import { runStep, type StepContext, type StepEngine } from './run-step.ts';
 import { refineLevels } from './refine-levels.ts';
+import { apiJudge, searchLevels, type SearchResult } from './search-levels.ts';
 import { SweepError } from './sweep-error.ts';
 import { targetRequestOf } from './target-request.ts';
 import { repeatRun } from './repeat-run.ts';
@@ -46,6 +47,8 @@ export interface SweepResult {
   runIds: string[];
   /** Levels added inside the knee's bracket by --refine, if any. */
   refinedLevels: number[];
+  /** `--search`: the capacity found under the SLOs and every level run to find it; null otherwise. */
+  search: SearchResult | null;
   /** The engine that sent the requests. */
   engine: 'node' | 'native';
   runUrl: string;
@@ -173,6 +176,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     const levels: LevelSummary[] = [];
     const perRun: LevelSummary[][] = recorders.map(() => []);
     let refinedLevels: number[] = [];
+    let search: SearchResult | null = null;
     let failure: unknown;
     // Level by level, every repeat in turn: drift on the box lands on all of them alike.
     const sweepLevels = async (plan: number[], offset: number) => {
@@ -189,7 +193,13 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
       }
     };
     try {
-      await sweepLevels(cfg.levels, 0);
+      if (cfg.search) {
+        const runLevel = async (level: number, index: number) => {
+          for (const ctx of contexts) ctx.levelCount = index + 1;
+          await sweepLevels([level], index);
+        };
+        search = await searchLevels(cfg, runLevel, apiJudge(cfg, recorders, cfg.slos), () => halt.signal.aborted, (step) => reporter.searchStep?.(step));
+      } else await sweepLevels(cfg.levels, 0);
       if (cfg.refine && !halt.signal.aborted) {
         refinedLevels = refineLevels(perRun[0]!, cfg.loadModel, cfg.parameter);
         if (refinedLevels.length > 0) {
@@ -219,7 +229,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
       spoolDir: reports[0]!.spoolDir,
     };
     const runIds = recorders.map((r) => r.runId);
-    return { runId: recorder.runId, runIds, refinedLevels, engine: engine.kind, runUrl, status, loadModel: cfg.loadModel, parameter: cfg.parameter, levels, upload };
+    return { runId: recorder.runId, runIds, refinedLevels, search, engine: engine.kind, runUrl, status, loadModel: cfg.loadModel, parameter: cfg.parameter, levels, upload };
   } finally {
     if (engine.kind === 'native') engine.request.dispose();
     await api.close();
