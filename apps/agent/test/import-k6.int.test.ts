@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { KneeboardApi } from '@kneeboard/agent-sdk';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
 import { runImport } from '../src/import/run-import.ts';
 import { k6Tool } from '../src/import/k6.ts';
@@ -137,10 +138,20 @@ describe('kneeboard import k6 (real k6 output, real API on embedded ClickHouse)'
     expect(await runsWithKey(api, 'k6-import', 'twice', first.importKey)).toEqual([first.runId]);
     expect(total(await storedCounts(api, first.runId))).toBe(summary.http_reqs.values.count);
 
-    // Into an explicit run: the second import sends every batch again and the API keeps one copy.
-    const again2 = await runImport(k6Tool(), { files: [output], api: api.url, runId: first.runId });
-    expect(again2.how).toBe('given');
+    // Into an explicit run (which the import leaves open): a second import sends every batch again
+    // and the API keeps one copy.
+    const client = new KneeboardApi({ baseUrl: api.url });
+    const given = await client.createRun({ service: 'k6-import', release: 'given' });
+    await client.close();
+    const into = await runImport(k6Tool(), { files: [output], api: api.url, runId: given });
+    const again2 = await runImport(k6Tool(), { files: [output], api: api.url, runId: given });
+    expect([into.how, again2.how]).toEqual(['given', 'given']);
+    expect(into.upload.duplicateBatches).toBe(0);
     expect(again2.upload.duplicateBatches).toBe(again2.upload.batches);
+    expect(total(await storedCounts(api, given))).toBe(summary.http_reqs.values.count);
+    // The run the first import finished ended when the file's last request did, long before the
+    // API's late-data grace period: it takes nothing more, even the same batches.
+    await expect(runImport(k6Tool(), { files: [output], api: api.url, runId: first.runId })).rejects.toThrow(/409.*run is finished since/);
     expect(total(await storedCounts(api, first.runId))).toBe(summary.http_reqs.values.count);
   });
 
