@@ -7,12 +7,15 @@ import { useScaledPath } from './use-scaled-path.ts';
 
 /** Under the measured line (400): the fit is context for the measurements, not the other way round. */
 const USL_Z = 380;
+/** A fit the analysis does not trust, drawn only because the reader asked: dotted and faint, never read as a prediction. */
+const UNTRUSTED = { dash: '2 5', opacity: 0.55 } as const;
 
 /**
  * The fitted USL throughput as a dashed line. Its points are at levels that were never swept, so
  * they are placed with the chart's own x scale (numeric, linear or log) rather than fed to the
  * chart as rows: rows would give the tooltip fifty fitted "levels" to snap to. `data-first-x` and
  * `data-last-x` let tests check the line starts and ends at the first and last measured level.
+ * `trusted={false}` (the analysis' `usl_trusted`) draws it dotted and faint: the fit panel says why.
  */
 export function UslCurve({
   points,
@@ -21,6 +24,7 @@ export function UslCurve({
   strokeWidth = 2.25,
   dash = USL_SERIES.dash,
   opacity = 1,
+  trusted = true,
 }: {
   points: ReadonlyArray<UslCurvePoint>;
   /** A comparison draws one fit per run, in the run's colour. */
@@ -30,6 +34,8 @@ export function UslCurve({
   /** On a comparison dashes mean "the base", so fits are dotted there. */
   dash?: string;
   opacity?: number;
+  /** The analysis' `usl_trusted`: an untrusted fit is marked as such wherever it is drawn. */
+  trusted?: boolean;
 }) {
   const path = useScaledPath(points);
   if (!path) return null;
@@ -42,13 +48,14 @@ export function UslCurve({
         fill="none"
         stroke={colour}
         strokeWidth={strokeWidth}
-        strokeDasharray={dash}
-        strokeOpacity={opacity}
+        strokeDasharray={trusted ? dash : UNTRUSTED.dash}
+        strokeOpacity={trusted ? opacity : opacity * UNTRUSTED.opacity}
         strokeLinejoin="round"
         data-points={points.length}
         data-series={series}
         data-first-x={pixels[0]?.x}
         data-last-x={pixels[pixels.length - 1]?.x}
+        data-trusted={trusted}
         pointerEvents="none"
       />
     </ZIndexLayer>
