@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { demoTokens } from './lib/demo-token.mjs';
 
 const env = process.env;
 // The defaults are packages/contracts/src/defaults.ts's (DEFAULT_API_PORT, DEFAULT_WEB_PORT,
@@ -23,6 +24,7 @@ const NEXT_TARGET_PORT = TARGET_PORT + 1;
 const NEXT_TARGET = `http://127.0.0.1:${NEXT_TARGET_PORT}`;
 const DEMO = env.KNEEBOARD_DEMO !== '0';
 const DATA_DIR = env.KNEEBOARD_DATA_DIR ?? resolve(fileURLToPath(new URL('..', import.meta.url)), '.data/clickhouse');
+const TOKENS = demoTokens(env);
 
 const children = [];
 const colours = { api: 36, web: 35, target: 33, 'target v1.1': 33, sweep: 32 };
@@ -74,7 +76,12 @@ process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
 try {
-  const api = run('api', ['--filter', '@kneeboard/api', 'start'], { PORT: String(API_PORT), LOG_LEVEL: env.LOG_LEVEL ?? 'warn', KNEEBOARD_DATA_DIR: DATA_DIR });
+  const api = run('api', ['--filter', '@kneeboard/api', 'start'], {
+    PORT: String(API_PORT),
+    LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
+    KNEEBOARD_DATA_DIR: DATA_DIR,
+    ...(TOKENS.adminToken ? { KNEEBOARD_ADMIN_TOKEN: TOKENS.adminToken } : {}),
+  });
   const web = run('web', ['--filter', '@kneeboard/web', 'start', '--port', String(WEB_PORT), '--hostname', '127.0.0.1'], { KNEEBOARD_API_URL: API });
   const target = run('target', ['--filter', '@kneeboard/demo-target', 'start', '--workers', '8', '--service-ms', '20', '--port', String(TARGET_PORT)]);
   const nextTarget = run('target v1.1', ['--filter', '@kneeboard/demo-target', 'start', '--workers', '12', '--service-ms', '20', '--port', String(NEXT_TARGET_PORT)]);
@@ -85,6 +92,7 @@ try {
     waitFor(`${NEXT_TARGET}/healthz`, 'the second demo target', nextTarget),
   ]);
   console.log(`\n  Kneeboard is up: ${WEB}   (API ${API}, data in ${DATA_DIR}; demo targets ${TARGET}, ${NEXT_TARGET})`);
+  if (TOKENS.generated) console.log(`  Tokens are required: the admin token of this session (set KNEEBOARD_ADMIN_TOKEN to keep one; the demo sweeps use it too):\n\n    ${TOKENS.adminToken}\n`);
   console.log('  Ctrl-C stops everything.\n');
   if (DEMO) {
     const sweep = (target, release, name) =>
@@ -92,7 +100,7 @@ try {
         const child = run('sweep', [
           'kneeboard', 'sweep', '--target', target, '--levels', '1,2,4,8,16,32,64', '--duration', '6s', '--warmup', '1s',
           '--service', 'demo-target', '--release', release, '--name', name, '--api', API, '--web', WEB,
-        ]);
+        ], TOKENS.sweepToken ? { KNEEBOARD_TOKEN: TOKENS.sweepToken } : {});
         child.on('exit', resolve);
       });
     const first = await sweep(TARGET, 'v1.0.0', 'demo sweep (8 workers, 20 ms)');
