@@ -68,7 +68,8 @@ describe('run-to-run noise', () => {
     const [h] = report.heads;
     expect(h!.runs.map((r) => r.id)).toEqual(head);
     expect(h!.noise.basis).toBe('repeats');
-    expect(h!.noise.note).toMatch(/resample the 3 base and 3 head runs/);
+    expect(h!.noise.note).toMatch(/measured from the 3 base and 3 head runs themselves/);
+    expect(h!.noise.method).toMatch(/^Intervals on the log of head ÷ base \(never below −100%\) from 3 base and 3 head runs: /);
     expect(h!.overall.summary).toMatch(/^r2 ×3 vs r1 ×3:/);
     expect(h!.overall.verdict).toBe('no significant change');
 

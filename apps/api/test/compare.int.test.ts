@@ -76,7 +76,8 @@ describe('GET /api/v1/compare', () => {
     expect(row4).toContain(`| ${formatQps(at4.qps.base)} → ${formatQps(at4.qps.head)} (${formatChangeWithInterval(at4.qps.change, at4.qps.ci_low, at4.qps.ci_high)})`);
     expect(row4).toContain(`| ${formatMs(at4.p50_ms.base)} ms → ${formatMs(at4.p50_ms.head)} ms (${formatChangeWithInterval(at4.p50_ms.change, at4.p50_ms.ci_low, at4.p50_ms.ci_high)})`);
     expect(row4).toMatch(/\(\+\d+(\.\d)?% \[\+\d+(\.\d+)?%…\+\d+(\.\d+)?%\]\)/);
-    expect(md).toContain(`(http://kb.example/compare?base=${base}&head=${faster})`);
+    // The link pins the noise basis the answer used, so it reproduces this verdict later.
+    expect(md).toMatch(new RegExp(`\\(http://kb\\.example/compare\\?base=${base}&head=${faster}&noise_asof=\\d+\\)`));
     const view = `/compare?base=${base}&head=${faster}&y=log`;
     const withView = await (await fetch(`${api.url}/api/v1/compare.md?base=${base}&head=${faster}&web=http://kb.example&view=${encodeURIComponent(view)}`)).text();
     expect(withView).toContain(`[Open in Kneeboard](http://kb.example${view})`);

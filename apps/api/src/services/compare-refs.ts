@@ -7,6 +7,8 @@ export interface ResolvedCompare {
   base: string[];
   head: string[][];
   min_effect: number;
+  /** Pins the run-to-run history a single-run side borrows (epoch ms); the newest when absent. */
+  noise_asof?: number | undefined;
 }
 
 /**
@@ -23,5 +25,5 @@ async function resolveSide(db: Db, ref: RunGroupRef, field: string): Promise<str
 
 export async function resolveCompareQuery(db: Db, query: CompareQuery): Promise<ResolvedCompare> {
   const [base, ...head] = await Promise.all([resolveSide(db, query.base, 'base'), ...query.head.map((h, i) => resolveSide(db, h, query.head.length > 1 ? `head[${i}]` : 'head'))]);
-  return { base: base!, head, min_effect: query.min_effect };
+  return { base: base!, head, min_effect: query.min_effect, noise_asof: query.noise_asof };
 }

@@ -1,11 +1,11 @@
-import { compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup, type RunSamples, type RunToRunNoise } from '@kneeboard/analysis/compare';
+import { compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup, type RunSamples } from '@kneeboard/analysis/compare';
 import { createHash } from 'node:crypto';
 import { cacheOf, queryComparisonSamples, type Db } from '@kneeboard/clickhouse';
 import type { CompareResponse, PercentileSource, Run, RunDetail } from '@kneeboard/contracts';
 import type { CompareFn } from './compare-pool.ts';
 import type { ResolvedCompare } from './compare-refs.ts';
 import { requireRunDetail } from './run-detail.ts';
-import { serviceRunToRunNoise } from './run-to-run-history.ts';
+import { newerBasis, serviceRunToRunNoise, type NoiseHistory } from './run-to-run-history.ts';
 
 /**
  * The bootstrap's seed, from the samples themselves (order-independent): the same data always
@@ -65,18 +65,23 @@ export async function buildComparison(
   const baseDetails = await Promise.all(query.base.map((id) => requireRunDetail(db, id, 'base')));
   const headDetails = await Promise.all(query.head.map((group) => Promise.all(group.map((id) => requireRunDetail(db, id, 'head')))));
   const anySingle = [baseDetails, ...headDetails].some((g) => g.length === 1);
-  const runToRun = anySingle ? await serviceRunToRunNoise(db, baseDetails[0]!.run.service) : null;
+  // A single-run side borrows the service's run-to-run noise: the basis the query pinned
+  // (noise_asof), else the newest. A newer basis than a pinned one is only offered (`noise.newer`).
+  const service = baseDetails[0]!.run.service;
+  const current = anySingle ? await serviceRunToRunNoise(db, service) : null;
+  const history = anySingle && query.noise_asof !== undefined ? await serviceRunToRunNoise(db, service, query.noise_asof) : current;
+  const newer = history && current && query.noise_asof !== undefined ? newerBasis(history, current) : null;
   const details = [...baseDetails, ...headDetails.flat()];
   // The report is a function of the query, the runs, their windows and curves (whose counts move
   // with any stored event in a window, the only events samples are drawn from) and the noise; the
   // bootstrap's seed comes from the samples. So the same inputs give the same report: keep it.
   const key = createHash('sha256')
-    .update(JSON.stringify([query, details.map((d) => [d.run, d.steps, d.curve, d.percentiles]), runToRun]))
+    .update(JSON.stringify([{ ...query, noise_asof: undefined }, details.map((d) => [d.run, d.steps, d.curve, d.percentiles]), history]))
     .digest('hex');
   const cache = cacheOf<CompareResponse>(db, 'comparison', 64);
-  const report = cache.get('report', key) ?? (await computeReport(db, query, baseDetails, headDetails, runToRun, compare));
+  const report = cache.get('report', key) ?? (await computeReport(db, query, baseDetails, headDetails, history, compare));
   cache.set('report', key, report);
-  return { report, details };
+  return { report: newer ? { ...report, heads: report.heads.map((h) => ({ ...h, noise: { ...h.noise, newer } })) } : report, details };
 }
 
 async function computeReport(
@@ -84,7 +89,7 @@ async function computeReport(
   query: ResolvedCompare,
   baseDetails: RunDetail[],
   headDetails: RunDetail[][],
-  runToRun: RunToRunNoise | null,
+  history: NoiseHistory | null,
   compare: CompareFn,
 ): Promise<CompareResponse> {
   const allGroups = [baseDetails, ...headDetails].map((g) => g.map((d) => d.run));
@@ -94,7 +99,13 @@ async function computeReport(
   for (const [i, details] of headDetails.entries()) {
     const head = await groupOf(db, details, labelFor(allGroups[i + 1] as Run[], allGroups), sources);
     const seed = seedOf(...[...base.runs, ...head.runs].map((r) => r.samples));
-    const result = await compare(base, head, { minEffect: query.min_effect, seed, parameter: baseDetails[0]!.run.parameter, runToRun });
+    const result = await compare(base, head, {
+      minEffect: query.min_effect,
+      seed,
+      parameter: baseDetails[0]!.run.parameter,
+      runToRun: history?.noise ?? null,
+      history: history && history.asof !== null ? { runs: history.runs, asof: history.asof } : null,
+    });
     heads.push({ run: details[0]!.run, runs: details.map((d) => d.run), ...result });
   }
   return {

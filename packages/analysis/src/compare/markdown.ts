@@ -15,7 +15,9 @@ function flagNotes(level: LevelComparison): string {
 function headSection(head: HeadComparison, baseRelease: string, parameter: string, svg: string | undefined): string[] {
   const o = head.overall;
   const out = [`### ${escapeMarkdownText(head.run.service)}: ${escapeMarkdownText(head.run.release)} vs ${escapeMarkdownText(baseRelease)} — ${o.verdict}`, ''];
-  out.push(escapeMarkdownText(o.summary), '', `<sub>${head.noise.note}</sub>`, '');
+  out.push(escapeMarkdownText(o.summary), '', `<sub>${[head.noise.note, head.noise.method].filter(Boolean).join(' ')}</sub>`, '');
+  const newer = head.noise.newer;
+  if (newer) out.push(`<sub>A newer noise basis exists: ${newer.runs} more repeat${newer.runs === 1 ? '' : 's'} of this service since this comparison's — recompute with \`noise_asof=${newer.asof}\` (or without it, for the newest).</sub>`, '');
   if (svg) out.push(`![latency versus load](${svg})`, '');
   out.push(`| ${escapeMarkdownText(parameter)} | QPS | p50 | p99 | flags |`, '|---:|---|---|---|---|');
   for (const l of head.levels) {
@@ -33,7 +35,7 @@ export function compareMarkdown(report: CompareResponse, parameter: string, link
   const out = report.heads.flatMap((head) => headSection(head, report.base.release, parameter, links.svg));
   const pct = Math.round(report.settings.min_effect * 100);
   out.push(
-    `<sub>Intervals: ${Math.round(report.settings.confidence * 100)}% bootstrap over runs and the requests within them (${report.settings.resamples} resamples); changes under ${pct}% are not called; ⚠️ marks levels where the agent, not the service, was the limit.${links.view ? ` [Open in Kneeboard](${links.view})` : ''}</sub>`,
+    `<sub>Intervals: ${Math.round(report.settings.confidence * 100)}% for all the verdicts together, on the log of head ÷ base, from the run-to-run spread and each run's own sampling noise; changes under ${pct}% are not called; ⚠️ marks levels where the agent, not the service, was the limit.${links.view ? ` [Open in Kneeboard](${links.view})` : ''}</sub>`,
   );
   return `${out.join('\n')}\n`;
 }

@@ -38,6 +38,9 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { com
       const { report } = await compared(req.query, reply);
       // The links keep the sides as written: a release link follows the release's newest runs.
       const pairs: Array<[string, string]> = [['base', formatRunGroupRef(req.query.base)], ...req.query.head.map((h): [string, string] => ['head', formatRunGroupRef(h)])];
+      // …and the noise basis this answer used, so the link reproduces its verdict.
+      const asof = req.query.noise_asof ?? report.heads.find((h) => h.noise.history)?.noise.history?.asof;
+      if (asof !== undefined) pairs.push(['noise_asof', String(asof)]);
       const qs = new URLSearchParams(pairs).toString();
       const web = req.query.web?.replace(/\/+$/, '');
       const links = web ? { view: markdownLinkTarget(`${web}${req.query.view ?? `/compare?${qs}`}`) ?? undefined, svg: markdownLinkTarget(`${web}/api/v1/compare.svg?${qs}`) ?? undefined } : {};
