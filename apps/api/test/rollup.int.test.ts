@@ -191,6 +191,31 @@ describe('a crash between the raw rows and the rollup view’s rows (embedded)',
   }, 120_000);
 });
 
+describe('an insert whose view failed after the raw part (embedded)', () => {
+  it('is stored once in both tables: its raw rows landed, so it is acknowledged, the rollup rebuilt, and a retry is a duplicate', async () => {
+    const api = await startTestApi();
+    try {
+      const runId = await createRun(api.url, { service: 'rollup-view-failed' });
+      expect((await postJson(`${api.url}/api/v1/runs/${runId}/steps`, stepAt(1))).status).toBe(200);
+      const batch = timedBatch('view-failed', 5_000, 5);
+      // The view's target refuses this run's rows: ClickHouse has written the raw part by then.
+      await api.db.client.command({ query: `ALTER TABLE kb_request_seconds_v1 ADD CONSTRAINT kb_test_refuse CHECK run_id != toUUID('${runId}')` });
+      const failed = await postJson(`${api.url}/api/v1/runs/${runId}/events`, batch);
+      await api.db.client.command({ query: 'ALTER TABLE kb_request_seconds_v1 DROP CONSTRAINT kb_test_refuse' });
+      // ClickHouse wrote the raw part before the view failed: the events are stored. The rebuild of
+      // the rollup was refused too (as a full disk would), so it is done before the run's next insert.
+      expect(failed.body).toEqual({ accepted: 5_000, duplicate: false });
+      expect((await postJson(`${api.url}/api/v1/runs/${runId}/events`, batch)).body).toEqual({ accepted: 0, duplicate: true });
+      expect((await postJson(`${api.url}/api/v1/runs/${runId}/events`, timedBatch('next', 5_000, 6))).status).toBe(200);
+      expect([await countRequests(api.db, runId), await countRollupRequests(api.db, runId)]).toEqual([10_000, 10_000]);
+      const view = RunDetail.parse(await (await fetch(`${api.url}/api/v1/runs/${runId}?exact=0`)).json());
+      expect(view.curve.map((p) => p.requests)).toEqual([10_000]);
+    } finally {
+      await api.close();
+    }
+  }, 120_000);
+});
+
 describe('a server whose view failed after the raw part (server)', () => {
   it('completes the rollup when the batch is sent again under the same token', async () => {
     const api = await startTestApi({ mode: 'server' });

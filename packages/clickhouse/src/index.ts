@@ -11,7 +11,7 @@ export { getRunSpan, type RunSpan } from './queries/run-span.ts';
 export { queryRunChangeMarks } from './queries/run-changes.ts';
 export { listExpiredRuns, type ExpiryRule } from './queries/expired-runs.ts';
 export { insertEventBatch, insertEventGroup, removeOrphanSpills, batchToken, type EventInsert } from './ingest/insert-events.ts';
-export { readLedger, writeLedger, reconcileLedger, type LedgerEntry, type LedgerRow } from './ingest/batch-ledger.ts';
+export { readLedger, writeLedger, reconcileLedger, ledgerMatchesEvents, type LedgerEntry, type LedgerRow } from './ingest/batch-ledger.ts';
 export { repairRollup, runsWithSuspectRollup } from './ingest/rollup-repair.ts';
 export { DeferredWriter } from './ingest/deferred-writer.ts';
 export { queryExactCurve, windowSeconds, qps } from './queries/curve.ts';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { batchToken, insertEventGroup, reconcileLedger, repairRollup, writeLedger, type Db, type EventInsert, type LedgerEntry } from '@kneeboard/clickhouse';
+import { batchToken, insertEventGroup, ledgerMatchesEvents, reconcileLedger, repairRollup, writeLedger, type Db, type EventInsert, type LedgerEntry } from '@kneeboard/clickhouse';
 import { SharedInsertFailed } from './storage-failure.ts';
 
 /** One checked batch waiting for its group: its events, its ledger row, and its caller. */
@@ -25,6 +25,16 @@ export interface GroupCommitOptions {
 export interface GroupCommitStats {
   groups: number;
   batches: number;
+}
+
+/** A group's insert failed; the events of the runs in `landed` were stored all the same. */
+class GroupFailed extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly landed: ReadonlySet<string>,
+  ) {
+    super('the group insert failed', { cause });
+  }
 }
 
 /**
@@ -56,6 +66,8 @@ export class GroupCommit {
   #gathered: (() => void) | undefined;
   /** Runs not yet put right after a failed insert (storage refused that too): done before their next group's ledger rows. */
   readonly #unreconciled = new Set<string>();
+  /** Runs whose failed insert stored its raw rows but whose rollup could not be rebuilt then: done before their next group. */
+  readonly #unrepaired = new Set<string>();
   /** The ledger time of the last group: strictly increasing, so the newest group is the last one written. */
   #stamp = 0;
   readonly stats: GroupCommitStats = { groups: 0, batches: 0 };
@@ -132,8 +144,14 @@ export class GroupCommit {
           await this.#commit(group);
           this.#concurrency = group.length + this.#queue.length + this.#arriving;
           for (const m of group) m.resolve();
-        } catch (err) {
-          for (const m of group) m.reject(group.length === 1 ? err : new SharedInsertFailed(err));
+        } catch (failure) {
+          // Runs whose events landed although the insert failed are stored: acknowledged (see #afterFailure).
+          const landed = failure instanceof GroupFailed ? failure.landed : new Set<string>();
+          const err = failure instanceof GroupFailed ? failure.cause : failure;
+          for (const m of group) {
+            if (landed.has(m.insert.runId)) m.resolve();
+            else m.reject(group.length === 1 ? err : new SharedInsertFailed(err));
+          }
         }
       }
     } finally {
@@ -154,13 +172,18 @@ export class GroupCommit {
 
   /**
    * A failed insert may have stored nothing, or the raw rows without the rollup view's (a full disk
-   * can refuse the second part after taking the first). Its ledger rows go if its events are not
-   * there; if they are, the batches will be answered `duplicate` when sent again, so the rollup is
-   * rebuilt from them now. No group of this process is in flight here, so neither can mistake one.
+   * can refuse the second part after taking the first; ClickHouse writes the raw part first). Its
+   * ledger rows go if its events are not there. If they are, the batches are stored: the rollup is
+   * rebuilt from their raw rows and they are acknowledged — sent again as new ones (in another
+   * group, under another token) they would be stored twice. No group of this process is in flight
+   * here, so neither check can mistake one. Returns whether the run's events landed.
    */
-  async #afterFailure(runId: string): Promise<void> {
-    await reconcileLedger(this.db, runId);
-    await repairRollup(this.db, runId);
+  async #afterFailure(runId: string): Promise<boolean> {
+    const removed = await reconcileLedger(this.db, runId);
+    if (removed.length > 0 || !(await ledgerMatchesEvents(this.db, runId))) return false;
+    // Stored whatever becomes of the rebuild: one refused now (the disk still full) is done before the run's next group.
+    await repairRollup(this.db, runId).catch(() => this.#unrepaired.add(runId));
+    return true;
   }
 
   async #commit(group: Waiting[]): Promise<void> {
@@ -170,9 +193,14 @@ export class GroupCommit {
     const runs = new Set(group.map((m) => m.insert.runId));
     // While the failed group is still a run's newest, its rows can be told apart: before this one's.
     for (const runId of runs) {
-      if (!this.#unreconciled.has(runId)) continue;
-      await this.#afterFailure(runId);
-      this.#unreconciled.delete(runId);
+      if (this.#unreconciled.has(runId)) {
+        await this.#afterFailure(runId);
+        this.#unreconciled.delete(runId);
+      }
+      if (this.#unrepaired.has(runId)) {
+        await repairRollup(this.db, runId);
+        this.#unrepaired.delete(runId);
+      }
     }
     this.#stamp = Math.max(Date.now(), this.#stamp + 1);
     const received_at = this.#stamp;
@@ -189,8 +217,14 @@ export class GroupCommit {
     } catch (err) {
       // Take back the ledger rows of whatever did not land, before anyone sends these batches again
       // (or, if storage refuses that too, before the run's next group).
-      for (const runId of runs) await this.#afterFailure(runId).catch(() => this.#unreconciled.add(runId));
-      throw err;
+      const landed = new Set<string>();
+      for (const runId of runs) {
+        await this.#afterFailure(runId).then(
+          (stored) => stored && landed.add(runId),
+          () => this.#unreconciled.add(runId),
+        );
+      }
+      throw new GroupFailed(err, landed);
     }
     this.stats.groups++;
     this.stats.batches += group.length;

@@ -80,3 +80,22 @@ export async function reconcileLedger(db: Db, runId: string): Promise<string[]> 
   );
   return r.group_batches;
 }
+
+const Agreement = z.object({ stored: z.coerce.number(), recorded: z.coerce.number() });
+
+/**
+ * Whether the run's stored events are exactly what its ledger records (each batch's newest row).
+ * After a failed insert whose ledger rows reconcileLedger kept, this says the events landed after
+ * all (the raw part was written before the failure): the batches are stored.
+ */
+export async function ledgerMatchesEvents(db: Db, runId: string): Promise<boolean> {
+  const result = await db.client.query({
+    query: `SELECT (SELECT count() FROM kb_requests_v1 WHERE run_id = {run_id:UUID}) AS stored,
+                   (SELECT sum(events) FROM (SELECT argMax(events, received_at) AS events FROM kb_batches_v1
+                                             WHERE run_id = {run_id:UUID} GROUP BY batch_id)) AS recorded`,
+    query_params: { run_id: runId },
+    format: 'JSONEachRow',
+  });
+  const [row] = z.array(Agreement).parse(await result.json());
+  return row !== undefined && row.stored === row.recorded;
+}
