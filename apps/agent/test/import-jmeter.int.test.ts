@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,5 +74,31 @@ describe('kneeboard import jmeter (a real JTL, real API)', () => {
     expect(csv.reduce((n, f) => n + Number(f[2]), 0)).toBe(Number(summary[2]));
     // JMeter's Avg is whole ms.
     expect(Math.round(csv.reduce((n, f) => n + Number(f[1]) * Number(f[5]), 0) / Number(summary[1]))).toBe(Number(/Avg:\s+(\d+)/.exec(summary[0])![1]));
+  });
+
+  it('reads Server-Timing from an XML JTL saved with responseHeaders=true: compute/queue per sample, the run spanning the file', async () => {
+    // JMeter's layout (XStream: CR as &#xd;, one header per line), written here: 40 samples, one a
+    // second apart in ts, compute 10 + i % 10 ms, queue 1.5 ms, the sample 30 ms.
+    const t0 = Date.UTC(2026, 10, 20, 4, 19, 59, 900);
+    const samples = Array.from({ length: 40 }, (_, i) =>
+      [
+        `<httpSample t="30" it="0" lt="29" ct="1" ts="${t0 + i * 250}" s="true" lb="get" rc="200" rm="OK" tn="tg 1-1" dt="text" by="10" sby="10" ng="2" na="2">`,
+        '  <responseHeader class="java.lang.String">HTTP/1.1 200 OK&#xd;',
+        'Content-Type: text/plain&#xd;',
+        `Server-Timing: queue;dur=1.5, compute;desc=&quot;x, y&quot;;dur=${10 + (i % 10)}&#xd;`,
+        '</responseHeader>',
+        '  <java.net.URL>http://127.0.0.1:4199/</java.net.URL>',
+        '</httpSample>',
+      ].join('\n'),
+    );
+    const xml = join(dir, 'timing.xml.jtl');
+    writeFileSync(xml, ['<?xml version="1.0" encoding="UTF-8"?>', '<testResults version="1.2">', ...samples, '</testResults>', ''].join('\n'));
+    const r = await runImport(jmeterTool, { files: [xml], api: api.url, run: { service: 'jmeter-import', release: 'timing' } });
+    const detail = await api.run(r.runId);
+    const [p] = detail.curve;
+    expect(p!.requests).toBe(40);
+    expect(p!.queue_p50_ms).toBeCloseTo(1.5, 6);
+    expect(p!.compute_p50_ms).toBeCloseTo(14.5, 6); // 10…19, four of each: the median interpolates 14 and 15
+    expect([detail.run.created_at, detail.run.finished_at]).toEqual([t0, t0 + 39 * 250 + 30]);
   });
 });
