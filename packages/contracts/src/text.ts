@@ -19,12 +19,6 @@ const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
  * arrives as it): the text sent is lost, so it is refused rather than stored as a name nobody wrote.
  */
 const REPLACEMENT = /\uFFFD/;
-/**
- * Something a reader can see: not white space, a control or format character (zero-width space,
- * joiners, BOM, soft hyphen…), a lone combining mark, nor a character drawn blank (Hangul fillers,
- * the blank braille pattern). A name made only of those looks empty, or like another name.
- */
-const VISIBLE = /[^\p{White_Space}\p{Cc}\p{Cf}\p{M}\u115F\u1160\u3164\uFFA0\u2800]/u;
 
 const hex = (c: string) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
@@ -35,8 +29,17 @@ const hex = (c: string) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase
  */
 const REFUSED_LINE = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ufffd';
 const REFUSED_TEXT = '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069\\ufffd';
-/** The common invisible characters, for patterns (VISIBLE above is the full rule). */
-const INVISIBLE = '\\s\\u00ad\\u034f\\u061c\\u115f\\u1160\\u180e\\u200b-\\u200f\\u2060-\\u2064\\u2800\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0';
+/**
+ * What shows nothing: white space, zero-width and other format characters (soft hyphen, joiners,
+ * word joiner, BOM, variation selectors…) and characters drawn blank (Hangul fillers, the blank
+ * braille pattern). Listed, not `\s` or `\p{…}`, so the refinement and the OpenAPI pattern —
+ * read by other regex engines — say exactly the same. Controls and bidi marks are refused anyway.
+ */
+const INVISIBLE =
+  '\\u0020\\u00a0\\u00ad\\u034f\\u061c\\u115f\\u1160\\u1680\\u17b4\\u17b5\\u180b-\\u180f\\u2000-\\u200f\\u202f\\u205f-\\u2064\\u206a-\\u206f\\u2800\\u3000\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0';
+/** A name that is there must have one character outside INVISIBLE: one that a reader can see. */
+// eslint-disable-next-line no-misleading-character-class -- the class lists invisible characters one by one, variation selectors included
+const VISIBLE = new RegExp(`[^${INVISIBLE}]`);
 /** One line of visible text: empty, or with something visible in it. */
 export const LINE = { pattern: `^(?:[^${REFUSED_LINE}]*[^${REFUSED_LINE}${INVISIBLE}][^${REFUSED_LINE}]*)?$` };
 /** One line with something visible in it (for a field trimmed and then `.min(1)`). */

@@ -23,7 +23,7 @@ describe('textProblem', () => {
   });
 
   it('refuses a name that is there but shows nothing; a note may be blank', () => {
-    for (const t of ['\u200b', ' \u200b ', '\u2060\ufeff', '\u00ad', '\u3164', '\u2800', '\u0301', '\u200d\u200c']) {
+    for (const t of ['\u200b', ' \u200b ', '\u2060\ufeff', '\u00ad', '\u3164', '\u2800', '\u200d\u200c', '\u00a0\u3000']) {
       expect(textProblem(t)).toMatch(/no visible character/);
     }
     for (const t of ['', 'a\u200b', '\u200bx', '👩\u200d💻', 'é', '.']) expect(textProblem(t)).toBeNull();
@@ -42,6 +42,14 @@ describe('textProblem', () => {
     expect(line.test('a\ufffd')).toBe(false);
     expect(nonblank.test(' \u200b')).toBe(false);
     expect(nonblank.test(' x')).toBe(true);
+    // The pattern and the rule agree on every character of the Basic Multilingual Plane, alone.
+    const disagree: number[] = [];
+    for (let cp = 0; cp < 0x10000; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCharCode(cp);
+      if (line.test(ch) !== (textProblem(ch) === null)) disagree.push(cp);
+    }
+    expect(disagree).toEqual([]);
   });
 
   it('lets multi-line text break lines and tab, nothing more', () => {
