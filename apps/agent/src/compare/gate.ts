@@ -8,11 +8,12 @@ export interface GateResult {
 }
 
 /**
- * The CI gate fails on the overall verdict — peak throughput or p99 at the base's knee — being a
- * significant regression of at least the threshold (the API only calls changes of min_effect or
- * more). Per-level regressions are reported but do not fail the gate on their own. A level where
- * the load generator was the limit is `not comparable`: it is listed with its reason and never
- * passes or fails the gate.
+ * The CI gate fails on the overall verdict being a significant regression of at least the
+ * threshold (the API only calls changes of min_effect or more): peak throughput, p99 at the base's
+ * knee, or any level's QPS, p50 or p99 — the verdict names every regression of the table, and the
+ * gate says what the headline says (its false-alarm rate is the comparison's, ≤ 5% for all the
+ * verdicts together). A level where the load generator was the limit is `not comparable`: it is
+ * listed with its reason and never passes or fails the gate.
  */
 export function gate(report: CompareResponse): GateResult {
   const reasons = report.heads.filter((h) => h.overall.verdict === 'regression').map((h) => h.overall.summary);

@@ -33,7 +33,9 @@ export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream
   if (flags.json) {
     out.write(`${JSON.stringify({ ...report, gate: result }, null, 2)}\n`);
   } else {
-    const view = `${flags.web}/compare?${new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h])])}`;
+    // The link pins the noise basis this answer used (a single run borrows earlier repeats'), so it shows this verdict later too.
+    const asof = report.heads.find((h) => h.noise.history)?.noise.history?.asof;
+    const view = `${flags.web}/compare?${new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h]), ...(asof === undefined ? [] : [['noise_asof', String(asof)] as [string, string]])])}`;
     // User strings (service, release, names) are escaped for Markdown by compareMarkdown.
     out.write(compareMarkdown(report, report.base.parameter, { view: markdownLinkTarget(view) ?? undefined }));
     if (result.not_comparable.length > 0) {
