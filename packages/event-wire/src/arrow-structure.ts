@@ -1,7 +1,7 @@
 import { DataType, MessageHeader, MessageReader, Precision, type Field, type Float, type Int, type Schema } from 'apache-arrow';
 import { MAX_BATCH_EVENTS } from '@kneeboard/contracts';
 
-/** A bit width per value of the numeric types a batch may use; null for any other type (refused later, naming the column). */
+/** Bytes per value of the numeric types a batch may use; null for any other type (refused later, naming the column). */
 function bytesPerValue(field: Field): number | null {
   if (DataType.isInt(field.type)) return (field.type as Int).bitWidth / 8;
   if (DataType.isFloat(field.type)) {
