@@ -62,4 +62,19 @@ describe('retention', () => {
     // A run whose retention is "forever" everywhere is never even looked for.
     expect(await sweepRetention(api.db, { defaultDays: null, services: [], sweepEveryMs: 1000 }, Date.now() + 10_000 * DAY)).toEqual([]);
   }, 60_000);
+
+  it('counts an imported run\'s age from when it was stored here, not from its file\'s older times', async () => {
+    const id = await createRun(api.url, { service: 'ret-imported' });
+    expect((await postJson(`${api.url}/api/v1/runs/${id}/steps`, stepAt(1))).status).toBe(200);
+    expect((await postJson(`${api.url}/api/v1/runs/${id}/events`, randomBatch(`b-${id}`, 200, 1))).status).toBe(200);
+    // The import finishes its run with the test's own span: a file recorded 100 days ago.
+    const startedAt = Date.now() - 100 * DAY;
+    const finish = await postJson(`${api.url}/api/v1/runs/${id}/finish`, { status: 'finished', started_at: startedAt, finished_at: startedAt + 60_000 });
+    expect(finish.status).toBe(200);
+    const policy: RetentionPolicy = { defaultDays: 90, services: [], sweepEveryMs: 3_600_000 };
+    expect(await sweepRetention(api.db, policy, Date.now())).not.toContain(id);
+    expect(await exists(id)).toBe(200);
+    expect(await sweepRetention(api.db, policy, Date.now() + 91 * DAY)).toContain(id);
+    expect(await exists(id)).toBe(404);
+  }, 60_000);
 });
