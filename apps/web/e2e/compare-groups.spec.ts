@@ -87,7 +87,7 @@ describe('compare groups of repeated runs', () => {
     expect(await noise.getAttribute('data-basis')).toBe('repeats');
     expect(await noise.getAttribute('data-base-runs')).toBe('3');
     expect(await noise.getAttribute('data-head-runs')).toBe('2');
-    expect(await page.getByTestId('verdict-interval').textContent()).toBe('base 3 runs · head 2 runs: between-run intervals (hierarchical bootstrap: runs, then requests within each run).');
+    expect(await page.getByTestId('verdict-interval').textContent()).toBe('base 3 runs · head 2 runs: between-run intervals (the run-to-run spread of these runs, pooled across levels, on the log scale).');
     // The page keeps the groups in its canonical URL.
     expect(pathOf(page)).toBe(GROUPS);
     await stack.screenshot(page, 'compare-groups-1280');

@@ -4,6 +4,7 @@
  *   GET /api/v1/runs/{id}                       RunDetail (with `analysis`), 404 ApiError for unknown ids
  *   GET /api/v1/runs/{id}/analysis              RunAnalysis
  *   GET /api/v1/runs/{id}/levels/{level}        LevelDetail made from rows consistent with the curve (fixture-level-detail.ts)
+ *   GET /api/v1/runs/{id}/timeline              RunTimeline from the steps and curve (fixture-timeline.ts)
  *   GET /api/v1/runs/{id}/live                  SSE: `snapshot` (full RunDetail) on connect and on
  *                                               every change, `end` once the run is over
  * plus one live run that gains a level every `liveStepMs`, and (fixture-review-routes.ts) the
@@ -15,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { LIVE_EVENT, type ApiError, type RunDetail, type RunSummary, type UpdateRunBody } from '@kneeboard/contracts';
 import { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, staticRuns } from './fixture-data.ts';
 import { levelDetailFor } from './fixture-level-detail.ts';
+import { timelineFor } from './fixture-timeline.ts';
 import { releaseRuns } from './fixture-releases.ts';
 import { repeatRuns } from './fixture-repeats.ts';
 import { createReviewRoutes, type ReviewRoutesStats } from './fixture-review-routes.ts';
@@ -186,6 +188,10 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
     if (parts.length === 5 && parts[4] === 'analysis') {
       const d = find(id);
       return d?.analysis ? sendJson(res, 200, d.analysis) : notFound(res, `no run ${id}`);
+    }
+    if (parts.length === 5 && parts[4] === 'timeline') {
+      const d = find(id);
+      return d ? sendJson(res, 200, timelineFor(d)) : notFound(res, `no run ${id}`);
     }
     if (parts.length === 6 && parts[4] === 'levels') {
       const d = find(id);

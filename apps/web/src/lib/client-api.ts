@@ -5,7 +5,7 @@
  * its errors are already one readable sentence (`PATCH /api/v1/runs/x → 400: … (field label)`).
  */
 import { ApiHttpError, describeStatus, fetchApi, fetchApiText } from '@kneeboard/api-client';
-import { CompareResponse, LevelDetail, Link, Run, type UpdateRunBody } from '@kneeboard/contracts';
+import { CompareResponse, LevelDetail, Link, Run, RunTimeline, type UpdateRunBody } from '@kneeboard/contracts';
 
 /** Stores a short link to a view path (`/compare?…`); the app serves it at `/s/{code}`. */
 export function createShortLink(path: string): Promise<Link> {
@@ -40,4 +40,9 @@ export async function fetchLevelDetail(runId: string, level: number): Promise<Le
     if (err instanceof ApiHttpError && err.status === 404) return null;
     throw err;
   }
+}
+
+/** The whole run against wall-clock time (`GET /api/v1/runs/{id}/timeline`). */
+export function fetchRunTimeline(runId: string): Promise<RunTimeline> {
+  return fetchApi(`/api/v1/runs/${encodeURIComponent(runId)}/timeline`, RunTimeline, { init: { cache: 'no-store' } });
 }

@@ -100,7 +100,7 @@ describe('flags and noise in the summary', () => {
     const s = verdictSummary(head(), 'workers');
     expect(s.notComparable).toEqual([32]);
     expect(s.noise).toEqual({ basis: 'within-run only', note: 'cannot separate', baseRuns: 1, headRuns: 1, interval: 'base 1 run · head 1 run: within-run intervals only, which cannot separate a change from run-to-run noise' });
-    expect(intervalKind({ base_runs: 3, head_runs: 2, basis: 'repeats', run_to_run: null, note: '' })).toBe('base 3 runs · head 2 runs: between-run intervals (hierarchical bootstrap: runs, then requests within each run)');
+    expect(intervalKind({ base_runs: 3, head_runs: 2, basis: 'repeats', run_to_run: null, note: '' })).toBe('base 3 runs · head 2 runs: between-run intervals (the run-to-run spread of these runs, pooled across levels, on the log scale)');
   });
 
   it('reads two knees inside each other’s bracket as the same within the grid', () => {

@@ -91,8 +91,20 @@ export interface VerdictSummary {
   /** The API's one sentence for a pull request. */
   summary: string;
   stats: VerdictStat[];
-  /** What the intervals can see (repeats, history, or only the noise within each run). */
-  noise: { basis: HeadComparison['noise']['basis']; note: string; baseRuns: number; headRuns: number; interval: string };
+  /**
+   * What the intervals can see (repeats, history, or only the noise within each run), how they were
+   * made (`method`: runs a side, the spread and its degrees of freedom), and a newer noise basis
+   * than the one pinned, offered (never used unasked).
+   */
+  noise: {
+    basis: HeadComparison['noise']['basis'];
+    note: string;
+    baseRuns: number;
+    headRuns: number;
+    interval: string;
+    method?: string;
+    newer?: { runs: number; asof: number };
+  };
   /** Levels where an agent was the limit: they get no verdict. */
   notComparable: number[];
 }
@@ -139,7 +151,15 @@ export function verdictSummary(head: HeadComparison, parameter: string): Verdict
   if (p99Level === null) Object.assign(p99, { value: '—', detail: 'the base run has no knee', tone: 'unknown' });
 
   const notComparable = head.levels.filter((l) => l.flags.length > 0).map((l) => l.level);
-  const noise = { basis: head.noise.basis, note: head.noise.note, baseRuns: head.noise.base_runs, headRuns: head.noise.head_runs, interval: intervalKind(head.noise) };
+  const noise = {
+    basis: head.noise.basis,
+    note: head.noise.note,
+    baseRuns: head.noise.base_runs,
+    headRuns: head.noise.head_runs,
+    interval: intervalKind(head.noise),
+    ...(head.noise.method ? { method: head.noise.method } : {}),
+    ...(head.noise.newer ? { newer: head.noise.newer } : {}),
+  };
   return { verdict: o.verdict, tone: toneOf(o.verdict), summary: o.summary, stats: [max, knee, p99], noise, notComparable };
 }
 
@@ -152,7 +172,7 @@ const runs = (n: number) => (n === 1 ? '1 run' : `${n} runs`);
  */
 export function intervalKind(noise: HeadComparison['noise']): string {
   const sizes = `base ${runs(noise.base_runs)} · head ${runs(noise.head_runs)}`;
-  if (noise.basis === 'repeats') return `${sizes}: between-run intervals (hierarchical bootstrap: runs, then requests within each run)`;
+  if (noise.basis === 'repeats') return `${sizes}: between-run intervals (the run-to-run spread of these runs, pooled across levels, on the log scale)`;
   if (noise.basis === 'history') return `${sizes}: within-run intervals widened by the run-to-run spread of earlier repeats of this service`;
   return `${sizes}: within-run intervals only, which cannot separate a change from run-to-run noise`;
 }

@@ -4,7 +4,8 @@
  */
 import { RunDetail } from '@kneeboard/contracts';
 
-export type LiveMode = 'static' | 'connecting' | 'stream' | 'polling' | 'ended';
+/** `retrying`: the API stopped answering; the next try is at `retryAt` (backoff, shown as a countdown). */
+export type LiveMode = 'static' | 'connecting' | 'stream' | 'polling' | 'retrying' | 'ended';
 
 /** Parse a `snapshot` event's data or a polled body; null (with the reason logged by the caller) when invalid. */
 export function parseRunDetail(data: unknown): { ok: true; detail: RunDetail } | { ok: false; error: string } {

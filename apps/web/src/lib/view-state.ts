@@ -7,6 +7,7 @@
  *   /compare?base={id}&head={id}&head={id}&metrics=p99&y=log&levels=4-64&min_effect=0.1
  *   /compare?base={id},{id},{id}&head={id},{id}        groups of repeated runs, one per side
  *   /compare?base=release:checkout@v1.0&head=release:checkout@v1.1   every finished run of each release
+ *   /compare?base={id}&head={id}&noise_asof=1795000000000   the run-to-run noise basis pinned (single runs)
  *   /review?…                                 the same query as /compare
  *
  * Defaults are left out of the URL (a plain `/compare?base=…&head=…` is the default view), and
@@ -71,6 +72,8 @@ export interface CompareViewState extends ChartSettings {
   heads: string[];
   /** Smallest relative change the comparison calls (0–1). */
   minEffect: number;
+  /** The run-to-run noise basis a single-run side borrows, pinned (`noise_asof`, epoch ms); absent: the newest. */
+  noiseAsof?: number | null;
 }
 
 export const DEFAULT_SETTINGS: ChartSettings = { metrics: [...DEFAULT_METRICS], x: null, y: 'linear', fit: null, levels: null };
@@ -159,7 +162,9 @@ export function parseCompareView(params: SearchParams): ParsedCompare {
   if (distinct.length > MAX_COMPARED_HEADS) return { ok: false, error: `Cannot compare: compare at most ${MAX_COMPARED_HEADS} head runs with one base.`, empty: false };
   const effect = Number(first(params.min_effect));
   const minEffect = first(params.min_effect) !== undefined && Number.isFinite(effect) && effect >= 0 && effect <= 1 ? effect : DEFAULT_MIN_EFFECT;
-  return { ok: true, state: { ...settingsFrom(params), base: baseSide, heads: distinct, minEffect } };
+  const asof = Number(first(params.noise_asof));
+  const noiseAsof = Number.isSafeInteger(asof) && asof > 0 ? asof : null;
+  return { ok: true, state: { ...settingsFrom(params), base: baseSide, heads: distinct, minEffect, ...(noiseAsof === null ? {} : { noiseAsof }) } };
 }
 
 /** The sides of a comparison as refs, base first (the state only holds texts that parse). */
@@ -202,6 +207,7 @@ export function comparePairs(state: Pick<CompareViewState, 'base' | 'heads'>): A
 export function compareViewPath(state: CompareViewState, page: 'compare' | 'review' = 'compare'): string {
   const pairs = [...comparePairs(state), ...settingsPairs(state)];
   if (state.minEffect !== DEFAULT_MIN_EFFECT) pairs.push(['min_effect', String(state.minEffect)]);
+  if (state.noiseAsof) pairs.push(['noise_asof', String(state.noiseAsof)]);
   return `/${page}${queryString(pairs)}`;
 }
 
@@ -209,6 +215,7 @@ export function compareViewPath(state: CompareViewState, page: 'compare' | 'revi
 export function compareApiQuery(state: CompareViewState): string {
   const pairs = comparePairs(state);
   if (state.minEffect !== DEFAULT_MIN_EFFECT) pairs.push(['min_effect', String(state.minEffect)]);
+  if (state.noiseAsof) pairs.push(['noise_asof', String(state.noiseAsof)]);
   return queryString(pairs);
 }
 

@@ -15,6 +15,7 @@ import { ExportMenu } from '../share/ExportMenu.tsx';
 import { ShareButton } from '../share/ShareButton.tsx';
 import { ShareLinkButton } from '../share/ShareLinkButton.tsx';
 import { pinnedCompareState } from '../../lib/share-view.ts';
+import { withNoiseBasis } from '../../lib/compare-noise.ts';
 import { ComparedRuns } from './ComparedRuns.tsx';
 import { DeltaTable } from './DeltaTable.tsx';
 import { OverlayPanels } from './OverlayPanels.tsx';
@@ -22,6 +23,10 @@ import { StatsFootnote } from './StatsFootnote.tsx';
 import { VerdictBanner } from './VerdictBanner.tsx';
 import { ViewToolbar } from './ViewToolbar.tsx';
 import { CompareLevelPanel } from '../level/CompareLevelPanel.tsx';
+import { withLevelParam } from '../../lib/level-detail.ts';
+import { deltaCsv } from '../../lib/delta-csv.ts';
+import { exportFileName } from '../../lib/chart-export.ts';
+import { downloadBlob } from '../export/snapshot.ts';
 import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
 
 export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; error: string };
@@ -36,16 +41,20 @@ export function CompareView({
   sizes,
   stats: initialStats,
   initial,
+  level: initialLevel = null,
   readOnly = false,
 }: {
   details: RunDetail[];
   sizes: number[];
   stats: CompareStats;
   initial: CompareViewState;
+  /** The level open under *Inside a level* (`&level=8`), kept in the URL like every other setting. */
+  level?: number | null;
   /** A share link's reader cannot make links (the API would refuse): Share and Read-only link are left out. */
   readOnly?: boolean;
 }) {
-  const [state, setState] = useState(initial);
+  // A single-run side's noise basis goes into the URL at once, so a reload or a link keeps this verdict.
+  const [state, setState] = useState(() => withNoiseBasis(initial, initialStats));
   // The statistics and the min_effect they were computed with; a new min_effect fetches them again.
   const [loaded, setLoaded] = useState({ minEffect: initial.minEffect, stats: initialStats });
   const stats = loaded.stats;
@@ -66,7 +75,8 @@ export function CompareView({
       stale = true;
     };
   }, [updating, statsQuery, state.minEffect]);
-  const path = compareViewPath(state);
+  const [openLevel, setOpenLevel] = useState<number | null>(initialLevel);
+  const path = withLevelParam(compareViewPath(state), openLevel);
   useReplaceUrl(path);
   const charts = useMemo(() => compareCharts(details, state, sizes), [details, state, sizes]);
   const base = charts.series[0];
@@ -95,7 +105,7 @@ export function CompareView({
         <h1 data-testid="compare-title">{title}</h1>
         <div className="actions no-print">
           {readOnly ? null : <ShareButton path={path} />}
-          {readOnly ? null : <ShareLinkButton runs={details.map((d) => d.run.id)} path={compareViewPath(pinnedCompareState(state, details, sizes))} label={title} />}
+          {readOnly ? null : <ShareLinkButton runs={details.map((d) => d.run.id)} path={withLevelParam(compareViewPath(pinnedCompareState(state, details, sizes)), openLevel)} label={title} />}
           {stats.ok ? <CopyMarkdownButton apiQuery={compareApiQuery(state)} /> : null}
           <Link className="button" href={compareViewPath(state, 'review')} data-testid="open-review">
             Review
@@ -142,13 +152,25 @@ export function CompareView({
       <LevelZoomContext.Provider value={zoomTo}>
         <OverlayPanels charts={charts} parameter={parameter} heading={title} />
       </LevelZoomContext.Provider>
-      <CompareLevelPanel series={charts.series} levels={charts.allLevels} parameter={parameter} />
+      <CompareLevelPanel series={charts.series} levels={charts.allLevels} parameter={parameter} level={openLevel} onLevel={setOpenLevel} />
 
       {stats.ok && base ? (
         <>
-          <h2 className="section-title">
-            Level by level <span className="muted">· change of the head against the base, with its 95% interval</span>
-          </h2>
+          <div className="section-title-row">
+            <h2 className="section-title">
+              Level by level <span className="muted">· change of the head against the base, with its 95% interval</span>
+            </h2>
+            <button
+              type="button"
+              className="no-print"
+              data-testid="delta-csv"
+              onClick={() =>
+                downloadBlob(new Blob([deltaCsv(stats.report, parameter, state.levels)], { type: 'text/csv;charset=utf-8' }), exportFileName([service, groups.map((g) => g.label).join(' vs '), 'deltas'], 'csv'))
+              }
+            >
+              Deltas CSV
+            </button>
+          </div>
           <div className="delta-tables">
             {stats.report.heads.map((h, i) => {
               const s = groups[i + 1];

@@ -7,7 +7,7 @@ import { RunSwatch } from './RunSwatch.tsx';
 /** The compared runs, base first: each one's line, release, name, knee and peak, linking to its page. */
 export function ComparedRuns({ series, parameter, compact = false }: { series: ReadonlyArray<RunSeries>; parameter: string; compact?: boolean }) {
   return (
-    <div className="panel table-wrap">
+    <div className="panel table-wrap" tabIndex={0} role="region" aria-label="The compared runs">
       <table className="data compared-runs" data-testid="compared-runs">
         <thead>
           <tr>

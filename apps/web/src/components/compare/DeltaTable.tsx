@@ -37,7 +37,7 @@ export function DeltaTable({
   hidden: number;
 }) {
   return (
-    <section className="panel table-wrap delta-table" data-testid="delta-table">
+    <section className="panel table-wrap delta-table" data-testid="delta-table" tabIndex={0} aria-label={`${headLabel} vs ${baseLabel}, level by level`}>
       <header className="delta-head">
         <RunSwatch colour={colour} dashed={false} />
         <h3>

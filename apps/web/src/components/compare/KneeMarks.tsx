@@ -2,8 +2,9 @@
 
 import { usePlotArea, useXAxisScale } from 'recharts';
 import type { KneeMark } from '../../lib/compare-series.ts';
+import { KNEE_MARK } from '../../lib/knee-margin.ts';
 
-const SIZE = 6;
+const { HALF, HEIGHT, GAP } = KNEE_MARK;
 
 /**
  * Each run's knee as a small triangle in its colour, pointing down at the plot from the top margin
@@ -21,14 +22,14 @@ export function KneeMarks({ marks }: { marks: ReadonlyArray<KneeMark> }) {
         if (px === undefined || !Number.isFinite(px)) return null;
         const stack = seen.get(m.level) ?? 0;
         seen.set(m.level, stack + 1);
-        const tip = plot.y - 2 - stack * (SIZE + 2);
+        const tip = plot.y - GAP - stack * (HEIGHT + GAP);
         return (
           <polygon
             key={m.key}
             className="kb-run-knee"
             data-series={m.key}
             data-level={m.level}
-            points={`${px - SIZE},${tip - SIZE} ${px + SIZE},${tip - SIZE} ${px},${tip}`}
+            points={`${px - HALF},${tip - HEIGHT} ${px + HALF},${tip - HEIGHT} ${px},${tip}`}
             fill={m.colour}
             stroke="#ffffff"
             strokeWidth={1}

@@ -7,6 +7,7 @@ import { BASE_DASH } from '../../lib/series.ts';
 import { CHART_HEIGHT } from '../run/chart-style.ts';
 import { CurveChartFrame } from '../run/CurveChartFrame.tsx';
 import { UslCurve } from '../run/UslCurve.tsx';
+import { kneeMarginTop } from '../../lib/knee-margin.ts';
 import { KneeMarks } from './KneeMarks.tsx';
 import { OverlayTooltip } from './OverlayTooltip.tsx';
 
@@ -58,6 +59,7 @@ export function OverlayChart({ data, axes, fits = [], knees = [], width, height 
       tooltip={width === undefined ? (p) => <OverlayTooltip active={p.active} label={p.label} data={data} parameter={axes.parameter} format={axes.format} /> : undefined}
       width={width}
       height={height}
+      marginTop={kneeMarginTop(knees)}
       className="kb-overlay"
       data-metric={data.metric}
     >

@@ -1,4 +1,5 @@
 import type { VerdictSummary } from '../../lib/compare-table.ts';
+import { RecomputeLink } from './RecomputeLink.tsx';
 import { RunSwatch } from './RunSwatch.tsx';
 
 /** One head's overall verdict against the base: the API's sentence and the three numbers behind it. */
@@ -23,6 +24,17 @@ export function VerdictBanner({ headLabel, baseLabel, colour, summary }: { headL
       <p className={`verdict-noise noise-${summary.noise.basis.replace(/ /g, '-')}`} data-testid="verdict-noise" data-basis={summary.noise.basis} data-base-runs={summary.noise.baseRuns} data-head-runs={summary.noise.headRuns}>
         <strong data-testid="verdict-interval">{summary.noise.interval}.</strong> {summary.noise.note}
       </p>
+      {summary.noise.method ? (
+        <p className="verdict-method muted small" data-testid="verdict-method">
+          {summary.noise.method}
+        </p>
+      ) : null}
+      {summary.noise.newer ? (
+        <p className="verdict-newer no-print" data-testid="verdict-newer-basis">
+          A newer noise basis exists: {summary.noise.newer.runs} more repeat{summary.noise.newer.runs === 1 ? '' : 's'} of this service since this comparison&apos;s —{' '}
+          <RecomputeLink asof={summary.noise.newer.asof}>recompute</RecomputeLink>
+        </p>
+      ) : null}
       <dl className="verdict-stats">
         {summary.stats.map((s) => (
           <div key={s.label} className={`tone-${s.tone}`}>

@@ -19,8 +19,21 @@ const at = (d: LevelDetail, p: number) => d.spectrum.find((s) => s.p === p)?.ms 
  * The compared runs inside one level: their percentile spectra overlaid (base dashed, as in the
  * curves) and their window statistics side by side. A run that did not sweep the level says so.
  */
-export function CompareLevelPanel({ series, levels, parameter }: { series: RunSeries[]; levels: number[]; parameter: string }) {
-  const [level, setLevel] = useState<number | null>(null);
+export function CompareLevelPanel({
+  series,
+  levels,
+  parameter,
+  level,
+  onLevel,
+}: {
+  series: RunSeries[];
+  levels: number[];
+  parameter: string;
+  /** The open level: the comparison keeps it in its URL. */
+  level: number | null;
+  onLevel: (level: number | null) => void;
+}) {
+  const setLevel = onLevel;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const current = loaded !== null && loaded.level === level ? loaded : null;
   const runIds = series.map((s) => s.runId).join(',');
@@ -59,6 +72,7 @@ export function CompareLevelPanel({ series, levels, parameter }: { series: RunSe
       {level !== null && current !== null && !current.error ? (
         <>
           <div className="level-stats">
+            <div className="table-wrap" tabIndex={0} role="region" aria-label="Each run's measured window">
             <table className="data" data-testid="compare-level-table">
               <caption className="muted">
                 Inside {parameter} {formatLevel(level)}: the measured window of each run
@@ -100,6 +114,7 @@ export function CompareLevelPanel({ series, levels, parameter }: { series: RunSe
                 ))}
               </tbody>
             </table>
+            </div>
           </div>
           <div className="charts">
             <ChartPanel

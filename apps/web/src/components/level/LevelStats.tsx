@@ -6,6 +6,8 @@ import { formatCount } from '../../lib/format.ts';
 export function LevelStats({ detail: d }: { detail: LevelDetail }) {
   return (
     <div className="level-stats">
+      {/* Each table scrolls in its own box: on a phone the six columns are wider than the screen. */}
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Measured window">
       <table className="data" data-testid="level-latency-table">
         <caption className="muted">measured window, {d.window_s.toFixed(1)} s</caption>
         <thead>
@@ -37,6 +39,8 @@ export function LevelStats({ detail: d }: { detail: LevelDetail }) {
           </tr>
         </tbody>
       </table>
+      </div>
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Responses by status">
       <table className="data" data-testid="level-status-table">
         <caption className="muted">responses by status (status 0: no response — connect error, reset or timeout)</caption>
         <thead>
@@ -63,6 +67,7 @@ export function LevelStats({ detail: d }: { detail: LevelDetail }) {
           ))}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

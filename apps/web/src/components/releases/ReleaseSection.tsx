@@ -29,7 +29,7 @@ export function ReleaseSection({ view }: { view: ReleaseView }) {
           <span className="muted small compare-prev">{view.newestFinished ? 'first release: nothing before it to compare' : 'no finished run to compare'}</span>
         )}
       </header>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={`Runs of ${view.release}`}>
         <table className="data">
           <thead>
             <tr>

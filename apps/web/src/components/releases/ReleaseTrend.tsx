@@ -2,15 +2,29 @@
 
 import { CartesianGrid, ErrorBar, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatQps } from '@kneeboard/contracts/figures';
-import type { TrendPoint } from '../../lib/release-trend.ts';
+import type { TrendSeries } from '../../lib/release-trend.ts';
 
-/** Peak QPS release by release (oldest first), with the spread of each release's runs as a bar. */
-export function ReleaseTrend({ points }: { points: TrendPoint[] }) {
-  if (points.length < 2) return null;
+/**
+ * Peak QPS release by release (oldest first), with the spread of each release's runs as a bar: one
+ * chart per load model and swept parameter (lib/release-trend.ts), never one line across them.
+ */
+export function ReleaseTrends({ series }: { series: TrendSeries[] }) {
+  const drawn = series.filter((s) => s.points.length >= 2);
+  return (
+    <>
+      {drawn.map((s) => (
+        <ReleaseTrend key={s.key} series={s} labelled={series.length > 1} />
+      ))}
+    </>
+  );
+}
+
+function ReleaseTrend({ series, labelled }: { series: TrendSeries; labelled: boolean }) {
+  const { points } = series;
   const data = points.map((p) => ({ ...p, spread: [p.qps - p.range[0], p.range[1] - p.qps] }));
   return (
-    <section className="panel release-trend" data-testid="release-trend" data-points={points.length}>
-      <h2 className="panel-title">Peak throughput by release</h2>
+    <section className="panel release-trend" data-testid="release-trend" data-series={series.key} data-points={points.length}>
+      <h2 className="panel-title">Peak throughput by release{labelled ? <span className="muted"> · {series.label}</span> : null}</h2>
       <p className="muted small">Mean of each release’s finished runs; the bar spans its lowest to highest run (repeats show run-to-run noise).</p>
       <div style={{ width: '100%', height: 220 }}>
         <ResponsiveContainer>

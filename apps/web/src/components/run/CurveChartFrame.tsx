@@ -22,6 +22,7 @@ export function CurveChartFrame({
   tooltip,
   width,
   height = CHART_HEIGHT,
+  marginTop,
   children,
   ...attributes
 }: {
@@ -32,6 +33,8 @@ export function CurveChartFrame({
   tooltip?: ComponentProps<typeof Tooltip>['content'];
   width?: number;
   height?: number;
+  /** A taller top margin than CHART_MARGIN's, for marks stacked above the plot (a comparison's knees). */
+  marginTop?: number;
   children: ReactNode;
   className?: string;
   'data-metric'?: string;
@@ -64,7 +67,7 @@ export function CurveChartFrame({
         }
       : {};
   return (
-    <LineChart {...chartSize(width, height)} data={rows} margin={CHART_MARGIN} {...zoomHandlers} {...attributes} className={[attributes.className, zoomHandlers.onMouseDown ? 'kb-zoomable' : ''].filter(Boolean).join(' ')}>
+    <LineChart {...chartSize(width, height)} data={rows} margin={marginTop === undefined ? CHART_MARGIN : { ...CHART_MARGIN, top: marginTop }} {...zoomHandlers} {...attributes} className={[attributes.className, zoomHandlers.onMouseDown ? 'kb-zoomable' : ''].filter(Boolean).join(' ')}>
       <CartesianGrid stroke={GRID_STROKE} />
       <XAxis {...numericLevelAxisProps(x)} />
       <YAxis {...valueAxisProps(y)} />

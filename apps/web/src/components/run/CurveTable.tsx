@@ -41,7 +41,7 @@ export function CurveTable({
 }) {
   const limited = rows.filter((r) => r.inFlight?.generatorLimited).length;
   return (
-    <section className="panel table-wrap curve-table">
+    <section className="panel table-wrap curve-table" tabIndex={0} aria-label="The curve, one row per level">
       <table className="data" data-testid="curve-table">
         <thead>
           <tr>

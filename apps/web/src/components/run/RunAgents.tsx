@@ -17,7 +17,7 @@ export async function RunAgents({ runId }: { runId: string }) {
       <h2 className="section-title">
         {rows.length} agents drove this run <span className="muted">— the level shown is their total; percentiles come from all their requests together</span>
       </h2>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="Agents">
         <table className="data">
           <thead>
             <tr>

@@ -22,6 +22,7 @@ import { CurveTable } from './CurveTable.tsx';
 import { KneeMarker } from './KneeMarker.tsx';
 import { LatencyChart } from './LatencyChart.tsx';
 import { LiveIndicator } from './LiveIndicator.tsx';
+import { RunTimelinePanel } from './RunTimeline.tsx';
 import { QpsChart } from './QpsChart.tsx';
 import { OFFERED_COLOUR, OfferedLine } from './OfferedLine.tsx';
 import { isOpenLoop, levelAxisLabel, offeredLine } from '../../lib/open-loop.ts';
@@ -64,7 +65,7 @@ export function RunView({
   /** A share link's reader: no labels or notes to edit, no new links to make. */
   readOnly?: boolean;
 }) {
-  const { detail, mode, updatedAt } = useLiveRun(initial);
+  const { detail, mode, updatedAt, retryAt } = useLiveRun(initial);
   const { analysis } = detail;
   // Labels and note just saved here win over the (possibly older) detail until the next snapshot carries them.
   const [edits, setEdits] = useState<Pick<Run, 'labels' | 'note'> | null>(null);
@@ -85,6 +86,11 @@ export function RunView({
   const selectLevel = useCallback((level: number) => {
     setOpenLevel((cur) => (cur === level ? null : level));
     // The panel sits under the table: bring it into view once it has rendered.
+    requestAnimationFrame(() => document.getElementById('level-panel')?.scrollIntoView({ block: 'start' }));
+  }, []);
+  // From the timeline: a step opens its level (never closes it, unlike the table's toggle).
+  const showLevel = useCallback((level: number) => {
+    setOpenLevel(level);
     requestAnimationFrame(() => document.getElementById('level-panel')?.scrollIntoView({ block: 'start' }));
   }, []);
   const curve = useMemo(() => fullCurve.filter((p) => levelSelectionContains(levelSel, p.level)), [fullCurve, levelSel]);
@@ -146,7 +152,7 @@ export function RunView({
     <div className="run-view" data-run-status={run.status}>
       <RunHeader
         detail={{ ...detail, run, curve: fullCurve }}
-        live={<LiveIndicator mode={mode} updatedAt={updatedAt} />}
+        live={<LiveIndicator mode={mode} updatedAt={updatedAt} retryAt={retryAt} />}
         summary={<AnalysisSummary analysis={analysis} parameter={run.parameter} loadModel={run.load_model} />}
         readOnly={readOnly}
       />
@@ -295,6 +301,10 @@ export function RunView({
         </ChartPanel>
       </div>
       </LevelZoomContext.Provider>
+
+      <div className="run-timeline">
+        <RunTimelinePanel runId={run.id} parameter={run.parameter} running={run.status === 'running'} onOpenLevel={showLevel} />
+      </div>
 
       {/* The charts come first (above the fold on a 1280×800 screen, live or not); then who/what/when, labels and note. */}
       <RunMeta detail={{ ...detail, run, curve: fullCurve }} readOnly={readOnly} />

@@ -3,6 +3,7 @@
 import { fetchApi } from '@kneeboard/api-client';
 import { LIVE_EVENT, RunDetail } from '@kneeboard/contracts';
 import { useEffect, useState } from 'react';
+import { backoffDelay } from '../../lib/backoff.ts';
 import { isNewer, parseRunDetail, type LiveMode } from '../../lib/live.ts';
 
 export const POLL_INTERVAL_MS = 1000;
@@ -14,17 +15,23 @@ export interface LiveRun {
   mode: LiveMode;
   /** Browser time of the last accepted update (null before the first). */
   updatedAt: number | null;
+  /** While `retrying`: browser time of the next try. */
+  retryAt: number | null;
 }
 
 /**
  * Keeps a running run's detail current: Server-Sent Events from the same-origin
  * `/api/v1/runs/{id}/live`, or polling `GET /api/v1/runs/{id}` every second when the stream fails
  * (no EventSource, a non-stream response, or repeated drops). A run that is not running is static.
+ * When the API stops answering altogether the tries back off (1, 2, 4 … 30 s, the countdown in
+ * `retryAt`); the first answer after that reopens the stream if it had worked, so a dropped stream
+ * turns back into a live one without a reload.
  */
 export function useLiveRun(initial: RunDetail): LiveRun {
   const [detail, setDetail] = useState(initial);
   const [mode, setMode] = useState<LiveMode>(initial.run.status === 'running' ? 'connecting' : 'static');
   const [updatedAt, setUpdatedAt] = useState<number | null>(null);
+  const [retryAt, setRetryAt] = useState<number | null>(null);
   const id = initial.run.id;
   const follow = initial.run.status === 'running';
 
@@ -34,6 +41,10 @@ export function useLiveRun(initial: RunDetail): LiveRun {
     let source: EventSource | null = null;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let inFlight: AbortController | null = null;
+    let failures = 0;
+    // Whether the stream ever delivered: only then is it worth reopening after an outage (an API
+    // that answers the stream with 503 is polled for good).
+    let streamWorked = false;
 
     const accept = (next: RunDetail) => {
       setDetail((cur) => (isNewer(cur, next) ? next : cur));
@@ -56,10 +67,21 @@ export function useLiveRun(initial: RunDetail): LiveRun {
         if (stopped || next === null) return;
         accept(next);
         if (next.run.status !== 'running') return finish();
+        if (failures > 0) {
+          failures = 0;
+          setRetryAt(null);
+          if (streamWorked && typeof EventSource !== 'undefined') return openStream();
+          setMode('polling');
+        }
       } catch (err) {
         if (stopped) return;
-        // Keep polling: the API may be restarting. The indicator shows how old the data is.
+        // Keep trying, less and less often: the API may be restarting. The indicator counts down.
         console.warn('kneeboard: polling the run failed', err);
+        const wait = backoffDelay(failures++);
+        setRetryAt(Date.now() + wait);
+        setMode('retrying');
+        timer = setTimeout(poll, wait);
+        return;
       }
       timer = setTimeout(poll, POLL_INTERVAL_MS);
     };
@@ -70,11 +92,9 @@ export function useLiveRun(initial: RunDetail): LiveRun {
       setMode('polling');
       void poll();
     };
-
-    if (typeof EventSource === 'undefined') {
-      startPolling();
-    } else {
+    function openStream() {
       let errors = 0;
+      setMode('connecting');
       source = new EventSource(`/api/v1/runs/${encodeURIComponent(id)}/live`);
       source.addEventListener(LIVE_EVENT.snapshot, (event) => {
         errors = 0;
@@ -83,6 +103,7 @@ export function useLiveRun(initial: RunDetail): LiveRun {
           console.warn(`kneeboard: ignoring an invalid snapshot: ${parsed.error}`);
           return;
         }
+        streamWorked = true;
         setMode('stream');
         accept(parsed.detail);
         if (parsed.detail.run.status !== 'running') finish();
@@ -106,6 +127,9 @@ export function useLiveRun(initial: RunDetail): LiveRun {
       };
     }
 
+    if (typeof EventSource === 'undefined') startPolling();
+    else openStream();
+
     return () => {
       stopped = true;
       source?.close();
@@ -114,5 +138,5 @@ export function useLiveRun(initial: RunDetail): LiveRun {
     };
   }, [id, follow]);
 
-  return { detail, mode, updatedAt };
+  return { detail, mode, updatedAt, retryAt };
 }

@@ -9,6 +9,7 @@ import { formatQps } from '@kneeboard/contracts/figures';
 import { formatCount } from '../../lib/format.ts';
 import { StatusBadge } from '../common/StatusBadge.tsx';
 import { Time } from '../common/Time.tsx';
+import './runs-cards.css';
 
 export function StatusCell({ run }: { run: RunSummary }) {
   return (
@@ -21,7 +22,7 @@ export function StatusCell({ run }: { run: RunSummary }) {
 /** The run's name as the row's link; `after` follows it in the same cell. */
 export function RunNameCell({ run, after }: { run: RunSummary; after?: ReactNode }) {
   return (
-    <td>
+    <td className="name-cell">
       <Link className="stretch" href={`/runs/${run.id}`}>
         {run.name || <span className="muted">unnamed run</span>}
       </Link>
@@ -48,15 +49,23 @@ export function RunFigureHeads() {
 export function RunFigureCells({ run }: { run: RunSummary }) {
   return (
     <>
-      <td>
+      {/* data-label: the column's name where a phone shows the row as a card (no header row). */}
+      <td className="fig-started" data-label="started">
         <Time ms={run.created_at} relative />
       </td>
-      <td className="muted">
+      <td className="muted fig-swept" data-label="swept">
         {run.parameter} · {run.load_model} loop
       </td>
-      <td className="num">{run.levels}</td>
-      <td className="num">{formatQps(run.peak_qps)}</td>
-      <td className="num">{formatCount(run.requests)}</td>
+      <td className="num fig-levels" data-label="levels">
+        {run.levels}
+      </td>
+      <td className="num fig-peak" data-label="peak">
+        {formatQps(run.peak_qps)}
+        <span className="card-unit"> req/s</span>
+      </td>
+      <td className="num fig-requests" data-label="requests">
+        {formatCount(run.requests)}
+      </td>
     </>
   );
 }

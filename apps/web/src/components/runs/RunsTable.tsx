@@ -24,12 +24,12 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
             <tr key={run.id} className="row-link" data-testid="run-row" data-run-id={run.id}>
               <SelectRunCell id={run.id} label={`${run.service} ${run.release}${run.name ? ` ${run.name}` : ''}`} />
               <StatusCell run={run} />
-              <td className="strong">
+              <td className="strong service-cell">
                 <Link className="above" href={`/services/${encodeURIComponent(run.service)}`} title={`${run.service}: runs by release`}>
                   {run.service}
                 </Link>
               </td>
-              <td>
+              <td className="release-cell">
                 <span className="tag mono">{run.release}</span>
               </td>
               <RunNameCell run={run} />

@@ -4,10 +4,10 @@ import { notFound } from 'next/navigation';
 import { ApiErrorNotice } from '../../../components/common/ApiErrorNotice.tsx';
 import { ReleaseCompareForm } from '../../../components/releases/ReleaseCompareForm.tsx';
 import { ReleaseSection } from '../../../components/releases/ReleaseSection.tsx';
-import { ReleaseTrend } from '../../../components/releases/ReleaseTrend.tsx';
+import { ReleaseTrends } from '../../../components/releases/ReleaseTrend.tsx';
 import { RunSelectionProvider } from '../../../components/runs/RunSelection.tsx';
 import { ApiUnavailableError, getServiceReleases } from '../../../lib/api.ts';
-import { releaseTrend } from '../../../lib/release-trend.ts';
+import { releaseTrends } from '../../../lib/release-trend.ts';
 import { releaseViews } from '../../../lib/releases.ts';
 
 type Params = Promise<{ service: string }>;
@@ -41,7 +41,7 @@ export default async function ServicePage({ params }: { params: Params }) {
           <Link href={`/?service=${encodeURIComponent(service)}`}>as a list</Link>
         </span>
       </div>
-      <ReleaseTrend points={releaseTrend(releases)} />
+      <ReleaseTrends series={releaseTrends(releases)} />
       <ReleaseCompareForm service={service} views={views} />
       <p className="muted small release-hint">
         Newest release first. <em>Compare with …</em> puts the release’s newest finished run against the newest finished run of the release
