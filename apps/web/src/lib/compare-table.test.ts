@@ -103,6 +103,13 @@ describe('flags and noise in the summary', () => {
     expect(intervalKind({ base_runs: 3, head_runs: 2, basis: 'repeats', run_to_run: null, note: '' })).toBe('base 3 runs · head 2 runs: between-run intervals (the run-to-run spread of these runs, pooled across levels, on the log scale)');
   });
 
+  it('carries how the intervals were made and a newer noise basis, offered', () => {
+    const h = head();
+    const s = verdictSummary({ ...h, noise: { ...h.noise, method: 'Intervals on the log of head ÷ base from 1 base and 1 head run', newer: { runs: 3, asof: 1795000000000 } } }, 'workers');
+    expect(s.noise.method).toBe('Intervals on the log of head ÷ base from 1 base and 1 head run');
+    expect(s.noise.newer).toEqual({ runs: 3, asof: 1795000000000 });
+  });
+
   it('reads two knees inside each other’s bracket as the same within the grid', () => {
     const s = verdictSummary(head({ knee: { base: 16, head: 12, change: -0.25, base_bracket: { low: 8, high: 16 }, head_bracket: { low: 8, high: 12 }, within_grid: true } }), 'c');
     expect(s.stats[1]).toMatchObject({ value: '16 → 12', tone: 'same', detail: 'within the grid: the levels swept cannot tell c 16 from 12' });
