@@ -3,6 +3,7 @@
 //! people running the binary by hand.
 
 use crate::server_timing::TimingNames;
+use crate::tls::{host_of, TlsOptions};
 use std::net::{SocketAddr, ToSocketAddrs};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,12 +42,14 @@ pub struct Config {
     /// A worker hands its events over at this many, or after `batch_ms`.
     pub batch_events: usize,
     pub batch_ms: f64,
+    /// Set for an https:// URL: the connections speak TLS (rustls) under HTTP/1.1.
+    pub tls: Option<TlsOptions>,
 }
 
-pub const USAGE: &str = "usage: kneeboard-engine --url http://host:port/path --mode closed|open --load N [--threads N]
+pub const USAGE: &str = "usage: kneeboard-engine --url http[s]://host:port/path --mode closed|open --load N [--threads N]
   [--warmup-ms X] [--duration-ms X] [--timeout-ms X] [--method M] [--header 'Name: value']... [--body-file PATH]
   [--max-connections N] [--arrivals uniform|poisson] [--think-time-ms X] [--compute-metric a,b] [--queue-metric a,b]
-  [--late-tolerance-ms X] [--batch-events N] [--batch-ms X] [--cpu-burn-ms X]
+  [--late-tolerance-ms X] [--batch-events N] [--batch-ms X] [--cpu-burn-ms X] [--insecure] [--ca-file PEM]
 Events and control frames go to stdout (see README.md); stdin takes `stop` and `cancel` lines.";
 
 pub fn parse(args: &[String]) -> Result<Config, String> {
@@ -73,7 +76,10 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
         names: TimingNames::default(),
         batch_events: 4096,
         batch_ms: 50.0,
+        tls: None,
     };
+    let mut insecure = false;
+    let mut ca_file: Option<String> = None;
     let mut load_set = false;
     let mut i = 0;
     while i < args.len() {
@@ -87,6 +93,13 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
             }
         };
         match flag {
+            // The one flag without a value.
+            "--insecure" => {
+                insecure = true;
+                i += 1;
+                continue;
+            }
+            "--ca-file" => ca_file = Some(value()?),
             "--url" => url = Some(value()?),
             "--path" => path = Some(value()?),
             "--mode" => {
@@ -135,9 +148,11 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
         i += 2;
     }
     let url = url.ok_or("--url: required")?;
-    let rest = url
-        .strip_prefix("http://")
-        .ok_or_else(|| format!("--url: only http:// targets (https needs the Node engine), got {url:?}"))?;
+    let (rest, https) = match (url.strip_prefix("http://"), url.strip_prefix("https://")) {
+        (Some(r), _) => (r, false),
+        (_, Some(r)) => (r, true),
+        _ => return Err(format!("--url: an http:// or https:// URL, got {url:?}")),
+    };
     let (authority, url_path) = match rest.find(['/', '?']) {
         Some(i) if rest.as_bytes()[i] == b'/' => (&rest[..i], rest[i..].to_string()),
         Some(i) => (&rest[..i], format!("/{}", &rest[i..])),
@@ -153,7 +168,7 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
     {
         authority.to_string()
     } else {
-        format!("{authority}:80")
+        format!("{authority}:{}", if https { 443 } else { 80 })
     };
     let mut addrs: Vec<SocketAddr> = with_port
         .to_socket_addrs()
@@ -163,6 +178,15 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
     addrs.sort_by_key(|a| !a.is_ipv4());
     c.addr = *addrs.first().ok_or_else(|| format!("--url: {authority} has no address"))?;
     c.host = authority.to_string();
+    if https {
+        c.tls = Some(TlsOptions {
+            server_name: host_of(authority).to_string(),
+            insecure,
+            ca_file,
+        });
+    } else if insecure || ca_file.is_some() {
+        return Err("--insecure/--ca-file: only for an https:// URL".into());
+    }
     c.path = path.unwrap_or(url_path);
     if !c.path.starts_with('/') {
         return Err(format!("--path: must start with /, got {:?}", c.path));
@@ -202,8 +226,29 @@ mod tests {
     }
 
     #[test]
+    fn https_urls_take_tls_options() {
+        let c = parse(&args("--url https://localhost/x --insecure --load 2 --ca-file /tmp/ca.pem")).unwrap();
+        assert_eq!(c.addr.port(), 443);
+        assert_eq!(c.path, "/x");
+        assert_eq!(
+            c.tls,
+            Some(TlsOptions {
+                server_name: "localhost".into(),
+                insecure: true,
+                ca_file: Some("/tmp/ca.pem".into()),
+            })
+        );
+        let c = parse(&args("--url https://127.0.0.1:8443 --load 1")).unwrap();
+        assert_eq!((c.addr.port(), c.tls.unwrap().server_name.as_str()), (8443, "127.0.0.1"));
+        assert!(parse(&args("--url http://127.0.0.1:9 --load 1")).unwrap().tls.is_none());
+    }
+
+    #[test]
     fn bad_flags_name_the_flag() {
-        assert!(parse(&args("--url https://x/ --load 1")).unwrap_err().starts_with("--url"));
+        assert!(parse(&args("--url ftp://x/ --load 1")).unwrap_err().starts_with("--url"));
+        assert!(parse(&args("--url http://127.0.0.1:1/ --load 1 --insecure"))
+            .unwrap_err()
+            .starts_with("--insecure"));
         assert!(parse(&args("--url http://127.0.0.1:1/")).unwrap_err().starts_with("--load"));
         assert!(parse(&args("--url http://127.0.0.1:1/ --load 1.5"))
             .unwrap_err()

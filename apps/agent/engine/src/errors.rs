@@ -19,6 +19,8 @@ pub const ERROR_KINDS: &[&str] = &[
     "connection closed by the other side",
     "malformed response",
     "socket error",
+    "certificate not trusted",
+    "TLS error",
 ];
 
 pub const CONNECT_TIMEOUT: u8 = 10;
@@ -27,6 +29,17 @@ pub const BODY_STALLED: u8 = 12;
 pub const CLOSED_BY_PEER: u8 = 13;
 pub const MALFORMED: u8 = 14;
 const OTHER: u8 = 15;
+pub const CERT_UNTRUSTED: u8 = 16;
+pub const TLS_FAILED: u8 = 17;
+
+/// The kind byte of a TLS failure: a certificate the roots do not vouch for (or for another
+/// name) is its own kind, so the CLI can say "pass --insecure or --ca-file".
+pub fn tls_kind(e: &rustls::Error) -> u8 {
+    match e {
+        rustls::Error::InvalidCertificate(_) => CERT_UNTRUSTED,
+        _ => TLS_FAILED,
+    }
+}
 
 /// The kind byte of an I/O error.
 pub fn kind_of(e: &io::Error) -> u8 {
@@ -62,5 +75,8 @@ mod tests {
         );
         assert_eq!(name(NO_RESPONSE), "no response in time");
         assert_eq!(name(MALFORMED), "malformed response");
+        let untrusted = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
+        assert_eq!(name(tls_kind(&untrusted)), "certificate not trusted");
+        assert_eq!(name(tls_kind(&rustls::Error::DecryptError)), "TLS error");
     }
 }

@@ -1,5 +1,5 @@
 //! kneeboard-engine: one step of a Kneeboard sweep — a closed or open loop over keep-alive
-//! HTTP/1.1 — with every request's times streamed to the `kneeboard` CLI on stdout. The contract
+//! HTTP/1.1, plain or over TLS — with every request's times streamed to the `kneeboard` CLI on stdout. The contract
 //! (flags in, frames out, `stop`/`cancel` on stdin) is in README.md.
 
 mod config;
@@ -8,6 +8,7 @@ mod http;
 mod loop_stats;
 mod server_timing;
 mod sys;
+mod tls;
 mod wire;
 mod worker;
 
@@ -19,7 +20,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use wire::{json_frame, json_number, json_string};
-use worker::{OpenCounts, Plan, Shared, Worker};
+use worker::{OpenCounts, Plan, Shared, TlsTarget, Worker};
 
 /// The first send leaves this long after start-up, once the workers are running.
 const START_DELAY: Duration = Duration::from_millis(5);
@@ -55,6 +56,14 @@ fn main() {
 fn run(cfg: Config) -> std::io::Result<()> {
     let cfg = Arc::new(cfg);
     let load = cfg.load;
+    // Built once (the system's roots are read here), shared by every connection of every worker.
+    let tls_target: Option<TlsTarget> = match &cfg.tls {
+        Some(o) => Some((
+            tls::client_config(o).map_err(std::io::Error::other)?,
+            tls::server_name(o).map_err(std::io::Error::other)?,
+        )),
+        None => None,
+    };
     // Never more threads than connections: a thread with no connection could send nothing.
     let threads = match cfg.mode {
         Mode::Closed => cfg.threads.min(load as usize).min(cfg.max_connections),
@@ -105,12 +114,13 @@ fn run(cfg: Config) -> std::io::Result<()> {
 
     let kinds: Vec<String> = errors::ERROR_KINDS.iter().map(|k| json_string(k)).collect();
     let hello = format!(
-        "{{\"type\":\"hello\",\"protocol\":{},\"engine\":{},\"t0_epoch_ms\":{},\"threads\":{},\"addr\":{},\"error_kinds\":[{}]}}",
+        "{{\"type\":\"hello\",\"protocol\":{},\"engine\":{},\"t0_epoch_ms\":{},\"threads\":{},\"addr\":{},\"tls\":{},\"error_kinds\":[{}]}}",
         wire::PROTOCOL,
         json_string(concat!("kneeboard-engine ", env!("CARGO_PKG_VERSION"))),
         json_number(t0_epoch_ms),
         threads,
         json_string(&cfg.addr.to_string()),
+        cfg.tls.is_some(),
         kinds.join(",")
     );
     let _ = frame_tx.send(json_frame(&hello));
@@ -136,7 +146,14 @@ fn run(cfg: Config) -> std::io::Result<()> {
             window_to_ns,
             drain_until_ns,
         };
-        let (w, waker) = Worker::new(cfg.clone(), shared.clone(), plan, request.clone(), frame_tx.clone())?;
+        let (w, waker) = Worker::new(
+            cfg.clone(),
+            shared.clone(),
+            plan,
+            request.clone(),
+            frame_tx.clone(),
+            tls_target.clone(),
+        )?;
         wakers.push(waker);
         let done = msg_tx.clone();
         handles.push(std::thread::Builder::new().name(format!("worker-{i}")).spawn(move || {
@@ -233,6 +250,7 @@ fn run(cfg: Config) -> std::io::Result<()> {
     let mut open = OpenCounts::default();
     let mut loops = LoopStats::default();
     let mut busiest = 0.0f64;
+    let mut handshakes = tls::HandshakeStats::default();
     let window_s = cpu_window.map(|(_, wall)| wall).unwrap_or(0.0);
     for h in handles {
         let r = h.join().map_err(|_| std::io::Error::other("a worker thread panicked"))?;
@@ -244,6 +262,7 @@ fn run(cfg: Config) -> std::io::Result<()> {
             busiest = busiest.max(r.loop_stats.busy_ns as f64 / 1e9 / window_s);
         }
         loops.merge(&r.loop_stats);
+        handshakes.merge(&r.handshakes);
     }
     let open_json = match cfg.mode {
         Mode::Open => format!(
@@ -261,12 +280,25 @@ fn run(cfg: Config) -> std::io::Result<()> {
         ),
         _ => "null".into(),
     };
+    // Every handshake of the step (warm-up included): a level that keeps reconnecting shows here.
+    let tls_json = if cfg.tls.is_some() {
+        let (n, p50, p99, max) = handshakes.summary();
+        format!(
+            "{{\"handshakes\":{n},\"handshake_ms_p50\":{},\"handshake_ms_p99\":{},\"handshake_ms_max\":{}}}",
+            json_number(p50),
+            json_number(p99),
+            json_number(max)
+        )
+    } else {
+        "null".into()
+    };
     let end = format!(
-        "{{\"type\":\"end\",\"stopped_at_ms\":{},\"open\":{},\"usage\":{},\"connections\":{}}}",
+        "{{\"type\":\"end\",\"stopped_at_ms\":{},\"open\":{},\"usage\":{},\"connections\":{},\"tls\":{}}}",
         stopped_at_ms.map_or("null".into(), json_number),
         open_json,
         usage_json,
-        connections_at_close.map_or("null".into(), |c| c.to_string())
+        connections_at_close.map_or("null".into(), |c| c.to_string()),
+        tls_json
     );
     let _ = frame_tx.send(json_frame(&end));
     drop(frame_tx);

@@ -9,7 +9,8 @@
 //!   reader that copies the frame to an aligned buffer gets `Float64Array` views without a copy
 //!   per value.
 
-pub const PROTOCOL: u32 = 1;
+/// 2: `hello` says `tls`, `end` carries `tls` (handshakes of the step), two TLS error kinds.
+pub const PROTOCOL: u32 = 2;
 pub const KIND_CANCELLED: u8 = 255;
 
 /// One worker's events since its last hand-off.

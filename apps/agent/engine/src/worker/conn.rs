@@ -1,5 +1,11 @@
 //! What happens on one connection: connect, write the request, read the response, reuse or
 //! close, and every failure as an error event. Methods of the worker, which owns the connections.
+//!
+//! Over TLS the same steps go through a rustls `ClientConnection` (the pattern of rustls'
+//! `tlsclient-mio` example): socket bytes in with `read_tls` + `process_new_packets`, plaintext out
+//! of `reader()`; the request into `writer()`, records out with `write_tls`. The handshake runs
+//! between the TCP connect and the request's send time, and its duration is recorded per
+//! connection.
 
 use super::{ms, Worker};
 use crate::config::Mode;
@@ -8,6 +14,7 @@ use crate::http::{ParseError, Progress, Response, ResponseReader};
 use crate::wire::Event;
 use mio::net::TcpStream;
 use mio::{Interest, Token};
+use rustls::ClientConnection;
 use std::io::{self, Read, Write};
 
 pub(super) struct Req {
@@ -17,6 +24,8 @@ pub(super) struct Req {
 
 pub(super) enum State {
     Connecting,
+    /// TCP is up, the TLS handshake is not done: the request waits.
+    Handshaking,
     Idle,
     Busy,
 }
@@ -29,6 +38,10 @@ pub(super) struct Conn {
     pub(super) writable_interest: bool,
     pub(super) req: Option<Req>,
     pub(super) last_io_ns: u64,
+    /// The TLS session (https:// targets), boxed: it is large and plain connections have none.
+    pub(super) tls: Option<Box<ClientConnection>>,
+    /// When TCP connected: the TLS handshake's start.
+    pub(super) connected_ns: u64,
 }
 
 impl Worker {
@@ -60,6 +73,12 @@ impl Worker {
     }
 
     fn connect(&mut self, now: u64) -> io::Result<usize> {
+        let tls = match &self.tls {
+            Some((config, name)) => Some(Box::new(
+                ClientConnection::new(config.clone(), name.clone()).map_err(io::Error::other)?,
+            )),
+            None => None,
+        };
         let mut stream = TcpStream::connect(self.cfg.addr)?;
         let i = self.free.pop().unwrap_or_else(|| {
             self.conns.push(None);
@@ -81,6 +100,8 @@ impl Worker {
             writable_interest: true,
             req: None,
             last_io_ns: now,
+            tls,
+            connected_ns: now,
         });
         self.conn_count += 1;
         Ok(i)
@@ -104,9 +125,28 @@ impl Worker {
                 Err(e) => return self.drop_conn(i, Some(errors::kind_of(&e))),
             }
             let _ = c.stream.set_nodelay(true);
+            let now = self.shared.now_ns();
+            if c.tls.is_some() {
+                // The ClientHello leaves now; the request once the handshake is done (tls_read).
+                c.state = State::Handshaking;
+                c.connected_ns = now;
+                c.last_io_ns = now;
+                return self.tls_send(i, now);
+            }
             c.state = State::Busy;
-            let now = self.now();
             self.write(i, now);
+            return;
+        }
+        if c.tls.is_some() {
+            if writable {
+                let now = self.now();
+                self.tls_send(i, now);
+            }
+            // The slot may have been closed (and even reused by a new connection) meanwhile.
+            let alive = self.conns[i].as_ref().is_some_and(|c| !matches!(c.state, State::Connecting));
+            if readable && alive {
+                self.tls_read(i);
+            }
             return;
         }
         if writable {
@@ -124,6 +164,9 @@ impl Worker {
     /// Writes (the rest of) the request. The send time is taken just before the first write.
     fn write(&mut self, i: usize, now: u64) {
         let c = self.conns[i].as_mut().expect("connection exists");
+        if c.tls.is_some() {
+            return self.tls_send(i, now);
+        }
         let Some(req) = c.req.as_mut() else { return };
         if req.sent_ns.is_none() {
             req.sent_ns = Some(now);
@@ -165,27 +208,13 @@ impl Worker {
             match c.stream.read(&mut self.buf) {
                 Ok(0) => {
                     let now = self.shared.now_ns();
-                    let busy = c.req.is_some();
-                    match c.reader.eof() {
-                        Some(resp) if busy => return self.complete(i, resp, now, false),
-                        _ if busy => return self.drop_conn(i, Some(errors::CLOSED_BY_PEER)),
-                        _ => return self.drop_conn(i, None), // an idle keep-alive connection closed by the server
-                    }
+                    return self.on_eof(i, now);
                 }
                 Ok(n) => {
                     let now = self.shared.now_ns();
                     c.last_io_ns = now;
-                    if c.req.is_none() {
-                        // Bytes nobody asked for: the connection's framing is lost.
-                        return self.drop_conn(i, None);
-                    }
-                    match c.reader.feed(&self.buf[..n], &self.cfg.names) {
-                        Ok(Progress::Partial) => {}
-                        Ok(Progress::Done(resp, used)) => {
-                            let extra = used < n;
-                            return self.complete(i, resp, now, extra);
-                        }
-                        Err(ParseError::Malformed) => return self.drop_conn(i, Some(errors::MALFORMED)),
+                    if self.deliver(i, n, now) {
+                        return;
                     }
                     if n < self.buf.len() {
                         return; // a short read drained the socket; the next bytes bring a new edge
@@ -197,6 +226,140 @@ impl Worker {
                     let busy = c.req.is_some();
                     return self.drop_conn(i, busy.then(|| errors::kind_of(&e)));
                 }
+            }
+        }
+    }
+
+    /// The first `n` bytes of `buf` are the response's next bytes. True when the connection is
+    /// done with this read: the response ended (or the connection was dropped).
+    fn deliver(&mut self, i: usize, n: usize, now: u64) -> bool {
+        let c = self.conns[i].as_mut().expect("connection exists");
+        if c.req.is_none() {
+            // Bytes nobody asked for: the connection's framing is lost.
+            self.drop_conn(i, None);
+            return true;
+        }
+        match c.reader.feed(&self.buf[..n], &self.cfg.names) {
+            Ok(Progress::Partial) => false,
+            Ok(Progress::Done(resp, used)) => {
+                self.complete(i, resp, now, used < n);
+                true
+            }
+            Err(ParseError::Malformed) => {
+                self.drop_conn(i, Some(errors::MALFORMED));
+                true
+            }
+        }
+    }
+
+    /// The server closed the connection: a read-to-close body ends here, else the request fails.
+    fn on_eof(&mut self, i: usize, now: u64) {
+        let c = self.conns[i].as_mut().expect("connection exists");
+        let busy = c.req.is_some();
+        match c.reader.eof() {
+            Some(resp) if busy => self.complete(i, resp, now, false),
+            _ if busy => self.drop_conn(i, Some(errors::CLOSED_BY_PEER)),
+            _ => self.drop_conn(i, None), // an idle keep-alive connection closed by the server
+        }
+    }
+
+    /// TLS: hands the request's plaintext to rustls (taking the send time first, as `write`) once
+    /// the handshake is done, and writes out whatever records rustls has — the handshake's
+    /// flights, the request, alerts — until the socket would block.
+    fn tls_send(&mut self, i: usize, now: u64) {
+        let c = self.conns[i].as_mut().expect("connection exists");
+        let tls = c.tls.as_mut().expect("a TLS connection");
+        let sending = matches!(c.state, State::Busy);
+        if sending {
+            if let Some(req) = c.req.as_mut() {
+                if req.sent_ns.is_none() {
+                    req.sent_ns = Some(now);
+                    c.written = 0;
+                    self.on_wire += 1;
+                }
+            }
+        }
+        loop {
+            if sending && c.req.is_some() && c.written < self.request.len() {
+                // rustls takes what its outgoing buffer has room for; the rest after a flush.
+                match tls.writer().write(&self.request[c.written..]) {
+                    Ok(n) => c.written += n,
+                    Err(e) => return self.drop_conn(i, Some(errors::kind_of(&e))),
+                }
+            }
+            if !tls.wants_write() {
+                break;
+            }
+            match tls.write_tls(&mut c.stream) {
+                Ok(_) => c.last_io_ns = now,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if !c.writable_interest {
+                        c.writable_interest = true;
+                        let _ = self
+                            .poll
+                            .registry()
+                            .reregister(&mut c.stream, Token(i), Interest::READABLE | Interest::WRITABLE);
+                    }
+                    return;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return self.drop_conn(i, Some(errors::kind_of(&e))),
+            }
+        }
+        if c.writable_interest {
+            c.writable_interest = false;
+            let _ = self.poll.registry().reregister(&mut c.stream, Token(i), Interest::READABLE);
+        }
+    }
+
+    /// TLS: reads records until the socket is drained or the response ends; finishes the
+    /// handshake (recording its time, then sending the request) and feeds the plaintext to the
+    /// response reader as `read` does.
+    fn tls_read(&mut self, i: usize) {
+        loop {
+            let c = self.conns[i].as_mut().expect("connection exists");
+            let tls = c.tls.as_mut().expect("a TLS connection");
+            let eof = match tls.read_tls(&mut c.stream) {
+                Ok(0) => true,
+                Ok(_) => false,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let busy = c.req.is_some();
+                    return self.drop_conn(i, busy.then(|| errors::kind_of(&e)));
+                }
+            };
+            let now = self.shared.now_ns();
+            c.last_io_ns = now;
+            if let Err(e) = tls.process_new_packets() {
+                // Tell the server why (best effort), then fail the request with the TLS kind.
+                let _ = tls.write_tls(&mut c.stream);
+                return self.drop_conn(i, Some(errors::tls_kind(&e)));
+            }
+            if matches!(c.state, State::Handshaking) && !tls.is_handshaking() {
+                self.handshakes.add(now.saturating_sub(c.connected_ns));
+                c.state = State::Busy;
+                self.tls_send(i, now);
+            } else if tls.wants_write() {
+                self.tls_send(i, now);
+            }
+            loop {
+                let Some(c) = self.conns[i].as_mut() else { return };
+                let Some(tls) = c.tls.as_mut() else { return };
+                match tls.reader().read(&mut self.buf) {
+                    Ok(0) => return self.on_eof(i, now), // close_notify
+                    Ok(n) => {
+                        if self.deliver(i, n, now) {
+                            return;
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                    Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return self.on_eof(i, now),
+                    Err(e) => return self.drop_conn(i, Some(errors::kind_of(&e))),
+                }
+            }
+            if eof {
+                return self.on_eof(i, now);
             }
         }
     }
@@ -286,7 +449,7 @@ impl Worker {
                 continue;
             }
             let kind = match c.state {
-                State::Connecting => errors::CONNECT_TIMEOUT,
+                State::Connecting | State::Handshaking => errors::CONNECT_TIMEOUT,
                 _ if c.reader.started() => errors::BODY_STALLED,
                 _ => errors::NO_RESPONSE,
             };

@@ -8,9 +8,12 @@ mod conn;
 use crate::config::{Arrivals, Config, Mode};
 use crate::loop_stats::LoopStats;
 use crate::sys::Timer;
+use crate::tls::HandshakeStats;
 use crate::wire::{Event, EventBatch, KIND_CANCELLED};
 use conn::Conn;
 use mio::{Events, Poll, Token, Waker};
+use rustls::pki_types::ServerName;
+use rustls::ClientConfig;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::io;
@@ -77,7 +80,12 @@ pub struct WorkerResult {
     pub open: OpenCounts,
     /// Loop turns that began inside the window.
     pub loop_stats: LoopStats,
+    /// TLS handshakes of the step's connections (none for http://).
+    pub handshakes: HandshakeStats,
 }
+
+/// An https:// step's TLS: the shared client config and the server name (SNI) to ask for.
+pub type TlsTarget = (Arc<ClientConfig>, ServerName<'static>);
 
 pub struct Worker {
     cfg: Arc<Config>,
@@ -106,6 +114,8 @@ pub struct Worker {
     timeout_ns: u64,
     late_ns: u64,
     head_request: bool,
+    tls: Option<TlsTarget>,
+    handshakes: HandshakeStats,
 }
 
 impl Worker {
@@ -115,6 +125,7 @@ impl Worker {
         plan: Plan,
         request: Arc<Vec<u8>>,
         tx: Sender<Vec<u8>>,
+        tls: Option<TlsTarget>,
     ) -> io::Result<(Worker, Arc<Waker>)> {
         let poll = Poll::new()?;
         let waker = Arc::new(Waker::new(poll.registry(), WAKER)?);
@@ -146,6 +157,8 @@ impl Worker {
             last_flush_ns: 0,
             next_sweep_ns: SWEEP_NS,
             buf: vec![0; READ_BUF],
+            tls,
+            handshakes: HandshakeStats::default(),
         };
         Ok((w, waker))
     }
@@ -226,6 +239,7 @@ impl Worker {
         WorkerResult {
             open: self.open,
             loop_stats,
+            handshakes: self.handshakes,
         }
     }
 
