@@ -13,16 +13,17 @@ const http = new URL('http://127.0.0.1:8080/');
 const https = new URL('https://127.0.0.1:8443/');
 
 describe('resolveEngine (--engine auto|node|native)', () => {
-  it('auto: native when built and the target is http, else node with a note for https', () => {
+  it('auto: native when built, for http and https alike; else node, with a note for https', () => {
     expect(resolveEngine('auto', http, built)).toEqual({ engine: 'native' });
+    expect(resolveEngine('auto', https, built)).toEqual({ engine: 'native' });
     expect(resolveEngine('auto', http, missing)).toEqual({ engine: 'node', note: undefined });
-    expect(resolveEngine('auto', https, built)).toMatchObject({ engine: 'node', note: expect.stringContaining('https') });
+    expect(resolveEngine('auto', https, missing)).toMatchObject({ engine: 'node', note: expect.stringContaining('https') });
   });
 
   it('node is always node; native where it cannot run is an error saying what to do', () => {
     expect(resolveEngine('node', http, built)).toEqual({ engine: 'node' });
     expect(resolveEngine('native', http, built)).toEqual({ engine: 'native' });
     expect(resolveEngine('native', http, missing)).toEqual({ error: expect.stringContaining('cargo build --release') });
-    expect(resolveEngine('native', https, built)).toEqual({ error: expect.stringContaining('plain http only') });
+    expect(resolveEngine('native', https, built)).toEqual({ engine: 'native' });
   });
 });

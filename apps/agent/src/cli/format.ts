@@ -69,6 +69,10 @@ export function rowNotes(s: LevelSummary): string[] {
   const kinds = Object.entries(s.error_kinds).sort((a, b) => b[1] - a[1]);
   if (kinds.length > 0) notes.push(`level ${s.level}: errors ${kinds.map(([k, n]) => `${n} × ${k}`).join(', ')}`);
   if (s.error_kinds.EMFILE) notes.push(`level ${s.level}: EMFILE means too many open files: raise the limit (ulimit -n) for the agent`);
+  const tls = s.tls_handshakes;
+  if (tls !== undefined && tls.count > 0) {
+    notes.push(`level ${s.level}: ${tls.count} TLS handshake${tls.count === 1 ? '' : 's'} (p50 ${msWithUnit(tls.p50_ms)}, max ${msWithUnit(tls.max_ms)})`);
+  }
   if (s.unparseable_timings > 0) notes.push(`level ${s.level}: ${s.unparseable_timings} responses had Server-Timing parts that could not be parsed (skipped)`);
   return notes;
 }

@@ -71,7 +71,9 @@ export function sweepCommand(): Command {
     .addOption(field('--spool-dir <dir>', 'where undelivered API calls wait on disk', 'spoolDir'))
     .addOption(duration('--flush-interval <time>', 'a batch of events leaves at least this often', 'flushIntervalMs'))
     .addOption(duration('--delivery-timeout <time>', 'at the end, how long to wait for the API before leaving the rest in the spool', 'deliveryTimeoutMs'))
-    .addOption(field('--engine <engine>', 'load engine: native (Rust, apps/agent/engine), node, or auto (native when built and the target is http)', 'engine').choices(['auto', 'node', 'native']))
+    .addOption(field('--engine <engine>', 'load engine: native (Rust, apps/agent/engine), node, or auto (native when built)', 'engine').choices(['auto', 'node', 'native']))
+    .option('--insecure', 'https:// targets: accept any certificate (self-signed, another name) — a warning is printed')
+    .option('--ca-file <pem>', 'https:// targets: PEM certificates to trust besides the system roots (a private CA, or the server’s own certificate)')
     .addOption(opt('--threads <n>', 'native engine: worker threads (default: the cores this process may use)').argParser(parsePositiveInt))
     .option('--engine-binary <path>', 'native engine: the binary to run (default: the one cargo builds in apps/agent/engine)')
     .option('--json', 'print the final per-level table as JSON on stdout (the live view goes to stderr)')
@@ -124,6 +126,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
       : `${cfg.parameter} ${cfg.levels.join(',')} at ${cfg.loadModel === 'closed' ? `concurrency ${cfg.hold}` : `${cfg.hold} req/s`}`;
   const chosen = resolveEngine(cfg.engine, new URL(cfg.target), cfg.engineBinary ?? DEFAULT_ENGINE_BINARY);
   const engine = 'engine' in chosen ? ` · ${chosen.engine} engine${chosen.engine === 'native' && cfg.threads !== undefined ? `, ${cfg.threads} threads` : ''}` : '';
+  if (cfg.insecure) process.stderr.write(`warning: --insecure: the certificate of ${new URL(cfg.target).host} is not checked; anyone in between could answer for it\n`);
   reporter.say(`sweep ${cfg.request.method} ${cfg.target} · ${cfg.loadModel} loop · ${load} · ${cfg.warmupMs / 1000} s warm-up + ${cfg.durationMs / 1000} s measured per level${engine}`);
 
   const stop = new AbortController();

@@ -17,6 +17,8 @@ export interface SweepFlags {
   maxConnections?: number;
   engineBinary?: string;
   engine?: 'auto' | 'node' | 'native';
+  insecure?: boolean;
+  caFile?: string;
   threads?: number;
   param?: string;
   beforeLevel?: string;
@@ -72,6 +74,8 @@ export const FLAG_FIELD = {
   maxConnections: 'maxConnections',
   engineBinary: 'engineBinary',
   engine: 'engine',
+  insecure: 'insecure',
+  caFile: 'caFile',
   threads: 'threads',
   beforeLevel: 'beforeLevel',
   readyUrl: 'readyUrl',

@@ -21,6 +21,16 @@ export interface LevelSummary extends CurvePoint {
   /** True when the sweep was stopped during this level. */
   aborted: boolean;
   health: StepHealth;
+  /** https:// on the native engine: the level's TLS handshakes, so one dominated by reconnects shows. */
+  tls_handshakes?: TlsHandshakes;
+}
+
+/** Every TLS handshake of a step (warm-up included), ms from the TCP connect to the handshake's end. */
+export interface TlsHandshakes {
+  count: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
 }
 
 /** µs resolution: latencies are recorded as integers, 3 significant digits kept at any magnitude. */

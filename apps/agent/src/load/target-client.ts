@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { rootCertificates } from 'node:tls';
 import { Pool, type Dispatcher } from 'undici';
 import { describeCause, type ServerTimingParser } from '@kneeboard/agent-sdk';
 import { errorKindOf } from './error-kind.ts';
@@ -11,6 +12,28 @@ export interface TargetRequest {
   body: string | Buffer | undefined;
   /** Longest wait for the response headers, and for each next piece of the body. */
   timeoutMs: number;
+  /** https:// targets: how the server's certificate is checked (default: the system's roots). */
+  tls?: TargetTls;
+}
+
+/** `--insecure` / `--ca-file`, for both engines. */
+export interface TargetTls {
+  /** Accept any certificate (self-signed, wrong name): the CLI warns. */
+  insecure: boolean;
+  /** A PEM file of extra trusted certificates (a private CA, or the server's own certificate). */
+  caFile?: string;
+  /** Its contents, read once when the sweep starts. */
+  caPem?: string;
+}
+
+/** What the message says when the target's certificate is not trusted, on either engine. */
+export const UNTRUSTED_CERTIFICATE = 'certificate not trusted: pass --insecure or --ca-file';
+
+/** Node's (OpenSSL's) codes for a certificate chain the trusted roots do not vouch for, and the native engine's kind. */
+const UNTRUSTED_CODES = /SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|CERT_UNTRUSTED|CERT_HAS_EXPIRED|ERR_TLS_CERT_ALTNAME_INVALID|certificate not trusted|self[- ]signed certificate|unable to verify/i;
+
+export function isUntrustedCertificate(errorKind: string | null): boolean {
+  return errorKind !== null && UNTRUSTED_CODES.test(errorKind);
 }
 
 /** How one request ended. Times are performance.now() milliseconds. */
@@ -39,8 +62,15 @@ export interface FireHooks {
  * `connections`, one request per connection at a time (no pipelining: a pipelined request waits
  * behind the one before it, which is the agent queueing, not the server).
  */
-export function createTargetPool(origin: string, connections: number, connectTimeoutMs: number): Pool {
-  return new Pool(origin, { connections, pipelining: 1, connect: { timeout: connectTimeoutMs } });
+export function createTargetPool(origin: string, connections: number, connectTimeoutMs: number, tls?: TargetTls): Pool {
+  return new Pool(origin, { connections, pipelining: 1, connect: { timeout: connectTimeoutMs, ...tlsConnectOptions(tls) } });
+}
+
+/** undici's TLS options: `ca` replaces Node's roots, so the extra PEM is added to them, not used alone. */
+function tlsConnectOptions(tls: TargetTls | undefined): { rejectUnauthorized?: boolean; ca?: string[] } {
+  if (tls === undefined) return {};
+  if (tls.insecure) return { rejectUnauthorized: false };
+  return tls.caPem === undefined ? {} : { ca: [...rootCertificates, tls.caPem] };
 }
 
 /**

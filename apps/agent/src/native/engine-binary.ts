@@ -25,19 +25,18 @@ export function isExecutable(path: string): boolean {
 }
 
 /**
- * Which engine a sweep runs on. `auto`: the native engine when it is built and the target is
- * plain http (it speaks no TLS), else the Node engine. Asking for `native` where it cannot run is
- * an error with what to do, never a silent fallback.
+ * Which engine a sweep runs on. `auto`: the native engine when it is built (http:// and https://,
+ * HTTP/1.1 either way), else the Node engine. Asking for `native` where it cannot run is an error
+ * with what to do, never a silent fallback. A binary older than the CLI (protocol 1, no TLS) is
+ * refused at its first frame with "rebuild it".
  */
 export function resolveEngine(choice: EngineChoice, target: URL, binary: string): { engine: 'node' | 'native'; note?: string } | { error: string } {
   if (choice === 'node') return { engine: 'node' };
   const built = isExecutable(binary);
-  const https = target.protocol === 'https:';
   if (choice === 'native') {
-    if (https) return { error: 'the native engine speaks plain http only: use --engine node (or auto) for an https target' };
     if (!built) return { error: `the native engine is not built (${binary}): run \`cargo build --release\` in apps/agent/engine, or use --engine node` };
     return { engine: 'native' };
   }
-  if (built && !https) return { engine: 'native' };
-  return { engine: 'node', note: https ? 'https target: the Node engine runs it (the native engine speaks plain http only)' : undefined };
+  if (built) return { engine: 'native' };
+  return { engine: 'node', note: target.protocol === 'https:' ? 'https target: the Node engine runs it (the native engine is not built)' : undefined };
 }

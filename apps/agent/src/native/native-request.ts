@@ -21,6 +21,9 @@ export function prepareNativeRequest(origin: string, req: TargetRequest, timing:
     args.push('--header', `${name}: ${value}`);
   }
   args.push('--compute-metric', timing.compute.join(','), '--queue-metric', timing.queue.join(','));
+  // Only for https:// (the engine refuses them on http://); the engine reads the CA file itself.
+  if (req.tls?.insecure) args.push('--insecure');
+  else if (req.tls?.caFile !== undefined) args.push('--ca-file', req.tls.caFile);
   let dir: string | undefined;
   if (req.body !== undefined) {
     dir = mkdtempSync(join(tmpdir(), 'kb-engine-body-'));

@@ -9,7 +9,7 @@ import { FrameReader, KIND_CANCELLED, type EventColumnsFrame } from './frames.ts
 import type { NativeRequest } from './native-request.ts';
 
 /** The protocol version this CLI speaks; the engine says its own in `hello`. */
-export const ENGINE_PROTOCOL = 1;
+export const ENGINE_PROTOCOL = 2;
 
 const Hello = z.object({ type: z.literal('hello'), protocol: z.number(), t0_epoch_ms: z.number(), threads: z.number(), error_kinds: z.array(z.string()) });
 const Progress = z.object({ type: z.literal('progress'), in_flight: z.number() });
@@ -19,6 +19,8 @@ const End = z.object({
   open: z.object({ intended: z.number(), sent: z.number(), late: z.number(), missed: z.number() }).nullable(),
   usage: z.object({ cpu_cores: z.number().nullable(), loop_utilization: z.number().nullable(), loop_delay_p99_ms: z.number().nullable() }).nullable(),
   connections: z.number().nullable(),
+  // Protocol 2: the step's TLS handshakes, null for http://.
+  tls: z.object({ handshakes: z.number(), handshake_ms_p50: z.number().nullable(), handshake_ms_p99: z.number().nullable(), handshake_ms_max: z.number().nullable() }).nullable(),
 });
 const Control = z.discriminatedUnion('type', [Hello, Progress, End]);
 
@@ -208,7 +210,8 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
           loopName: "the native engine's busiest thread",
         };
       }
-      resolveDone({ open: e.open, inFlightMean: windowMs > 0 ? wireArea / windowMs : null, usage, connections: e.connections });
+      const tls = e.tls && { count: e.tls.handshakes, p50_ms: e.tls.handshake_ms_p50, p99_ms: e.tls.handshake_ms_p99, max_ms: e.tls.handshake_ms_max };
+      resolveDone({ open: e.open, inFlightMean: windowMs > 0 ? wireArea / windowMs : null, usage, connections: e.connections, tls });
     });
   });
 }

@@ -56,6 +56,10 @@ export const SweepFields = z
     /** `--search` runs at most this many levels at or past the first that breaks an SLO. */
     maxOver: z.number().int('must be a whole number').min(1, 'must be at least 1').max(5, 'must be at most 5').default(1),
     engine: z.enum(['auto', 'node', 'native']).default('auto'),
+    /** https:// targets: accept any certificate (self-signed, another name); the CLI warns. */
+    insecure: z.boolean().default(false),
+    /** https:// targets: a PEM file of certificates trusted besides the system's roots. */
+    caFile: z.string().min(1).optional(),
     /** Native engine: worker threads (default: the cores this process may use). */
     threads: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1024, 'must be at most 1024').optional(),
     /** Native engine: the binary (default: apps/agent/engine/target/release/kneeboard-engine). */

@@ -30,7 +30,7 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
   const { plan } = o;
   const closed = plan.loadModel === 'closed';
   // Closed: exactly the connections the concurrency needs; open: as many as the rate turns out to need.
-  const pool = createTargetPool(o.origin, closed ? Math.min(plan.load, o.maxConnections) : o.maxConnections, o.request.timeoutMs);
+  const pool = createTargetPool(o.origin, closed ? Math.min(plan.load, o.maxConnections) : o.maxConnections, o.request.timeoutMs, o.request.tls);
   const gauge = new InFlightGauge();
   const t0 = performance.now() + 1; // the first send, a moment after the timers below are armed
   const measureFromPerf = t0 + plan.warmupMs;

@@ -1,7 +1,7 @@
 import { ApiHttpError, describeCause, type KneeboardApi, type ServerTimingParser } from '@kneeboard/agent-sdk';
 import { isSuccessStatus } from '@kneeboard/contracts';
 import { FD_RESERVE, openFileLimit } from '../load/fd-limit.ts';
-import { createTargetPool, fire, type Completion, type TargetRequest } from '../load/target-client.ts';
+import { createTargetPool, fire, isUntrustedCertificate, UNTRUSTED_CERTIFICATE, type Completion, type TargetRequest } from '../load/target-client.ts';
 import { loadAt, type SweepConfig } from './config.ts';
 import { SweepError } from './sweep-error.ts';
 
@@ -51,6 +51,9 @@ export function checkOpenFiles(cfg: SweepConfig, warn: (m: string) => void, limi
 /** One request exactly as the sweep will send it; an error status or no answer stops the sweep before it starts. */
 export async function probeTarget(target: URL, request: TargetRequest, parseTiming: ServerTimingParser): Promise<Completion> {
   const outcome = await sendOnce(target.origin, request, parseTiming);
+  if (outcome.status === 0 && isUntrustedCertificate(outcome.errorKind)) {
+    throw new SweepError('target-unreachable', `${UNTRUSTED_CERTIFICATE} (the target at ${target.href} answered with a certificate the system's roots do not vouch for: ${outcome.errorKind})`);
+  }
   if (outcome.status === 0) {
     throw new SweepError(
       'target-unreachable',
@@ -70,7 +73,7 @@ export async function probeTarget(target: URL, request: TargetRequest, parseTimi
 
 /** One request on its own short-lived connection. */
 export async function sendOnce(origin: string, request: TargetRequest, parseTiming: ServerTimingParser): Promise<Completion> {
-  const pool = createTargetPool(origin, 1, request.timeoutMs);
+  const pool = createTargetPool(origin, 1, request.timeoutMs, request.tls);
   try {
     return await new Promise<Completion>((resolve) => fire(pool, request, parseTiming, { onSent: () => {}, onDone: resolve }));
   } finally {

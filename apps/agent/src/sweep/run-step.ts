@@ -136,7 +136,14 @@ function summarizeStep(ctx: StepContext, load: number, recording: StepRecording,
     LATE_TOLERANCE_MS,
   );
   return {
-    summary: { ...numbers, load_model: ctx.loadModel, load, sent_per_s: open && windowMs > 0 ? (open.sent * 1000) / windowMs : null, health },
+    summary: {
+      ...numbers,
+      load_model: ctx.loadModel,
+      load,
+      sent_per_s: open && windowMs > 0 ? (open.sent * 1000) / windowMs : null,
+      health,
+      ...(result.tls ? { tls_handshakes: result.tls } : {}),
+    },
     endedAt,
   };
 }

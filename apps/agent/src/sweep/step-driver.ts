@@ -1,4 +1,5 @@
 import type { AgentUsage } from '../load/agent-monitor.ts';
+import type { TlsHandshakes } from '../load/level-stats.ts';
 import type { OpenLoopCounts } from '../load/open-loop.ts';
 
 /** One request as the step records it, whichever engine sent it. */
@@ -24,7 +25,10 @@ export interface DriverResult {
   usage: AgentUsage | null;
   /** Connections open to the target when the window closed. */
   connections: number | null;
+  /** https:// on the native engine: the step's TLS handshakes (one per connection opened). */
+  tls?: TlsHandshakes | null;
 }
+
 
 /** The plan of one step, in the terms both engines take. */
 export interface StepPlan {

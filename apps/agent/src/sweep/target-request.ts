@@ -1,5 +1,7 @@
-import type { TargetRequest } from '../load/target-client.ts';
+import { readFileSync } from 'node:fs';
+import type { TargetRequest, TargetTls } from '../load/target-client.ts';
 import type { SweepConfig } from './config.ts';
+import { SweepError } from './sweep-error.ts';
 
 /** The request a sweep sends (and its readiness checks poll with), from the sweep's options. */
 export function targetRequestOf(cfg: SweepConfig): TargetRequest {
@@ -10,5 +12,19 @@ export function targetRequestOf(cfg: SweepConfig): TargetRequest {
     headers: { 'user-agent': 'kneeboard-agent', ...cfg.request.headers },
     body: cfg.request.body,
     timeoutMs: cfg.request.timeoutMs,
+    ...(target.protocol === 'https:' ? { tls: targetTlsOf(cfg) } : {}),
   };
+}
+
+/** --insecure / --ca-file, the CA file read once here (both engines get the same trust). */
+function targetTlsOf(cfg: SweepConfig): TargetTls {
+  if (cfg.caFile === undefined) return { insecure: cfg.insecure };
+  let caPem: string;
+  try {
+    caPem = readFileSync(cfg.caFile, 'utf8');
+  } catch (err) {
+    throw new SweepError('config', `--ca-file: cannot read ${cfg.caFile} (${(err as Error).message})`);
+  }
+  if (!caPem.includes('-----BEGIN CERTIFICATE-----')) throw new SweepError('config', `--ca-file: ${cfg.caFile} holds no PEM certificate`);
+  return { insecure: cfg.insecure, caFile: cfg.caFile, caPem };
 }

@@ -1,0 +1,155 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeApi } from '@kneeboard/agent-sdk/testing';
+import { DEFAULT_ENGINE_BINARY } from '../src/native/engine-binary.ts';
+import { FrameReader } from '../src/native/frames.ts';
+import { closedPort } from './support/closed-port.ts';
+import { ENGINES } from './support/engines.ts';
+import { runCli } from './support/run-cli.ts';
+
+/**
+ * HTTPS against a real nginx (its own prefix, config and logs in a temp dir) serving a self-signed
+ * certificate this test makes with openssl. nginx logs each request's connection serial number,
+ * so keep-alive is checked from the server's side: connections ≈ concurrency, not one per request.
+ */
+const NGINX = '/usr/sbin/nginx';
+const C = 4;
+
+let dir: string;
+let nginx: ChildProcess;
+let port: number;
+let fake: FakeApi;
+
+async function waitForPort(p: number, deadlineMs: number): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = connect(p, '127.0.0.1', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`nginx did not listen on ${p}: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
+    await sleep(50);
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kb-https-'));
+  // Self-signed, for both names the tests use (OpenSSL marks it CA:TRUE: it is its own root).
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1',
+    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+  port = await closedPort();
+  writeFileSync(join(dir, 'nginx.conf'), `
+daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log;
+events { worker_connections 256; }
+http {
+  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
+  log_format conn '$connection $ssl_protocol';
+  access_log ${dir}/access.log conn;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:${port} ssl;
+    ssl_certificate ${dir}/cert.pem;
+    ssl_certificate_key ${dir}/key.pem;
+    location / { return 200 "hello over tls\\n"; }
+  }
+}
+`);
+  nginx = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: 'ignore' });
+  await waitForPort(port, 10_000);
+  fake = await FakeApi.start();
+});
+
+afterAll(async () => {
+  nginx?.kill('SIGTERM');
+  await fake?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const spoolDir = () => mkdtempSync(join(tmpdir(), 'kb-https-spool-'));
+const url = () => `https://localhost:${port}/`;
+const sweep = (engine: string, extra: string[]) =>
+  runCli(['sweep', '--target', url(), '--service', 'tls', '--release', 'https-test', '--api', fake.url, '--spool-dir', spoolDir(), '--engine', engine,
+    '-c', String(C), '--duration', '500ms', '--warmup', '0', '--json', ...extra], 30_000).done;
+
+/** The access log's lines since `from` bytes: one connection serial per request. */
+function logSince(from: number): string[] {
+  return readFileSync(join(dir, 'access.log'), 'utf8').slice(from).split('\n').filter(Boolean);
+}
+const logSize = () => readFileSync(join(dir, 'access.log'), 'utf8').length;
+
+describe.each(ENGINES)('https:// on the %s engine', (engine) => {
+  it('refuses a self-signed target without --insecure or --ca-file, with the fix, before creating a run', async () => {
+    const runsBefore = fake.runs.length;
+    const { code, stderr } = await sweep(engine, []);
+    expect(code).toBe(1);
+    expect(stderr).toContain('certificate not trusted: pass --insecure or --ca-file');
+    expect(fake.runs.length).toBe(runsBefore);
+  });
+
+  it.each([
+    ['--insecure', () => ['--insecure']],
+    ['--ca-file', () => ['--ca-file', join(dir, 'cert.pem')]],
+  ])('sweeps it with %s over keep-alive connections', async (flag, extra) => {
+    const from = logSize();
+    const { code, stdout, stderr } = await sweep(engine, extra());
+    expect(code, stderr).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json.engine).toBe(engine);
+    const [level] = json.levels;
+    expect(level.requests).toBeGreaterThan(0);
+    expect(level.errors).toBe(0);
+    if (flag === '--insecure') expect(stderr).toContain('warning: --insecure');
+    else expect(stderr).not.toContain('warning: --insecure');
+    // The server's view: every request over TLS, on about C connections (+ the preflight's one).
+    const lines = logSince(from);
+    expect(lines.length).toBeGreaterThanOrEqual(level.requests);
+    expect(lines.every((l) => /^\d+ TLSv1\.[23]$/.test(l))).toBe(true);
+    const connections = new Set(lines.map((l) => l.split(' ')[0]));
+    expect(connections.size).toBeLessThanOrEqual(C + 1);
+    expect(lines.length).toBeGreaterThan(connections.size * 5);
+    if (engine === 'native') {
+      // One handshake per connection, recorded by the engine and shown under the level.
+      expect(level.tls_handshakes.count).toBe(C);
+      expect(level.tls_handshakes.p50_ms).toBeGreaterThan(0);
+      expect(level.tls_handshakes.max_ms).toBeGreaterThanOrEqual(level.tls_handshakes.p50_ms);
+      expect(stderr).toMatch(new RegExp(`level ${C}: ${C} TLS handshakes \\(p50 `));
+    }
+  });
+});
+
+describe('the native engine on its own', () => {
+  it('fails each request as "certificate not trusted" without --insecure (the CLI preflight is bypassed here)', async () => {
+    const child = spawn(DEFAULT_ENGINE_BINARY, ['--url', url(), '--load', '2', '--duration-ms', '200', '--threads', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const reader = new FrameReader();
+    const kinds = new Map<string, number>();
+    let names: string[] = [];
+    let end: { tls: { handshakes: number } | null } | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      for (const f of reader.push(chunk)) {
+        if (f.kind === 'json') {
+          const v = f.value as { type: string; error_kinds?: string[] };
+          if (v.type === 'hello') names = v.error_kinds!;
+          if (v.type === 'end') end = v as typeof end;
+        } else {
+          for (const k of f.errorKind) kinds.set(k === 0 ? 'ok' : names[k - 1]!, (kinds.get(k === 0 ? 'ok' : names[k - 1]!) ?? 0) + 1);
+        }
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect([...kinds.keys()]).toEqual(['certificate not trusted']);
+    expect(end!.tls).toMatchObject({ handshakes: 0 });
+  });
+});
