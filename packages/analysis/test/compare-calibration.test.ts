@@ -37,6 +37,20 @@ describe('intervals on the log of the ratio', () => {
   });
 });
 
+describe('the spread when an agent limited every level', () => {
+  it('is still estimated from the repeats (on every level), never silently dropped to within-run noise', () => {
+    const u = prng(9);
+    const runs = (scale: number, first: number) => [0.98, 1.02].map((f, i) => simulatedRun(u, first + i, () => scale * f, 10));
+    const base = runs(1, 0);
+    base[0] = { ...base[0]!, flags: new Map([1, 2, 4, 8, 16].map((l) => [l, 'limited'])) };
+    const { noise, levels } = compareGroups({ label: 'a', runs: base }, { label: 'b', runs: runs(1.3, 2) }, options(2));
+    expect(levels.every((l) => l.qps.verdict === 'not comparable')).toBe(true);
+    expect(noise.basis).toBe('repeats');
+    expect(noise.spread!.qps!.sd).toBeGreaterThan(0.01);
+    expect(noise.method).toMatch(/pooled across 5 levels/);
+  });
+});
+
 // The README's table comes from bench/compare-calibration.bench.ts with 200 trials a cell; the
 // same trials, fewer of them, hold the targets here (a fixed seed: the same outcome every time).
 describe('calibration at 2, 3 and 5 runs a side (2% run-to-run noise)', () => {

@@ -144,7 +144,7 @@ const dfText = (df: number) => (df >= 1e5 ? '∞' : df >= 10 ? df.toFixed(0) : d
 function noiseBasis(base: RunGroup, head: RunGroup, borrowed: RunToRunNoise | null, consulted: CompareOptions['history'], spread: Record<Metric, Spread | null>, levelsUsed: number): NoiseBasis {
   const counts = { base_runs: base.runs.length, head_runs: head.runs.length };
   const history = consulted ?? null;
-  const own = counts.base_runs >= 2 || counts.head_runs >= 2;
+  const own = (counts.base_runs >= 2 || counts.head_runs >= 2) && levelsUsed > 0 && METRICS.some((m) => spread[m] !== null);
   const used = Object.fromEntries(METRICS.map((m) => [m, spread[m] ? { sd: Math.sqrt(spread[m].tau2), df: spread[m].df, floored: spread[m].floored } : null])) as NoiseBasis['spread'];
   const q = spread.qps;
   const runs = `${counts.base_runs} base and ${counts.head_runs} head run${counts.head_runs === 1 ? '' : 's'}`;
@@ -153,7 +153,7 @@ function noiseBasis(base: RunGroup, head: RunGroup, borrowed: RunToRunNoise | nu
     : 'no run-to-run spread';
   const sources = [own ? `this comparison's repeats pooled across ${levelsUsed} level${levelsUsed === 1 ? '' : 's'} and both sides` : null, borrowed ? `${history && history.runs.length > 0 ? `${history.runs.length} ` : ''}earlier repeats of this service` : null].filter(Boolean).join(' and ');
   const method = `Intervals on the log of head ÷ base (never below −100%) from ${runs}: ${spreadWords}${sources ? ` (from ${sources})` : ''}, floor ${pct(RUN_TO_RUN_FLOOR)}, Student's t; each run's own sampling noise added.`;
-  if (counts.base_runs >= 2 && counts.head_runs >= 2) {
+  if (counts.base_runs >= 2 && counts.head_runs >= 2 && own) {
     return { ...counts, basis: 'repeats', run_to_run: null, note: `The run-to-run spread is measured from the ${runs} themselves (pooled across levels and both sides): run-to-run noise is inside the intervals.`, method, spread: used, history: null };
   }
   if (borrowed) {
@@ -169,6 +169,17 @@ function noiseBasis(base: RunGroup, head: RunGroup, borrowed: RunToRunNoise | nu
   }
   if (own) {
     return { ...counts, basis: 'repeats', run_to_run: null, note: `A side has one run: the run-to-run spread comes from the other side's repeats (pooled across levels) and is applied to both.`, method, spread: used, history };
+  }
+  if (counts.base_runs >= 2 && counts.head_runs >= 2) {
+    return {
+      ...counts,
+      basis: 'within-run only',
+      run_to_run: null,
+      note: 'No level has every run of both sides measured, so the run-to-run spread could not be estimated: the intervals see only the noise within each run and cannot separate a change from a busier machine.',
+      method,
+      spread: used,
+      history,
+    };
   }
   return {
     ...counts,
@@ -226,8 +237,10 @@ export function compareGroups(base: RunGroup, head: RunGroup, options: CompareOp
   const baseCells = cellsOf(base);
   const headCells = cellsOf(head);
 
-  // The spread is estimated on levels both sides measured and no agent limited.
-  const clean = levels.filter((l) => inBoth(l) && flagsAt(l).length === 0);
+  // The spread is estimated on levels both sides measured and no agent limited; where an agent
+  // limited every one, on all of them (the agent's own noise then widens it: never narrower).
+  const unflagged = levels.filter((l) => inBoth(l) && flagsAt(l).length === 0);
+  const clean = unflagged.length > 0 ? unflagged : levels.filter((l) => inBoth(l));
   const single = Math.min(base.runs.length, head.runs.length) === 1;
   const borrowed = single ? (options.runToRun ?? null) : null;
   const spread = Object.fromEntries(
