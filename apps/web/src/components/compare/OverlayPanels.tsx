@@ -8,8 +8,8 @@ import { ChartPanel } from '../run/ChartPanel.tsx';
 import { FIT_DASH, OverlayChart, type OverlayAxes } from './OverlayChart.tsx';
 import { RunLegend } from './RunSwatch.tsx';
 
-/** Three printed charts (and their headings) fit one A4 or Letter page. */
-const PRINT_CHART_HEIGHT = 196;
+/** Three printed charts (and their headings) fit one A4 or Letter page, scaled to its width (ReviewCharts). */
+const PRINT_CHART_HEIGHT = 190;
 
 const latencyLabel = (metric: OverlayData['metric']) => LATENCY_SERIES.find((s) => s.key === metric)?.label ?? metric;
 
