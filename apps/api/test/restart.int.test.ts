@@ -36,6 +36,7 @@ describe('data survives an API restart', () => {
   });
 
   it('a bad environment variable stops start-up with a message naming it', async () => {
-    await expect(startServerProcess({ KNEEBOARD_DATA_DIR: dataDir, PORT: 'eighty' }, 10_000)).rejects.toThrow(/PORT/);
+    // The wait is for the process to load and read its environment (about 9 s seen with both cores busy).
+    await expect(startServerProcess({ KNEEBOARD_DATA_DIR: dataDir, PORT: 'eighty' }, 40_000)).rejects.toThrow(/PORT/);
   });
 });
