@@ -2,7 +2,9 @@
  * HTTPS at c = 50, side by side in one run: nginx with TLS (one worker, self-signed certificate made
  * here) on core 1; wrk -t1, `kneeboard sweep` on the native engine (CLI + engine, one thread) and
  * on the Node engine on core 0, all at real-time priority (see lib/load-tools.ts PRIORITY). Rounds
- * interleave the tools. Issue 27's target: native ≥ 0.95× wrk's req/s, p99 ≤ 1.25× wrk's.
+ * interleave the tools. "engine alone" is the engine binary without the CLI on its core (its frames
+ * read by this unpinned bench process), as agent-engine-alone.bench.ts does for plain http: what
+ * separates it from "kneeboard native" is the CLI's share of core 0. Issue 27's target: native ≥ 0.95× wrk's req/s, p99 ≤ 1.25× wrk's.
  *
  *   flock /tmp/kb-bench.lock pnpm tsx bench/agent-tls.bench.ts
  *   env: KB_BENCH_ROUNDS (2), KB_BENCH_SECONDS (5), KB_BENCH_C (50)
@@ -11,6 +13,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_ENGINE_BINARY, FrameReader } from '@kneeboard/agent';
 import { KNEEBOARD, startSink, type KneeboardLevel } from './agent-bench-lib.ts';
 import { loadAverage } from './lib/process-cpu.ts';
 import { PRIORITY, runPinned, wrk, type ToolResult } from './lib/load-tools.ts';
@@ -85,6 +88,33 @@ async function kneeboardTls(engine: 'native' | 'node', url: string, api: string)
   };
 }
 
+/** The engine binary alone on core 0 (1 thread): requests completed in the window ÷ its length. */
+function engineAlone(url: string): Promise<ToolResult> {
+  const warmupMs = 1_000;
+  const args = ['--url', url, '--insecure', '--mode', 'closed', '--load', String(C), '--threads', '1', '--warmup-ms', String(warmupMs), '--duration-ms', String(SECONDS * 1000)];
+  const child = spawn('bash', ['-c', `${PRIORITY} taskset -c ${GENERATOR_CORE} "$0" "$@"`, DEFAULT_ENGINE_BINARY, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const reader = new FrameReader();
+  const latencies: number[] = [];
+  const windowTo = warmupMs + SECONDS * 1000;
+  child.stdout.on('data', (d: Buffer) => {
+    for (const f of reader.push(d)) {
+      if (f.kind !== 'events') continue;
+      for (let i = 0; i < f.length; i++) {
+        const ended = f.ended[i]!;
+        if (f.errorKind[i] === 0 && ended >= warmupMs && ended <= windowTo) latencies.push(ended - f.intended[i]!);
+      }
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve({ qps: latencies.length / SECONDS, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), cpuCores: Number.NaN, rssMiB: Number.NaN })
+        : reject(new Error(`engine exited ${code}`)),
+    );
+  });
+}
+
 interface Sample extends ToolResult {
   tool: string;
   round: number;
@@ -98,6 +128,7 @@ const tools: Array<{ name: string; run: () => Promise<ToolResult & { handshakes?
   { name: 'wrk -t1', run: () => wrk(GENERATOR_CORE, nginx.url, C, SECONDS) },
   { name: 'kneeboard native', run: () => kneeboardTls('native', nginx.url, sink.url) },
   { name: 'kneeboard node', run: () => kneeboardTls('node', nginx.url, sink.url) },
+  { name: 'engine alone', run: () => engineAlone(nginx.url) },
 ];
 const samples: Sample[] = [];
 try {
@@ -144,7 +175,7 @@ const rows = tools.map(({ name }) => {
   };
 });
 report('agent-tls', rows, {
-  setup: `nginx 1 worker with TLS (ECDSA P-256, self-signed; --insecure) on core ${TARGET_CORE}; wrk -t1, kneeboard native (--threads 1) and node on core ${GENERATOR_CORE}; c = ${C}; ${SECONDS} s (+1 s warm-up for kneeboard); ${ROUNDS} rotated rounds`,
+  setup: `nginx 1 worker with TLS (ECDSA P-256, self-signed; --insecure) on core ${TARGET_CORE}; wrk -t1, kneeboard native (--threads 1), node and the engine alone on core ${GENERATOR_CORE}; c = ${C}; ${SECONDS} s (+1 s warm-up for kneeboard); ${ROUNDS} rotated rounds`,
   target: 'native ≥ 0.95× wrk req/s, p99 ≤ 1.25× wrk p99',
   samples,
 });
