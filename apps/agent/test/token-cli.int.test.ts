@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoTarget, type DemoTarget } from '@kneeboard/demo-target';
 import { ListRunsResponse, TokenInfo } from '@kneeboard/contracts';
 import { startServerProcess, type ServerProcess } from '@kneeboard/api/testing';
+import { coordinatorReadProblem } from '../src/fleet/fleet-api.ts';
 import { runCli } from './support/run-cli.ts';
 
 const ADMIN = 'cli-test-admin-token-0123456789abcdef';
@@ -90,5 +91,59 @@ describe('kneeboard token create|list|revoke, and a sweep with --token / KNEEBOA
     const after = await sweep({}, '--token', ingest);
     expect(after.code).toBe(1);
     expect(await runs()).toHaveLength(1);
+  });
+
+  // Last: it locks the admin token out for the rest of this server's life.
+  it('revokes env_admin (KNEEBOARD_ADMIN_TOKEN) only with --confirm naming it', async () => {
+    const refused = await cli(['token', 'revoke', 'env_admin', '--token', ADMIN]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('DELETE /api/v1/tokens/env_admin: 400');
+    expect(refused.stderr).toContain('revoking env_admin, the admin token KNEEBOARD_ADMIN_TOKEN sets, locks out everyone using it');
+    expect(refused.stderr).toContain('--confirm KNEEBOARD_ADMIN_TOKEN');
+    const wrong = await cli(['token', 'revoke', 'env_admin', '--confirm', 'env_admin', '--token', ADMIN]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('(field querystring.confirm)');
+    // Neither touched it: the admin token still works.
+    expect((await cli(['token', 'list', '--token', ADMIN])).code).toBe(0);
+
+    const revoked = await cli(['token', 'revoke', 'env_admin', '--confirm', 'KNEEBOARD_ADMIN_TOKEN', '--token', ADMIN]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toContain('revoked env_admin (KNEEBOARD_ADMIN_TOKEN)');
+    const after = await cli(['token', 'list', '--token', ADMIN]);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain('401');
+  });
+});
+
+// A server with token reads: an ingest token reads a run's status alone, not the curve and agents a coordinator reads.
+describe('kneeboard sweep --agents on a server with KNEEBOARD_READ=token', { timeout: 180_000 }, () => {
+  const readDir = mkdtempSync(join(tmpdir(), 'kb-token-read-'));
+  let reads: ServerProcess;
+  beforeAll(async () => {
+    reads = await startServerProcess({ KNEEBOARD_DATA_DIR: readDir, KNEEBOARD_ADMIN_TOKEN: ADMIN, KNEEBOARD_READ: 'token' }, 90_000);
+  }, 120_000);
+  afterAll(async () => {
+    await reads?.stop();
+    rmSync(readDir, { recursive: true, force: true });
+  });
+  const create = async (scope: string) => {
+    const res = await fetch(`${reads.url}/api/v1/tokens`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: `coordinator ${scope}`, scope }) });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { token: string }).token;
+  };
+
+  it('refuses an ingest token before making a run, naming the write token it needs; a write token passes', async () => {
+    const ingestToken = await create('ingest');
+    const r = await runCli(['sweep', '--target', target.url, '-c', '2', '--duration', '1s', '--service', 'demo', '--release', 'coord', '--agents', '2', '--api', reads.url, '--token', ingestToken], 60_000).done;
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('KNEEBOARD_READ=token');
+    expect(r.stderr).toContain('Give the coordinator a write token');
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/); // a sentence, not a stack
+    const listed = ListRunsResponse.parse(await (await fetch(`${reads.url}/api/v1/runs`, { headers: { authorization: `Bearer ${ADMIN}` } })).json());
+    expect(listed.runs).toHaveLength(0);
+
+    expect(await coordinatorReadProblem(reads.url, await create('write'))).toBeNull();
+    expect(await coordinatorReadProblem(reads.url, ingestToken)).toContain('403');
+    expect(await coordinatorReadProblem(api.url, ingestToken)).toBeNull(); // public reads: anything goes
   });
 });

@@ -22,7 +22,12 @@ async function callApi(flags: ApiFlags, method: string, path: string, body?: unk
   } catch (err) {
     if (err instanceof ApiNetworkError) throw new TokenCommandError(`cannot reach the Kneeboard API at ${flags.api} (${describeCause(err.cause)})`);
     if (err instanceof ApiHttpError) {
-      const hint = err.status === 401 ? ' (give an admin token with --token or KNEEBOARD_TOKEN)' : '';
+      const hint =
+        err.status === 401
+          ? ' (give an admin token with --token or KNEEBOARD_TOKEN)'
+          : err.body?.field === 'querystring.confirm'
+            ? ' (in this command: --confirm KNEEBOARD_ADMIN_TOKEN)'
+            : '';
       throw new TokenCommandError(`${method} ${path}: ${describeStatus(err.status, err.body)}${hint}`);
     }
     if (err instanceof ApiShapeError) throw new TokenCommandError(err.message);
@@ -95,9 +100,16 @@ export function tokenCommand(): Command {
   );
 
   token.addCommand(
-    common(new Command('revoke').description('revoke a token by its id (see list); it stops working at once').argument('<id>', 'the token id')).action(
-      action(async (id: string, flags: ApiFlags) => {
-        const revoked = TokenInfo.parse(await callApi(flags, 'DELETE', `/api/v1/tokens/${encodeURIComponent(id)}`));
+    common(
+      new Command('revoke')
+        .description('revoke a token by its id (see list); it stops working at once')
+        .argument('<id>', 'the token id')
+        // The API refuses env_admin without it: that token locks everyone using it out, and a restart does not bring it back.
+        .option('--confirm <name>', 'required to revoke env_admin, the token KNEEBOARD_ADMIN_TOKEN sets: --confirm KNEEBOARD_ADMIN_TOKEN (a new value of it, and a restart, recovers)'),
+    ).action(
+      action(async (id: string, flags: ApiFlags & { confirm?: string }) => {
+        const query = flags.confirm === undefined ? '' : `?confirm=${encodeURIComponent(flags.confirm)}`;
+        const revoked = TokenInfo.parse(await callApi(flags, 'DELETE', `/api/v1/tokens/${encodeURIComponent(id)}${query}`));
         process.stdout.write(flags.json ? `${JSON.stringify(revoked, null, 2)}\n` : `revoked ${revoked.id} (${revoked.name})\n`);
       }),
     ),

@@ -8,7 +8,7 @@ import type { SweepConfig } from '../sweep/config.ts';
 import { checkApi } from '../sweep/preflight.ts';
 import { repeatRun } from '../sweep/repeat-run.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
-import { FleetApi } from './fleet-api.ts';
+import { coordinatorReadProblem, FleetApi } from './fleet-api.ts';
 import { PlanExtension } from './plan-extension.ts';
 
 export interface CoordinateOptions {
@@ -56,6 +56,9 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
   const extension = new PlanExtension(cfg, say, o.signal ?? new AbortController().signal);
   try {
     await checkApi(api);
+    // Before any run is made: told at the end, after the whole sweep, it would cost the user the sweep.
+    const unreadable = await coordinatorReadProblem(cfg.api, cfg.token);
+    if (unreadable) throw new SweepError('config', unreadable);
     // With a --before-level command the target may only exist once the first level's command ran.
     await extension.prepare(cfg.levels[0]!);
     // --repeat: one run per repeat, its levels interleaved with the others' in one plan, so drift
@@ -110,7 +113,14 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
     }
     const runStatus = o.signal?.aborted ? 'aborted' : 'finished';
     for (const id of runIds) await api.finishRun(id, runStatus);
-    const [detail, agents] = [await fleet.detail(), await fleet.agents()];
+    let detail: Awaited<ReturnType<FleetApi['detail']>>;
+    let agents: RunAgents;
+    try {
+      [detail, agents] = [await fleet.detail(), await fleet.agents()];
+    } catch (err) {
+      // The run is stored and finished; only the summary could not be read (a token revoked meanwhile, say).
+      throw new SweepError('api-failed', `run ${runUrl} is ${runStatus}, but its curve and agents could not be read for the summary (${(err as Error).message})`, { cause: err });
+    }
     return { runId, runIds, runUrl, status: runStatus, fleet: status, curve: detail.curve, agents };
   } finally {
     await api.close();

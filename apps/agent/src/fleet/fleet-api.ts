@@ -1,4 +1,4 @@
-import { fetchApi } from '@kneeboard/api-client';
+import { ApiHttpError, fetchApi } from '@kneeboard/api-client';
 import { z } from 'zod';
 import {
   AgentJoinResponse,
@@ -82,5 +82,24 @@ export class FleetApi {
       headers: this.token !== undefined ? { authorization: `Bearer ${this.token}` } : {},
       init: { signal: AbortSignal.timeout(timeoutMs) },
     });
+  }
+}
+
+/**
+ * Why this token cannot read what a coordinator reads (its run's curve, between levels of an
+ * adaptive plan and at the end, and the run's agents), or null. Only on a server with token reads
+ * (KNEEBOARD_READ=token), where an ingest token reads a run's status alone: asked once, before any
+ * run is made, with a read every scope but ingest and share may do.
+ */
+export async function coordinatorReadProblem(baseUrl: string, token: string | undefined): Promise<string | null> {
+  try {
+    await fetchApi(`${baseUrl.replace(/\/+$/, '')}/api/v1/runs?limit=1`, z.unknown(), {
+      headers: token !== undefined ? { authorization: `Bearer ${token}` } : {},
+      init: { signal: AbortSignal.timeout(15_000) },
+    });
+    return null;
+  } catch (err) {
+    if (!(err instanceof ApiHttpError) || (err.status !== 401 && err.status !== 403)) return null; // the preflight and the run's creation say what else is wrong
+    return `--agents: this API requires a token to read runs (KNEEBOARD_READ=token) and the coordinator reads its run's curve and agents, which ${token === undefined ? 'no token' : 'this token'} cannot (${err.status}: ${err.body?.message ?? 'refused'}). Give the coordinator a write token (kneeboard token create --scope write); the agents keep their ingest tokens`;
   }
 }
