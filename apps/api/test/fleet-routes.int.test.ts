@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSteps } from '@kneeboard/clickhouse';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { listSteps, readRunAgents } from '@kneeboard/clickhouse';
 import { ApiError, Assignment, CreatedToken, FleetStatus, RunAgents } from '@kneeboard/contracts';
 import { startTestApi, type TestApi } from './helpers.ts';
 
@@ -48,6 +49,23 @@ async function newRun(): Promise<string> {
 const next = async (run: string, agent: string, after: number) => Assignment.parse((await call('POST', `/runs/${run}/agents/${agent}/next`, { after, wait_ms: 5_000 })).body);
 
 describe('several agents, one run (the API side)', () => {
+  it("drops a deleted run's plan: an agent waiting on it is told done, and its silent agents are not written into the run that is gone", async () => {
+    const run = await newRun();
+    expect((await call('POST', `/runs/${run}/fleet`, plan)).status).toBe(201);
+    for (const id of ['a', 'b']) expect((await call('POST', `/runs/${run}/agents`, join(id))).status).toBe(201);
+    expect((await next(run, 'a', -1)).kind).toBe('step');
+    // b waits for a step after 0 (none comes: step 0 is under way); the deletion ends its wait.
+    const bWaiting = call('POST', `/runs/${run}/agents/b/next`, { after: 0, wait_ms: 30_000 });
+    expect((await call('DELETE', `/runs/${run}`, undefined, ADMIN)).status).toBe(204);
+    expect(Assignment.parse((await bWaiting).body).kind).toBe('done');
+    expect((await call('GET', `/runs/${run}/fleet`)).status).toBe(404);
+    // Well past heartbeat_timeout_ms (600): a plan left in place would have had both agents declared
+    // lost by the check every 250 ms, their rows (and the step's window) written after the purge.
+    await sleep(2_500);
+    expect(await readRunAgents(api.db, run)).toMatchObject({ agents: [], steps: [] });
+    expect(await listSteps(api.db, run)).toEqual([]);
+  });
+
   it('refuses a bad plan with a 400 naming the field, and plans nothing', async () => {
     const run = await newRun();
     const bad = await call('POST', `/runs/${run}/fleet`, { ...plan, steps: [{ level: 10, load: 10 }, { level: 10, load: 5 }] });

@@ -50,6 +50,11 @@ export class IngestService {
     this.#writer = new BatchWriter(db, options.onLedgerError ?? ((err) => console.error('batch ledger write failed; retrying', err)));
   }
 
+  /** Whether this process has deleted the run or is deleting it (its tombstone may still be on its way). */
+  isDeleted(runId: string): boolean {
+    return this.#deleted.has(runId);
+  }
+
   get lateDataGraceMs(): number {
     return this.options.lateDataGraceMs;
   }

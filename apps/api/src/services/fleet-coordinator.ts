@@ -231,6 +231,26 @@ export class FleetCoordinator {
     };
   }
 
+  /**
+   * The run was deleted: its plan goes, at once. Left in place, its silent agents would be declared
+   * lost and written as rows of a run that no longer exists (every 250 ms check could write more);
+   * agents waiting on it are told the plan is done, later calls get the 404 of a run without a plan.
+   */
+  drop(runId: string): void {
+    const fleet = this.fleets.get(runId);
+    if (!fleet) return;
+    this.fleets.delete(runId);
+    fleet.done = true;
+    fleet.open = false;
+    fleet.doneAt ??= this.options.now();
+    this.wake(fleet);
+  }
+
+  /** Whether this process holds a plan for the run. */
+  has(runId: string): boolean {
+    return this.fleets.has(runId);
+  }
+
   /** Resolves once every storage write of the run so far is done (tests, shutdown). */
   settled(runId: string): Promise<void> {
     return this.fleets.get(runId)?.writes ?? Promise.resolve();
