@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, Capacity, RunAnalysis, RunDetail } from '@kneeboard/contracts';
+import { ApiError, Capacity, CapacityProjection, RunAnalysis, RunDetail } from '@kneeboard/contracts';
 import { startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
 import { readEvents } from './sse.ts';
 
@@ -85,6 +85,37 @@ describe('GET /api/v1/runs/{id}/analysis?slo=', () => {
     expect(capacity.skipped_levels[0]?.reason).toMatch(/generator-limited: agent CPU saturated/);
     expect(capacity.level).toBe(4);
     expect(capacity.bracket.breaks).toBeNull();
+  });
+});
+
+describe('GET /api/v1/runs/{id}/analysis?slo=…&target_qps=', () => {
+  it('refuses the projection, with the analysis\' own reason, on a W×S server (a corner the USL does not follow)', async () => {
+    const body = await (await analysis(runId, `slo=${encodeURIComponent('p99<=50ms')}&target_qps=1000&current_qps=100`)).json();
+    const parsed = WithCapacity.extend({ capacity: Capacity.extend({ projection: CapacityProjection }) }).parse(body);
+    expect(parsed.usl_trusted).toBe(false);
+    expect(parsed.capacity.projection.refused).toBe(parsed.usl_untrusted_reason);
+    expect(parsed.capacity.projection.refused).toMatch(/not trusted/);
+    expect(parsed.capacity.projection.instances).toBeNull();
+    expect(parsed.capacity.projection.assumption).toMatch(/independent/);
+    // Without target_qps/current_qps no projection is added.
+    expect((await (await analysis(runId, `slo=${encodeURIComponent('p99<=50ms')}`)).json()).capacity).not.toHaveProperty('projection');
+  });
+
+  it('refuses a bad target_qps or current_qps, or one without slo=, with a 400 naming the field', async () => {
+    const slo = `slo=${encodeURIComponent('p99<=50ms')}`;
+    for (const [query, field] of [
+      [`${slo}&target_qps=0`, 'querystring.target_qps'],
+      [`${slo}&target_qps=-5`, 'querystring.target_qps'],
+      [`${slo}&target_qps=lots`, 'querystring.target_qps'],
+      [`${slo}&target_qps=Infinity`, 'querystring.target_qps'],
+      [`${slo}&current_qps=0`, 'querystring.current_qps'],
+      ['target_qps=1000', 'querystring.target_qps'],
+      ['current_qps=10', 'querystring.current_qps'],
+    ] as const) {
+      const res = await analysis(runId, query);
+      expect(res.status, query).toBe(400);
+      expect(ApiError.parse(await res.json()).field, query).toBe(field);
+    }
   });
 });
 

@@ -17,3 +17,5 @@ export { kneeBracket, bracketIsCoarse, kneesWithinGrid, levelsInside } from './k
 export { escapeMarkdownText, markdownLinkTarget } from './markdown-text.ts';
 export { capacityUnderSlos, CAPACITY_CONFIDENCE, MIN_TAIL_SAMPLES, type CapacityInput, type CapacitySamples } from './capacity.ts';
 export { planCapacitySearch, searchObservation, SEARCH_DEFAULTS, type SearchObservation, type SearchOptions, type SearchStep } from './capacity-search.ts';
+export { projectCapacity, PROJECTION_ASSUMPTION, type ProjectionInput } from './capacity-projection.ts';
+export * from './history/index.ts';

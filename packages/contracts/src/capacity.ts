@@ -81,3 +81,28 @@ export const Capacity = z.object({
   warnings: z.array(z.string()),
 });
 export type Capacity = z.infer<typeof Capacity>;
+
+/**
+ * What a trusted USL fit and a capacity bracket say about more traffic (`target_qps=`, `current_qps=`):
+ * `refused` names why there is no projection (no trusted fit, no capacity), never a guess.
+ * Per-instance capacity is an interval (`low`…`high`: the bracket widened by the fit's standard
+ * errors); instances are counted from it, under `assumption` (independent instances, same SLO).
+ */
+export const CapacityProjection = z.object({
+  refused: z.string().nullable(),
+  assumption: z.string(),
+  /** One instance's QPS within the SLOs: the USL at the crossing, and the interval around it; null when refused. */
+  per_instance: z
+    .object({ qps: z.number().nonnegative(), low: z.number().nonnegative(), high: z.number().nonnegative().nullable() })
+    .nullable(),
+  /** From `current_qps` to the estimate (and to `low`, the share sure to be free); null without `current_qps` or when refused. */
+  headroom: z
+    .object({ current_qps: z.number().positive(), qps: z.number(), ratio: z.number(), low_qps: z.number(), low_ratio: z.number() })
+    .nullable(),
+  /** For `target_qps`: instances at the estimate, and the fewest/most the interval allows (`fewest` null when no level broke: capacity is then only known to be at least `low`). */
+  instances: z
+    .object({ target_qps: z.number().positive(), needed: z.number().int().positive(), fewest: z.number().int().positive().nullable(), most: z.number().int().positive() })
+    .nullable(),
+  summary: z.string(),
+});
+export type CapacityProjection = z.infer<typeof CapacityProjection>;

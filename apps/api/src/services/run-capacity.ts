@@ -1,7 +1,7 @@
-import { capacityUnderSlos } from '@kneeboard/analysis';
+import { capacityUnderSlos, projectCapacity } from '@kneeboard/analysis';
 import { levelFlags, seedFrom } from '@kneeboard/analysis/compare';
 import { queryComparisonSamples, type Db } from '@kneeboard/clickhouse';
-import type { Capacity, RunDetail, SloClause } from '@kneeboard/contracts';
+import type { Capacity, CapacityProjection, RunAnalysis, RunDetail, SloClause } from '@kneeboard/contracts';
 
 /**
  * Capacity under SLOs for a run as it stands. The percentiles' intervals resample the same
@@ -21,5 +21,17 @@ export async function runCapacity(db: Db, detail: RunDetail, slos: readonly SloC
     samplesSource: source,
     flags: levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter),
     seed: seedFrom(detail.run.id, 'capacity'),
+  });
+}
+
+/** The projection (headroom, instances for a target) from the run's own USL fit and trust, as the analysis judged them. */
+export function projectRunCapacity(analysis: RunAnalysis, capacity: Capacity, at: { targetQps?: number | undefined; currentQps?: number | undefined }): CapacityProjection {
+  return projectCapacity({
+    usl: analysis.usl,
+    uslTrusted: analysis.usl_trusted,
+    uslUntrustedReason: analysis.usl_untrusted_reason ?? null,
+    capacity,
+    ...(at.targetQps !== undefined ? { targetQps: at.targetQps } : {}),
+    ...(at.currentQps !== undefined ? { currentQps: at.currentQps } : {}),
   });
 }

@@ -1,13 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, Capacity, PercentilesQuery, percentilesWanted, RunAnalysis, SloParam } from '@kneeboard/contracts';
+import { ApiError, Capacity, CapacityProjection, PercentilesQuery, percentilesWanted, RunAnalysis, SloParam } from '@kneeboard/contracts';
+import { z } from 'zod';
 import type { RouteDeps } from '../../deps.ts';
-import { runCapacity } from '../../services/run-capacity.ts';
+import { HttpError } from '../../errors.ts';
+import { projectRunCapacity, runCapacity } from '../../services/run-capacity.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
 import { IdParams } from './runs.ts';
 
 /** With `slo=`, the analysis also answers capacity under those SLOs (added here: the analysis of the curve itself does not depend on an SLO). */
-const AnalysisQuery = PercentilesQuery.extend({ slo: SloParam.optional() });
-const AnalysisWithCapacity = RunAnalysis.extend({ capacity: Capacity.optional() });
+const Qps = z.coerce.number().positive('must be a positive number of requests per second').max(1e9, 'must be at most 1e9');
+const AnalysisQuery = PercentilesQuery.extend({
+  slo: SloParam.optional(),
+  target_qps: Qps.optional().meta({ description: 'With `slo=`: how many instances this many req/s needs (`capacity.projection`)' }),
+  current_qps: Qps.optional().meta({ description: "With `slo=`: one instance's traffic today, for the headroom (`capacity.projection`)" }),
+});
+const AnalysisWithCapacity = RunAnalysis.extend({ capacity: Capacity.extend({ projection: CapacityProjection.optional() }).optional() });
 
 export const analysisRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
   app.get('/runs/:id/analysis', {
@@ -20,8 +27,15 @@ export const analysisRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db
     },
     handler: async (req) => {
       const detail = await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query));
-      if (!req.query.slo) return detail.analysis;
-      return { ...detail.analysis, capacity: await runCapacity(db, detail, req.query.slo) };
+      const { slo, target_qps: targetQps, current_qps: currentQps } = req.query;
+      // A projection is capacity under SLOs carried further: without them it has nothing to stand on.
+      if (!slo && (targetQps !== undefined || currentQps !== undefined)) {
+        throw new HttpError(400, 'target_qps and current_qps need slo= (the projection is capacity under those SLOs)', targetQps !== undefined ? 'querystring.target_qps' : 'querystring.current_qps');
+      }
+      if (!slo) return detail.analysis;
+      const capacity = await runCapacity(db, detail, slo);
+      if (targetQps === undefined && currentQps === undefined) return { ...detail.analysis, capacity };
+      return { ...detail.analysis, capacity: { ...capacity, projection: projectRunCapacity(detail.analysis, capacity, { targetQps, currentQps }) } };
     },
   });
 };
