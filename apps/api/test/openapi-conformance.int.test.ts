@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRun, postJson, startTestApi, type TestApi } from './helpers.ts';
+import { parseAnswer, rawRequest } from './raw-http.ts';
 
 type Op = { responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>; requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } };
 type Spec = { paths: Record<string, Record<string, Op>> };
@@ -35,9 +36,31 @@ describe('the OpenAPI document and the API agree', () => {
         expect(codes.some((c) => c.startsWith('2')), `${method} ${path}`).toBe(true);
         if (path.startsWith('/api/')) expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(['401', '403', '429']));
         if (path.includes('{')) expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '404']));
-        if (method === 'post' || method === 'patch') expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '413', '415']));
+        if (method === 'post' || method === 'patch') expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(['400', '408', '413', '415']));
+        expect(codes, `${method} ${path}`).toContain('421');
       }
     }
+  });
+
+  it('documents what the hardening added where it is answered: 421 for a name that is not loopback, 400 for env_admin without confirm', async () => {
+    // A raw request: fetch() will not set Host.
+    const { answer } = rawRequest(api.url, 'GET /api/v1/runs', { host: 'evil.example:6400', connection: 'close' });
+    expect(parseAnswer(await answer).status).toBe(421);
+    expect(Object.keys(spec.paths['/api/v1/runs']?.get?.responses ?? {})).toContain('421');
+    const revoke = spec.paths['/api/v1/tokens/{id}']?.delete as (Op & { parameters?: { name: string; in: string }[] }) | undefined;
+    expect(Object.keys(revoke?.responses ?? {})).toContain('400');
+    expect(revoke?.parameters?.some((p) => p.in === 'query' && p.name === 'confirm')).toBe(true);
+  });
+
+  it("gives GET /runs/{id} both shapes it answers: the run's detail, or an ingest token's status (no labels, no note)", () => {
+    const schema = spec.paths['/api/v1/runs/{id}']?.get?.responses['200']?.content?.['application/json']?.schema as { anyOf?: { properties?: { run?: { properties?: Record<string, unknown> } } }[] };
+    expect(schema.anyOf).toHaveLength(2);
+    const [detail, status] = schema.anyOf!;
+    expect(Object.keys(detail?.properties ?? {})).toEqual(expect.arrayContaining(['run', 'curve']));
+    expect(Object.keys(status?.properties ?? {})).toEqual(['run']);
+    expect(Object.keys(status?.properties?.run?.properties ?? {})).toEqual(expect.arrayContaining(['id', 'service', 'status']));
+    expect(Object.keys(status?.properties?.run?.properties ?? {})).not.toContain('labels');
+    expect(Object.keys(detail?.properties?.run?.properties ?? {})).toContain('labels');
   });
 
   it('gives non-JSON successes their media type, an event stream included, and a 204 no body', () => {

@@ -6,8 +6,10 @@ import { LIVE_EVENT } from '@kneeboard/contracts';
  *   400  schema validation (params, query, body) and malformed JSON    (error-handler)
  *   401/403  a missing, wrong or too narrow token under /api/v1        (access/auth)
  *   404  an unknown id in the path, or a run a comparison's query names (the handlers)
+ *   408  a body that does not start in time, or is not done in time  (body-budget, the server's request timeout)
  *   413/415  a body over the limit or of another content type          (Fastify, limits)
- *   429  over the rate limit (shared servers), or a cap on streams and comparisons
+ *   421  a server without tokens addressed by a name that is not loopback (access/host-guard)
+ *   429  over the rate limit (shared servers), the body budget, or a cap on streams and comparisons
  *   503  ClickHouse unreachable; 507 storage full, on writes           (storage-errors)
  */
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -32,7 +34,9 @@ export function documentedErrors(method: string, url: string, schema: RouteSchem
   if (hasParams || schema.querystring || schema.body || hasBody) codes.push(400);
   if (url.startsWith('/api/')) codes.push(401, 403, 429);
   if (hasParams || namesRuns(schema.querystring)) codes.push(404);
-  if (hasBody) codes.push(413, 415);
+  if (hasBody) codes.push(408, 413, 415);
+  // Any route, before anything else is looked at, when the server is open (KNEEBOARD_ALLOWED_HOSTS).
+  codes.push(421);
   codes.push(503);
   if (method !== 'GET') codes.push(507);
   return codes;
@@ -44,20 +48,40 @@ export function mediaOf(schema: RouteSchema): string | undefined {
   return media && media !== 'application/json' ? media : undefined;
 }
 
+type Schema = { properties?: Record<string, Schema>; required?: string[]; [key: string]: unknown };
+
 /**
  * A success body's schema by media type. An event stream is described one event at a time (its
  * `event` name and its `data` line, JSON text): what an SSE client, schemathesis included, checks.
  */
-const MEDIA_SCHEMAS: Record<string, object> = {
+const MEDIA_SCHEMAS: Record<string, Schema> = {
   'image/png': { type: 'string', format: 'binary' },
   'text/event-stream': { type: 'object', properties: { event: { type: 'string', enum: Object.values(LIVE_EVENT) }, data: { type: 'string' } } },
 };
 
-type Operation = { 'x-media'?: string; responses?: Record<string, { description?: string; content?: unknown }> };
+type Operation = { 'x-media'?: string; responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }> };
 type Document = { paths?: Record<string, Record<string, Operation>> };
 
-/** After conversion: non-JSON successes get their media type; a 204 has no body. */
+/** What access/run-status.ts leaves out of a run for an ingest token. */
+const NOT_IN_STATUS = ['labels', 'note'];
+
+/**
+ * GET /runs/{id} answers an `ingest` token (where tokens are required) with the run's status alone,
+ * `{ run }` without the labels and note people added (access/run-status.ts): its 200 is either
+ * shape. Derived from the RunDetail's own `run`, so the two cannot drift.
+ */
+function withIngestStatus(op: Operation | undefined): void {
+  const json = op?.responses?.['200']?.content?.['application/json'];
+  const run = json?.schema?.properties?.run;
+  if (!json?.schema || !run) return;
+  const properties = Object.fromEntries(Object.entries(run.properties ?? {}).filter(([k]) => !NOT_IN_STATUS.includes(k)));
+  const status: Schema = { ...run, properties, required: (run.required ?? []).filter((k) => !NOT_IN_STATUS.includes(k)) };
+  json.schema = { anyOf: [json.schema, { type: 'object', properties: { run: status }, required: ['run'], additionalProperties: false }] };
+}
+
+/** After conversion: non-JSON successes get their media type; a 204 has no body; an ingest token's run status. */
 export function patchDocument<T>(doc: T): T {
+  withIngestStatus((doc as Document).paths?.['/api/v1/runs/{id}']?.get);
   for (const ops of Object.values((doc as Document).paths ?? {})) {
     for (const op of Object.values(ops)) {
       const responses = (op.responses ??= {});
