@@ -61,7 +61,6 @@ export function RunFigureCells({ run }: { run: RunSummary }) {
       </td>
       <td className="num fig-peak" data-label="peak">
         {formatQps(run.peak_qps)}
-        <span className="card-unit"> req/s</span>
       </td>
       <td className="num fig-requests" data-label="requests">
         {formatCount(run.requests)}
