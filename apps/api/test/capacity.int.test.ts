@@ -98,7 +98,9 @@ describe('GET /api/v1/runs/{id}/analysis?slo=…&target_qps=', () => {
     expect(parsed.capacity.projection.instances).toBeNull();
     expect(parsed.capacity.projection.assumption).toMatch(/independent/);
     // Without target_qps/current_qps no projection is added.
-    expect((await (await analysis(runId, `slo=${encodeURIComponent('p99<=50ms')}`)).json()).capacity).not.toHaveProperty('projection');
+    const plain = (await (await analysis(runId, `slo=${encodeURIComponent('p99<=50ms')}`)).json()) as { capacity: object };
+    expect(plain.capacity).toHaveProperty('level', 4);
+    expect(plain.capacity).not.toHaveProperty('projection');
   });
 
   it('refuses a bad target_qps or current_qps, or one without slo=, with a 400 naming the field', async () => {
