@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { burnCpu } from './cpu-burn.ts';
+import { formatMetrics, METRICS_CONTENT_TYPE } from './metrics.ts';
 import { resolveDemoTargetOptions, type DemoTargetOptions } from './options.ts';
 import { formatServerTiming } from './server-timing.ts';
 import { sampleServiceMs } from './service-time.ts';
@@ -35,7 +37,9 @@ export interface DemoTarget {
  * compute is the slot time actually measured (timers are only accurate to about a millisecond, and
  * fire later on a busy machine; a slot that stays busy makes up its lateness on the next request).
  *
- * `GET /healthz` and `GET /stats` bypass the slots; every other request is served.
+ * `GET /healthz`, `GET /stats` and `GET /metrics` (Prometheus text: process CPU and memory) bypass
+ * the slots; every other request is served. With `cpuMs`, each served request burns that much real
+ * CPU at the start of its service time.
  */
 export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<DemoTarget> {
   const o = resolveDemoTargetOptions(options);
@@ -44,6 +48,8 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
   let inFlight = 0;
   let maxInFlight = 0;
   let served = 0;
+  /** Served since start, never reset: the `/metrics` counter. */
+  let servedTotal = 0;
   let stalls = 0;
   let stallArmed = o.stallMs > 0;
   const stallTimers = new Set<NodeJS.Timeout>();
@@ -76,24 +82,34 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
       const startedAt = performance.now();
       const queueMs = startedAt - arrivedAt;
       const serviceMs = sampleServiceMs(o.serviceMs, o.jitterMs);
+      // --cpu-ms: real CPU work inside the service time; the timer then holds what is left of S.
+      let burntMs = 0;
+      if (o.cpuMs > 0) {
+        burnCpu(o.cpuMs);
+        burntMs = performance.now() - startedAt;
+      }
       // Granted straight from a slot whose timer fired late (or early): even it out on this request,
       // so a busy slot still serves 1000/S requests a second on a machine whose timers run late.
-      const holdMs = Math.max(0, serviceMs - lateness);
+      const holdMs = Math.max(0, serviceMs - lateness - burntMs);
       const dueAt = startedAt + holdMs;
       const timer = setTimeout(() => {
         holding.delete(timer);
         const endedAt = performance.now();
         const computeMs = endedAt - startedAt;
+        // Answer before releasing: release() may start the next request's CPU burn synchronously,
+        // which must not delay this answer.
+        if (!res.destroyed) {
+          served += 1;
+          servedTotal += 1;
+          res.writeHead(200, {
+            'content-type': 'application/json',
+            'server-timing': formatServerTiming(queueMs, computeMs),
+          });
+          res.end(JSON.stringify({ queue_ms: round3(queueMs), compute_ms: round3(computeMs) }));
+        }
         lateness = endedAt - dueAt;
         slots.release(); // hands the slot to the next queued request synchronously, with `lateness` set
         lateness = 0;
-        if (res.destroyed) return;
-        served += 1;
-        res.writeHead(200, {
-          'content-type': 'application/json',
-          'server-timing': formatServerTiming(queueMs, computeMs),
-        });
-        res.end(JSON.stringify({ queue_ms: round3(queueMs), compute_ms: round3(computeMs) }));
       }, holdMs);
       holding.add(timer);
     });
@@ -107,6 +123,10 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/healthz') return sendJson(res, { ok: true });
     if (req.method === 'GET' && path === '/stats') return sendJson(res, stats());
+    if (req.method === 'GET' && path === '/metrics') {
+      res.writeHead(200, { 'content-type': METRICS_CONTENT_TYPE });
+      return void res.end(formatMetrics(servedTotal));
+    }
     serve(req, res);
   });
 

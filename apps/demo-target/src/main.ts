@@ -21,11 +21,12 @@ const program = new Command('demo-target')
   .option('--host <host>', 'interface to listen on', DEMO_TARGET_DEFAULTS.host)
   .option('--stall-after-ms <ms>', 'a one-off stall this long after the first served request', parseNumber('number', 0), DEMO_TARGET_DEFAULTS.stallAfterMs)
   .option('--stall-ms <ms>', 'how long the stall lasts: no slot is granted meanwhile (0 = no stall)', parseNumber('number', 0), DEMO_TARGET_DEFAULTS.stallMs)
+  .option('--cpu-ms <ms>', 'real CPU burnt per served request (a busy loop inside its service time; 0 = none)', parseNumber('number', 0), DEMO_TARGET_DEFAULTS.cpuMs)
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2));
 
 program.parse();
-const flags = program.opts<{ workers: number; serviceMs: number; jitterMs: number; port: number; host: string; stallAfterMs: number; stallMs: number }>();
+const flags = program.opts<{ workers: number; serviceMs: number; jitterMs: number; port: number; host: string; stallAfterMs: number; stallMs: number; cpuMs: number }>();
 
 if (flags.jitterMs > flags.serviceMs) {
   console.error(`error: --jitter-ms (${flags.jitterMs}) must not exceed --service-ms (${flags.serviceMs}): service times cannot go below 0.`);
@@ -44,8 +45,12 @@ console.log(
   `  ${flags.workers} workers × ${flags.serviceMs} ms${flags.jitterMs > 0 ? ` ± ${flags.jitterMs} ms` : ''}` +
     ` → max throughput ${maxQps}, knee at concurrency ${flags.workers}`,
 );
+if (flags.cpuMs > 0) {
+  // One event loop: the busy loops run one at a time, so CPU caps throughput at 1000/cpuMs req/s.
+  console.log(`  burns ${flags.cpuMs} ms of CPU per request (at most ${(1000 / flags.cpuMs).toFixed(1)} req/s on one core)`);
+}
 if (flags.stallMs > 0) console.log(`  stalls for ${flags.stallMs} ms, ${flags.stallAfterMs} ms after the first served request`);
-console.log(`  GET /healthz for readiness, GET /stats for in-flight counters; any other request is served`);
+console.log(`  GET /healthz for readiness, GET /stats for in-flight counters, GET /metrics for Prometheus; any other request is served`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -18,6 +18,11 @@ export interface DemoTargetOptions {
    */
   stallAfterMs?: number;
   stallMs?: number;
+  /**
+   * Real CPU burnt per served request, in ms of CPU time: a busy loop at the start of the request's
+   * service time (which then lasts max(S, the loop's wall time)). 0 (default) burns nothing.
+   */
+  cpuMs?: number;
 }
 
 export type ResolvedDemoTargetOptions = Required<DemoTargetOptions>;
@@ -30,6 +35,7 @@ export const DEMO_TARGET_DEFAULTS: ResolvedDemoTargetOptions = {
   host: DEFAULT_HOST,
   stallAfterMs: 0,
   stallMs: 0,
+  cpuMs: 0,
 };
 
 /** Fills defaults and rejects values that would make the ground truth meaningless, naming the option. */
@@ -40,7 +46,7 @@ export function resolveDemoTargetOptions(options: DemoTargetOptions): ResolvedDe
   if (!Number.isFinite(o.jitterMs) || o.jitterMs < 0 || o.jitterMs > o.serviceMs) {
     throw new RangeError(`jitterMs must be between 0 and serviceMs (${o.serviceMs}), got ${o.jitterMs}`);
   }
-  for (const key of ['stallAfterMs', 'stallMs'] as const) {
+  for (const key of ['stallAfterMs', 'stallMs', 'cpuMs'] as const) {
     if (!Number.isFinite(o[key]) || o[key] < 0) throw new RangeError(`${key} must be a non-negative number, got ${o[key]}`);
   }
   if (!Number.isInteger(o.port) || o.port < 0 || o.port > 65_535) throw new RangeError(`port must be 0–65535, got ${o.port}`);

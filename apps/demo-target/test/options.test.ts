@@ -3,7 +3,7 @@ import { resolveDemoTargetOptions } from '../src/options.ts';
 
 describe('resolveDemoTargetOptions', () => {
   it('fills the documented defaults', () => {
-    expect(resolveDemoTargetOptions({ port: undefined })).toEqual({ workers: 4, serviceMs: 20, jitterMs: 0, port: 4100, host: '127.0.0.1', stallAfterMs: 0, stallMs: 0 });
+    expect(resolveDemoTargetOptions({ port: undefined })).toEqual({ workers: 4, serviceMs: 20, jitterMs: 0, port: 4100, host: '127.0.0.1', stallAfterMs: 0, stallMs: 0, cpuMs: 0 });
   });
 
   it.each([
@@ -12,6 +12,7 @@ describe('resolveDemoTargetOptions', () => {
     [{ serviceMs: -1 }, /serviceMs/],
     [{ serviceMs: 10, jitterMs: 11 }, /jitterMs/],
     [{ port: 70_000 }, /port/],
+    [{ cpuMs: -1 }, /cpuMs/],
   ])('rejects %o naming the option', (options, message) => {
     expect(() => resolveDemoTargetOptions(options)).toThrow(message);
   });
