@@ -42,7 +42,7 @@ export const MAX_BAD_EXAMPLES = 5;
 export const MAX_LINE_CHARS = 64 * 1024;
 
 const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
-const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
+const LABEL_NAME_AT = /[a-zA-Z_][a-zA-Z0-9_]*/y;
 const TYPES = new Set<MetricType>(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 
 /** Parses a whole body at once. */
@@ -140,8 +140,8 @@ export class ExpositionParser {
 
 /** One sample line (leading blanks already removed) → a Sample, or the reason it is bad. */
 export function parseSampleLine(s: string): Sample | string {
-  let i = 0;
-  while (i < s.length && !' \t{'.includes(s[i]!)) i += 1;
+  const end = s.search(/[ \t{]/);
+  let i = end === -1 ? s.length : end;
   const name = s.slice(0, i);
   if (!METRIC_NAME.test(name)) return 'bad metric name';
   const labels: Record<string, string> = {};
@@ -169,34 +169,35 @@ function readLabels(s: string, i: number, labels: Record<string, string>): numbe
   for (;;) {
     while (s[i] === ' ' || s[i] === '\t') i += 1;
     if (s[i] === '}') return i + 1;
-    const nameStart = i;
-    while (i < s.length && /[a-zA-Z0-9_]/.test(s[i]!)) i += 1;
-    const label = s.slice(nameStart, i);
-    if (!LABEL_NAME.test(label)) return 'bad label name';
+    LABEL_NAME_AT.lastIndex = i;
+    const label = LABEL_NAME_AT.exec(s)?.[0];
+    if (label === undefined || /[a-zA-Z0-9_]/.test(s[i + label.length] ?? '')) return 'bad label name';
+    i += label.length;
     while (s[i] === ' ' || s[i] === '\t') i += 1;
     if (s[i] !== '=') return `expected = after label ${label}`;
     i += 1;
     while (s[i] === ' ' || s[i] === '\t') i += 1;
     if (s[i] !== '"') return `expected " to open the value of label ${label}`;
     i += 1;
+    // Copy the runs between escapes whole: most values have no escape at all.
     let value = '';
     for (;;) {
-      const c = s[i];
-      if (c === undefined) return `unterminated value of label ${label}`;
-      if (c === '"') break;
-      if (c === '\\') {
-        const e = s[i + 1];
-        if (e === '\\') value += '\\';
-        else if (e === '"') value += '"';
-        else if (e === 'n') value += '\n';
-        else return `bad escape \\${e ?? ''} in label ${label}`;
-        i += 2;
-        continue;
+      const quote = s.indexOf('"', i);
+      const slash = s.indexOf('\\', i);
+      if (quote === -1) return `unterminated value of label ${label}`;
+      if (slash === -1 || quote < slash) {
+        value += s.slice(i, quote);
+        i = quote + 1;
+        break;
       }
-      value += c;
-      i += 1;
+      value += s.slice(i, slash);
+      const e = s[slash + 1];
+      if (e === '\\') value += '\\';
+      else if (e === '"') value += '"';
+      else if (e === 'n') value += '\n';
+      else return `bad escape \\${e ?? ''} in label ${label}`;
+      i = slash + 2;
     }
-    i += 1;
     if (Object.hasOwn(labels, label)) return `duplicate label ${label}`;
     labels[label] = value;
     while (s[i] === ' ' || s[i] === '\t') i += 1;
