@@ -9,6 +9,7 @@ import { LIVE_EVENT } from '@kneeboard/contracts';
  *   408  a body that does not start in time, or is not done in time  (body-budget, the server's request timeout)
  *   413/415  a body over the limit or of another content type          (Fastify, limits)
  *   421  a server without tokens addressed by a name that is not loopback (access/host-guard)
+ *   431  a URL and headers over Node's 16 KiB, before any route is found (a long query string)
  *   429  over the rate limit (shared servers), the body budget, or a cap on streams and comparisons
  *   503  ClickHouse unreachable; 507 storage full, on writes           (storage-errors)
  */
@@ -36,7 +37,7 @@ export function documentedErrors(method: string, url: string, schema: RouteSchem
   if (hasParams || namesRuns(schema.querystring)) codes.push(404);
   if (hasBody) codes.push(408, 413, 415);
   // Any route, before anything else is looked at, when the server is open (KNEEBOARD_ALLOWED_HOSTS).
-  codes.push(421);
+  codes.push(421, 431);
   codes.push(503);
   if (method !== 'GET') codes.push(507);
   return codes;
