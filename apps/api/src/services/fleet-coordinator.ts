@@ -246,11 +246,6 @@ export class FleetCoordinator {
     this.wake(fleet);
   }
 
-  /** Whether this process holds a plan for the run. */
-  has(runId: string): boolean {
-    return this.fleets.has(runId);
-  }
-
   /** Resolves once every storage write of the run so far is done (tests, shutdown). */
   settled(runId: string): Promise<void> {
     return this.fleets.get(runId)?.writes ?? Promise.resolve();
