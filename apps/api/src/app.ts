@@ -32,6 +32,7 @@ import { timelineRoutes } from './routes/v1/timeline.ts';
 import { linkRoutes } from './routes/v1/links.ts';
 import { runExportRoutes } from './routes/v1/run-exports.ts';
 import { serviceRoutes } from './routes/v1/services.ts';
+import { historyRoutes } from './routes/v1/history.ts';
 import { eventRoutes } from './routes/v1/events.ts';
 import { liveRoutes } from './routes/v1/live.ts';
 import { runRoutes } from './routes/v1/runs.ts';
@@ -145,6 +146,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
       await v1.register(pngEmbedRoutes, deps);
       await v1.register(compareRoutes, deps);
       await v1.register(serviceRoutes, deps);
+      await v1.register(historyRoutes, deps);
       await v1.register(linkRoutes, deps);
       await v1.register(tokenRoutes, deps);
       await v1.register(agentRoutes, { ...deps, fleet });

@@ -20,5 +20,6 @@ export * from './fleet.ts';
 export * from './defaults.ts';
 export * from './slo.ts';
 export * from './capacity.ts';
+export * from './history.ts';
 export * from './timeline.ts';
 export * from './csv.ts';
