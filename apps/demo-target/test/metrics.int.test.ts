@@ -3,9 +3,8 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
-// Relative, not `@kneeboard/server-metrics`: adding the workspace dependency needs a `pnpm install`
-// this change did not run (see the package README). The parser is the one the agent will use.
-import { measureWindow, parseExposition, type Scrape } from '../../../packages/server-metrics/src/index.ts';
+// The parser the agent will use to read a target's /metrics.
+import { measureWindow, parseExposition, type Scrape } from '@kneeboard/server-metrics';
 import { startDemoTarget, type DemoTarget } from '../src/index.ts';
 import { timedGet } from './http-get.ts';
 
