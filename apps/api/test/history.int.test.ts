@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ServiceHistoryResponse } from '@kneeboard/contracts';
+import { ApiError, CreatedToken, ServiceHistoryResponse } from '@kneeboard/contracts';
 import { startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
-
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(async () => api.close());
 
 const SERVICE = 'history-svc';
 const LEVELS = [1, 2, 4, 8];
 
 describe('GET /api/v1/services/:service/history', () => {
+  // One embedded ClickHouse per process: each describe starts its API and closes it before the next.
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi();
+  });
+  afterAll(async () => api.close());
+
   it('groups runs into comparable series and finds the release where peak QPS fell 20%', async () => {
     // Sequential: releases are ordered by their first run's creation time.
     for (let i = 0; i < 12; i++) {
@@ -49,5 +50,23 @@ describe('GET /api/v1/services/:service/history', () => {
     expect(ApiError.parse(await res.json()).field).toBe('service');
     const bad = await fetch(`${api.url}/api/v1/services/a%0Ab/history`);
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('GET /api/v1/services/:service/history with KNEEBOARD_READ=token', () => {
+  const ADMIN = 'test-admin-token-history-0123456789';
+  let reads: TestApi;
+  beforeAll(async () => {
+    reads = await startTestApi({ access: { mode: 'required', read: 'token', adminToken: ADMIN } });
+  });
+  afterAll(async () => reads.close());
+
+  it('is a read: 401 anonymous, 403 for an ingest token, allowed to a write token (404 here: no runs)', async () => {
+    const get = (token?: string) => fetch(`${reads.url}/api/v1/services/${SERVICE}/history`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const mint = async (scope: string) =>
+      CreatedToken.parse(await (await fetch(`${reads.url}/api/v1/tokens`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: scope, scope }) })).json()).token;
+    expect((await get()).status).toBe(401);
+    expect((await get(await mint('ingest'))).status).toBe(403);
+    expect((await get(await mint('write'))).status).toBe(404);
   });
 });
