@@ -98,6 +98,13 @@ describe('review page', () => {
       );
       expect(spill).toBe(0);
     }
+    // The Verdict section (one banner per head, each stating its noise basis and method, then the
+    // runs) fits one Letter page inside the @page margins (14 mm top and bottom): 991 px spilled a
+    // sixth page when the banners' text grew.
+    await page.setViewportSize(PAPER.Letter);
+    const verdictHeight = await page.locator('.review-section').first().evaluate((e) => e.getBoundingClientRect().height);
+    expect(verdictHeight).toBeLessThanOrEqual(PAPER.Letter.height - Math.ceil(((2 * 14) / 25.4) * 96));
+    expect(await page.getByTestId('verdict-method').count()).toBe(2);
     const pdf = await page.pdf({ format: 'Letter', printBackground: true });
     // Four pages of charts and tables, and a fifth for the notes under the tables saying why every
     // level of seed 004's v1.6.1 is not comparable (its agent was the ceiling).
