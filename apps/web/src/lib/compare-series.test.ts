@@ -82,8 +82,20 @@ describe('fits and knees', () => {
     const noFit = detail(1, [point(1), point(2)]);
     expect(noFit.analysis.usl_curve).toEqual([]);
     const lines = fitLines([noFit, withFit], 'log', [1, 16]);
-    expect(lines).toEqual([{ key: 'run1', colour: PALETTE[1], points: withFit.analysis.usl_curve.filter((p) => p.level <= 16) }]);
+    expect(lines).toEqual([{ key: 'run1', colour: PALETTE[1], points: withFit.analysis.usl_curve.filter((p) => p.level <= 16), trusted: withFit.analysis.usl_trusted }]);
     expect(lines[0]?.points.length).toBeGreaterThan(30);
+  });
+
+  it('carries each run’s usl_trusted so an untrusted fit is drawn faint on the overlay too', () => {
+    const trusted = detail(1, seedCurve());
+    const untrusted = detail(2, seedCurve());
+    trusted.analysis.usl_trusted = true;
+    untrusted.analysis.usl_trusted = false;
+    untrusted.analysis.usl_untrusted_reason = 'only one level past the knee';
+    expect(fitLines([trusted, untrusted], 'linear', [1, 32]).map((f) => [f.key, f.trusted])).toEqual([
+      ['run0', true],
+      ['run1', false],
+    ]);
   });
 
   it('marks each knee the axis can place, in its run’s colour', () => {

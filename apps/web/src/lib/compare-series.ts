@@ -184,12 +184,19 @@ export interface FitLine {
   key: string;
   colour: string;
   points: UslCurvePoint[];
+  /** The run's `usl_trusted`: an untrusted fit is drawn dotted and faint, as on the run page. */
+  trusted: boolean;
 }
 
 /** Each run's fitted USL throughput, clipped to the level axis; runs without a fitted line are left out. */
 export function fitLines(details: ReadonlyArray<RunDetail>, xScale: ScaleKind, xDomain: readonly [number, number], sizes?: ReadonlyArray<number>): FitLine[] {
   return runSeries(details, sizes)
-    .map((s, i) => ({ key: s.key, colour: s.colour, points: uslLine(details[i]?.analysis.usl_curve ?? [], xScale, xDomain) }))
+    .map((s, i) => ({
+      key: s.key,
+      colour: s.colour,
+      points: uslLine(details[i]?.analysis.usl_curve ?? [], xScale, xDomain),
+      trusted: details[i]?.analysis.usl_trusted ?? false,
+    }))
     .filter((f) => f.points.length >= 2);
 }
 

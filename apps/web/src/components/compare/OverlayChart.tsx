@@ -64,7 +64,7 @@ export function OverlayChart({ data, axes, fits = [], knees = [], width, height 
       data-metric={data.metric}
     >
       {fits.map((f) => (
-        <UslCurve key={`fit-${f.key}`} points={f.points} colour={f.colour} series={f.key} strokeWidth={1.75} dash={FIT_DASH} opacity={0.75} />
+        <UslCurve key={`fit-${f.key}`} points={f.points} colour={f.colour} series={f.key} strokeWidth={1.75} dash={FIT_DASH} opacity={0.75} trusted={f.trusted} />
       ))}
       {data.lines.map((l) => (
         <Line

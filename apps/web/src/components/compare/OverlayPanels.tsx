@@ -71,7 +71,7 @@ export function OverlayPanels({ charts, parameter, heading, printWidth }: { char
               <ChartExportButtons spec={{ title: `${heading} — ${p.title}`, subtitle: p.subtitle, legend: p.id === 'qps' ? [...legend, ...fitLegend] : legend, fileParts: [charts.series[0]?.run.service ?? '', releases, p.title] }} />
             ) : undefined
           }
-          legend={<RunLegend series={charts.series} knees={charts.knees.length > 0} fits={p.id === 'qps' && charts.fits.length > 0} />}
+          legend={<RunLegend series={charts.series} knees={charts.knees.length > 0} fits={p.id === 'qps' && charts.fits.length > 0} untrustedFits={p.id === 'qps' ? charts.fits.filter((f) => !f.trusted).length : 0} />}
           footnote={p.footnote}
           empty={p.empty}
         >

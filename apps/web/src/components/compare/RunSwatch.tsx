@@ -11,6 +11,7 @@ export function RunLegend({
   series,
   knees = false,
   fits = false,
+  untrustedFits = 0,
 }: {
   /** One entry per group: repeats of a side share its entry. */
   series: ReadonlyArray<{ key: string; label: string; colour: string; dashed: boolean; role: 'base' | 'head'; member?: number }>;
@@ -18,6 +19,8 @@ export function RunLegend({
   knees?: boolean;
   /** The fitted USL curves are drawn (dotted). */
   fits?: boolean;
+  /** How many of the drawn fits the analysis does not trust (`usl_trusted` false): drawn fainter, said here. */
+  untrustedFits?: number;
 }) {
   return (
     <>
@@ -34,6 +37,14 @@ export function RunLegend({
             <line x1="1" x2="25" y1="5" y2="5" stroke="#5a6472" strokeWidth="2" strokeDasharray="1 4" strokeLinecap="round" />
           </svg>
           USL fits
+        </span>
+      ) : null}
+      {fits && untrustedFits > 0 ? (
+        <span className="legend-item muted" data-testid="legend-untrusted-fits" title="The analysis does not trust these fits (too few levels past the knee, or parameters it cannot pin down): open the run for its reason">
+          <svg className="run-swatch" width="26" height="10" viewBox="0 0 26 10" aria-hidden>
+            <line x1="1" x2="25" y1="5" y2="5" stroke="#5a6472" strokeWidth="2" strokeDasharray="2 5" strokeOpacity="0.45" strokeLinecap="round" />
+          </svg>
+          {untrustedFits} untrusted fit{untrustedFits === 1 ? '' : 's'} (faint)
         </span>
       ) : null}
       {knees ? (

@@ -216,7 +216,7 @@ export function RunView({
           <QpsChart data={qps} parameter={run.parameter} xLabel={xLabel} xScale={xScale} showFit={showFit}>
             {openLoop ? <OfferedLine points={offered} /> : null}
             <KneeMarker marker={knee} />
-            {showFit ? <UslCurve points={fitLine} /> : null}
+            {showFit ? <UslCurve points={fitLine} trusted={analysis.usl_trusted} /> : null}
           </QpsChart>
         </ChartPanel>
 
