@@ -1,30 +1,13 @@
 import { levelFlags } from '@kneeboard/analysis/compare';
-import type { Capacity, CurvePoint, RunDetail } from '@kneeboard/contracts';
+import { csvCell, type Capacity, type CurvePoint, type RunDetail } from '@kneeboard/contracts';
 
 const COLUMNS = [
   'level', 'requests', 'errors', 'qps', 'window_s', 'mean_ms', 'p50_ms', 'p90_ms', 'p99_ms', 'p999_ms',
   'compute_p50_ms', 'compute_p99_ms', 'queue_p50_ms', 'queue_p99_ms', 'other_p50_ms', 'in_progress',
 ] as const satisfies ReadonlyArray<keyof CurvePoint>;
 
-/**
- * One CSV cell. Text a spreadsheet would run as a formula (starting with = + - @, a tab or a
- * carriage return) gets a leading apostrophe (OWASP's advice); text with a comma, quote or line
- * break is quoted. Numbers go out at the precision the pages show: three significant digits or so
- * under 100 (`0.25`, `12.4`), whole numbers above — no float noise like 12.400000000000002.
- */
-export function csvCell(value: string | number | boolean | null | undefined): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return rounded(value);
-  if (typeof value !== 'string') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-function rounded(value: number): string {
-  const abs = Math.abs(value);
-  if (Number.isInteger(value) || abs >= 100 || !Number.isFinite(value)) return String(Number.isFinite(value) ? Math.round(value) : value);
-  return String(Number(value.toFixed(abs >= 10 ? 1 : 2)));
-}
+/** One home for the CSV-injection and rounding rule: contracts' csvCell (the web's CSV downloads use it too). Re-exported for the API's callers and tests. */
+export { csvCell };
 
 /**
  * The curve as CSV for spreadsheets: one row per level, empty cells (not zeros) for missing values,
