@@ -21,6 +21,7 @@ describe('migrations', () => {
     const tables = await db.client.query({ query: "SELECT name FROM system.tables WHERE database = currentDatabase() AND name LIKE 'kb_%' ORDER BY name", format: 'JSONEachRow' });
     expect(((await tables.json()) as Array<{ name: string }>).map((t) => t.name)).toEqual([
       'kb_batches_v1',
+      'kb_deleted_runs_v1',
       'kb_fleet_agents_v1',
       'kb_fleet_steps_v1',
       'kb_links_v1',
