@@ -133,13 +133,20 @@ class KneeboardPlugin:
 
     def _level_changed(self, level):
         at = now_ms()
-        previous, self.level = self.level, level
+        previous = self.level
         if previous is not None:
             self.left[previous] = at
-            self._post_window(previous, open_=False)
         self.began.setdefault(level, at)
         self.left.pop(level, None)
+        # The new level's window is stored before any request is recorded at it: the API refuses
+        # events at a level the run has no step for, and the flusher may send while this posts.
         self._post_window(level, open_=True)
+        self.level = level
+        if previous is None:
+            # Requests of the first users that completed while its window was being posted.
+            self.columns.assign_unknown(level)
+        else:
+            self._post_window(previous, open_=False)
 
     def _post_window(self, level, open_):
         started = self.began.get(level)
