@@ -66,20 +66,28 @@ async function raceDelete(writeTo: readonly string[], deleteAt: string, runId: s
   const sends: Send[] = [];
   let deletedAt = Number.POSITIVE_INFINITY;
   let deleteStatus = 0;
+  let deleting = false;
   let sent = 0;
-  /** Sends until 8 batches have been sent after the deletion answered (at most 400 in all). */
+  /**
+   * Sends until 8 batches have been sent after the deletion answered. A server's deletion waits
+   * ~6 s for every replica's cache and refused batches answer in a millisecond or two, so a cap of
+   * 400 ran out before the deletion answered on an idle box: once the deletion is on its way the
+   * senders pace themselves (10 ms apart), and the cap only stops a runaway loop.
+   */
   const sender = async (s: number) => {
-    for (let i = 0; sent < 400 && sends.filter((x) => x.startedAt > deletedAt).length < 8; i++) {
+    for (let i = 0; sent < 20_000 && sends.filter((x) => x.startedAt > deletedAt).length < 8; i++) {
       const url = writeTo[i % writeTo.length] as string;
       const startedAt = performance.now();
       sent++;
       const res = await postJson(`${url}/api/v1/runs/${runId}/events`, raceBatch(`race-${s}-${i}`, 1_000, s * 1_000 + i + 1));
       sends.push({ status: res.status, startedAt, answeredAt: performance.now(), body: res.body });
+      if (deleting) await new Promise((r) => setTimeout(r, 10));
     }
   };
   const senders = Promise.all([sender(1), sender(2)]);
   // The deletion starts once the stream is flowing.
   while (sends.filter((x) => x.status === 200).length < 4) await new Promise((r) => setTimeout(r, 5));
+  deleting = true;
   const res = await fetch(`${deleteAt}/api/v1/runs/${runId}`, { method: 'DELETE' });
   deleteStatus = res.status;
   deletedAt = performance.now();
