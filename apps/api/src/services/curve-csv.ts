@@ -6,9 +6,6 @@ const COLUMNS = [
   'compute_p50_ms', 'compute_p99_ms', 'queue_p50_ms', 'queue_p99_ms', 'other_p50_ms', 'in_progress',
 ] as const satisfies ReadonlyArray<keyof CurvePoint>;
 
-/** One home for the CSV-injection and rounding rule: contracts' csvCell (the web's CSV downloads use it too). Re-exported for the API's callers and tests. */
-export { csvCell };
-
 /**
  * The curve as CSV for spreadsheets: one row per level, empty cells (not zeros) for missing values,
  * and a `flag` column saying where the load generator, not the service, was the limit. With a
