@@ -39,7 +39,8 @@ describe('hostile run names in every export', () => {
       expect(((await res.json()) as { field: string }).field).toBe('querystring.web');
     }
     const ok = await (await get(`/api/v1/compare.md?base=${base}&head=${head}&web=https://kb.example.com/`)).text();
-    expect(ok).toContain(`[Open in Kneeboard](https://kb.example.com/compare?base=${base}&head=${head})`);
+    // The link pins the noise basis its verdict used (noise_asof), so it opens the same verdict.
+    expect(ok).toMatch(new RegExp(`\\[Open in Kneeboard\\]\\(https://kb\\.example\\.com/compare\\?base=${base}&head=${head}(&noise_asof=\\d+)?\\)`));
   });
 
   it('the SVG routes escape the names, and are served with a sandboxing, script-free CSP', async () => {
