@@ -44,6 +44,16 @@ pub(super) struct Conn {
     pub(super) connected_ns: u64,
 }
 
+impl Conn {
+    /// A write that would block: ask to be woken when the socket can take more (once, until it does).
+    fn want_writable(&mut self, registry: &mio::Registry, i: usize) {
+        if !self.writable_interest {
+            self.writable_interest = true;
+            let _ = registry.reregister(&mut self.stream, Token(i), Interest::READABLE | Interest::WRITABLE);
+        }
+    }
+}
+
 impl Worker {
     /// Hands a request to an idle connection, or to a new one.
     pub(super) fn assign(&mut self, intended: u64, now: u64) {
@@ -187,13 +197,7 @@ impl Worker {
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    if !c.writable_interest {
-                        c.writable_interest = true;
-                        let _ = self
-                            .poll
-                            .registry()
-                            .reregister(&mut c.stream, Token(i), Interest::READABLE | Interest::WRITABLE);
-                    }
+                    c.want_writable(self.poll.registry(), i);
                     return;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -293,13 +297,7 @@ impl Worker {
             match tls.write_tls(&mut c.stream) {
                 Ok(_) => c.last_io_ns = now,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    if !c.writable_interest {
-                        c.writable_interest = true;
-                        let _ = self
-                            .poll
-                            .registry()
-                            .reregister(&mut c.stream, Token(i), Interest::READABLE | Interest::WRITABLE);
-                    }
+                    c.want_writable(self.poll.registry(), i);
                     return;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
