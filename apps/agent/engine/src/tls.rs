@@ -37,25 +37,24 @@ pub fn client_config(o: &TlsOptions) -> Result<Arc<ClientConfig>, String> {
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
         .map_err(|e| format!("TLS setup: {e}"))?;
-    let mut config = if o.insecure {
-        builder
-            .dangerous()
-            .with_custom_certificate_verifier(Arc::new(AcceptAnyCertificate(provider)))
-            .with_no_client_auth()
+    let (roots, pinned) = if o.insecure {
+        (None, Vec::new())
     } else {
         let pinned = match o.ca_file.as_deref() {
             Some(path) => read_pem_certs(path)?,
             None => Vec::new(),
         };
-        let roots = Arc::new(roots(&pinned, o.ca_file.as_deref())?);
-        let webpki = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
+        let store = Arc::new(roots(&pinned, o.ca_file.as_deref())?);
+        let webpki = WebPkiServerVerifier::builder_with_provider(store, provider.clone())
             .build()
             .map_err(|e| format!("TLS setup: {e}"))?;
-        builder
-            .dangerous()
-            .with_custom_certificate_verifier(Arc::new(RootsOrPinned { webpki, pinned }))
-            .with_no_client_auth()
+        (Some(webpki), pinned)
     };
+    let policy = CertificatePolicy { roots, pinned, provider };
+    let mut config = builder
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(policy))
+        .with_no_client_auth();
     // HTTP/1.1 only: a server that would pick h2 by ALPN must answer in HTTP/1.1 instead.
     config.alpn_protocols = vec![b"http/1.1".to_vec()];
     Ok(Arc::new(config))
@@ -81,16 +80,19 @@ fn roots(ca: &[CertificateDer<'static>], ca_file: Option<&str>) -> Result<RootCe
     Ok(roots)
 }
 
-/// The roots' verdict, except that a server certificate given in `--ca-file` itself is trusted
-/// as it is (as curl's `--cacert` does): webpki refuses a self-signed certificate that says
-/// `CA:TRUE` (OpenSSL's `req -x509` default) as a server's own, even when it is a root.
+/// Which server certificates a step accepts. `roots: None` is `--insecure`: any certificate, any
+/// name. Otherwise the roots' verdict, except that a server certificate given in `--ca-file` itself
+/// is trusted as it is (as curl's `--cacert` does): webpki refuses a self-signed certificate that
+/// says `CA:TRUE` (OpenSSL's `req -x509` default) as a server's own, even when it is a root.
+/// The handshake's signatures are verified in every case, so the keys are the server's.
 #[derive(Debug)]
-struct RootsOrPinned {
-    webpki: Arc<WebPkiServerVerifier>,
+struct CertificatePolicy {
+    roots: Option<Arc<WebPkiServerVerifier>>,
     pinned: Vec<CertificateDer<'static>>,
+    provider: Arc<CryptoProvider>,
 }
 
-impl ServerCertVerifier for RootsOrPinned {
+impl ServerCertVerifier for CertificatePolicy {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -99,10 +101,10 @@ impl ServerCertVerifier for RootsOrPinned {
         ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        match self
-            .webpki
-            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
-        {
+        let Some(roots) = &self.roots else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        match roots.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now) {
             Err(_) if self.pinned.iter().any(|p| p.as_ref() == end_entity.as_ref()) => Ok(ServerCertVerified::assertion()),
             verdict => verdict,
         }
@@ -114,7 +116,7 @@ impl ServerCertVerifier for RootsOrPinned {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.webpki.verify_tls12_signature(message, cert, dss)
+        verify_tls12_signature(message, cert, dss, &self.provider.signature_verification_algorithms)
     }
 
     fn verify_tls13_signature(
@@ -123,11 +125,11 @@ impl ServerCertVerifier for RootsOrPinned {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.webpki.verify_tls13_signature(message, cert, dss)
+        verify_tls13_signature(message, cert, dss, &self.provider.signature_verification_algorithms)
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.webpki.supported_verify_schemes()
+        self.provider.signature_verification_algorithms.supported_schemes()
     }
 }
 
@@ -140,45 +142,6 @@ fn read_pem_certs(path: &str) -> Result<Vec<CertificateDer<'static>>, String> {
         return Err(format!("--ca-file: no certificate in {path}"));
     }
     Ok(certs)
-}
-
-/// `--insecure`: any certificate, any name. The signatures of the handshake are still verified.
-#[derive(Debug)]
-struct AcceptAnyCertificate(Arc<CryptoProvider>);
-
-impl ServerCertVerifier for AcceptAnyCertificate {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls12_signature(message, cert, dss, &self.0.signature_verification_algorithms)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        verify_tls13_signature(message, cert, dss, &self.0.signature_verification_algorithms)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
 }
 
 /// Handshake durations of a step, kept whole (one per connection opened): count, p50, max.
