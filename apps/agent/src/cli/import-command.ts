@@ -6,8 +6,7 @@ import { runFollow } from '../import/follow.ts';
 import { K6_DEFAULT_LATENCY_METRIC, K6_LATENCY_METRICS } from '../import/k6.ts';
 import { runImport, type ImportResult } from '../import/run-import.ts';
 import { IMPORT_TOOLS, toolSpec, type ToolVariant } from '../import/tools.ts';
-import { SweepError } from '../sweep/sweep-error.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT, exitWithSweepError } from './exit-codes.ts';
 import { collectTag, parseDuration, parseNumbers, parsePositiveInt } from './parse-flags.ts';
 import { durationText, importDefault, withDefault } from './flag-defaults.ts';
 
@@ -135,9 +134,7 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
     if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     process.exitCode = EXIT.ok;
   } catch (err) {
-    if (!(err instanceof SweepError)) throw err;
-    process.stderr.write(`error: ${err.message}\n`);
-    process.exitCode = err.kind === 'config' ? EXIT.usage : EXIT.failed;
+    exitWithSweepError(err);
   } finally {
     process.off('SIGINT', onSigint);
   }

@@ -4,8 +4,7 @@ import { formatLevel } from '@kneeboard/contracts/figures';
 import { DEFAULT_ENGINE_BINARY, resolveEngine } from '../native/engine-binary.ts';
 import { DEFAULT_CLOSED_LEVELS, SweepConfig } from '../sweep/config.ts';
 import { runSweep } from '../sweep/run-sweep.ts';
-import { SweepError } from '../sweep/sweep-error.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT, exitWithSweepError } from './exit-codes.ts';
 import {
   collectHeader,
   collectTag,
@@ -189,9 +188,7 @@ async function sweep(flags: SweepFlags): Promise<void> {
     }
     process.exitCode = result.status === 'aborted' ? EXIT.interrupted : u.lostEvents > 0 || spooled ? EXIT.failed : EXIT.ok;
   } catch (err) {
-    if (!(err instanceof SweepError)) throw err;
-    process.stderr.write(`error: ${err.message}\n`);
-    process.exitCode = err.kind === 'config' ? EXIT.usage : EXIT.failed;
+    exitWithSweepError(err);
   } finally {
     process.off('SIGINT', onSigint);
   }
