@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { createShareLink } from '../../app/tokens/actions.ts';
 import { CopyField } from '../tokens/CopyField.tsx';
-import { EXPIRY_CHOICES } from '../tokens/expiry.ts';
+import { ExpiryField } from '../tokens/ExpiryField.tsx';
 import './share-link.css';
 
 type State = { kind: 'idle' } | { kind: 'pending' } | { kind: 'done'; url: string; expiresAt: number | null } | { kind: 'error'; message: string };
@@ -36,16 +36,7 @@ export function ShareLinkButton({ runs, path, label }: { runs: string[]; path: s
         <div className="popover share-link-popover" role="group" aria-label="Read-only share link" data-testid="share-link-popover">
           <p className="muted small">Anyone with this link can see this view only — no other run, no list, no changes.</p>
           <div className="share-link-row">
-            <label className="field">
-              Expires after
-              <select value={days} onChange={(e) => setDays(Number(e.target.value))} data-testid="share-link-expiry">
-                {EXPIRY_CHOICES.map((c) => (
-                  <option key={c.days} value={c.days}>
-                    {c.label}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <ExpiryField value={days} onChange={(e) => setDays(Number(e.target.value))} data-testid="share-link-expiry" />
             <button type="button" className="primary" onClick={() => void create()} disabled={state.kind === 'pending'} data-testid="share-link-create">
               {state.kind === 'pending' ? 'Creating…' : 'Create link'}
             </button>

@@ -3,7 +3,7 @@
 import { useActionState } from 'react';
 import { createTokenAction, type CreateState } from '../../app/tokens/actions.ts';
 import { CopyField } from './CopyField.tsx';
-import { EXPIRY_CHOICES } from './expiry.ts';
+import { ExpiryField } from './ExpiryField.tsx';
 
 /** A new ingest, write or admin token; its secret is shown here once, with a copy button. */
 export function CreateTokenForm() {
@@ -28,16 +28,7 @@ export function CreateTokenForm() {
           Service (optional, ingest and write)
           <input type="text" name="service" maxLength={200} placeholder="any service" data-testid="token-service" />
         </label>
-        <label className="field">
-          Expires after
-          <select name="expires" defaultValue="90" data-testid="token-expiry">
-            {EXPIRY_CHOICES.map((c) => (
-              <option key={c.days} value={c.days}>
-                {c.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ExpiryField name="expires" defaultValue="90" data-testid="token-expiry" />
         <button type="submit" className="primary" disabled={pending} data-testid="token-create">
           {pending ? 'Creating…' : 'Create token'}
         </button>
