@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CurvePoint } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
-import { qps, windowSeconds } from './curve.ts';
+import { curvePoint } from './curve.ts';
 import { interpolate, rankPair } from './rank-quantiles.ts';
 import { mergedStateHex, rollupQuantiles, ROLLUP_DD as DD, ROLLUP_SCALE as SCALE, type RanksAnsweredBy } from './rollup-sketch.ts';
 import { readStepWindows, windowConditions, type StepWindowBounds } from './rollup-window.ts';
@@ -167,28 +167,18 @@ export async function queryRollupCurve(db: Db, runId: string, known?: StepWindow
   return counts.map((c) => {
     const w = windowOf(c.level);
     const s = sketches.get(c.level);
-    const window_s = windowSeconds(w.measure_from, w.ended_at, c.last_ts);
-    const [p50, p90, p99, p999] = percentiles('lat', s?.lat, c.n_ok);
-    const [compute50, compute99] = percentiles('compute', s?.compute, c.n_compute);
-    const [queue50, queue99] = percentiles('queue', s?.queue, c.n_queue);
-    const [other50] = percentiles('other', s?.other, c.n_other);
-    return {
+    return curvePoint({
       level: c.level,
       requests: c.requests,
-      errors: c.requests - c.n_ok,
-      qps: qps(c.n_ok, window_s),
-      window_s,
-      mean_ms: c.n_ok === 0 ? null : c.latency_sum / c.n_ok,
-      p50_ms: p50 ?? null,
-      p90_ms: p90 ?? null,
-      p99_ms: p99 ?? null,
-      p999_ms: p999 ?? null,
-      compute_p50_ms: compute50 ?? null,
-      compute_p99_ms: compute99 ?? null,
-      queue_p50_ms: queue50 ?? null,
-      queue_p99_ms: queue99 ?? null,
-      other_p50_ms: other50 ?? null,
-      in_progress: w.ended_at === null,
-    };
+      ok: c.n_ok,
+      measureFrom: w.measure_from,
+      endedAt: w.ended_at,
+      lastTs: c.last_ts,
+      meanMs: c.n_ok === 0 ? null : c.latency_sum / c.n_ok,
+      lat: percentiles('lat', s?.lat, c.n_ok),
+      compute: percentiles('compute', s?.compute, c.n_compute),
+      queue: percentiles('queue', s?.queue, c.n_queue),
+      other: percentiles('other', s?.other, c.n_other),
+    });
   });
 }

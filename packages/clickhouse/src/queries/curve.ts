@@ -34,32 +34,57 @@ export function qps(ok: number, seconds: number): number {
   return seconds > 0 ? ok / seconds : 0;
 }
 
+type Percentiles = ReadonlyArray<number | null | undefined>;
+
 /** ClickHouse gives NaN (JSON null) for a quantile of no rows; keep it null, never 0. */
-const at = (xs: Array<number | null>, i: number): number | null => {
+const at = (xs: Percentiles, i: number): number | null => {
   const v = xs[i];
   return v === undefined || v === null || Number.isNaN(v) ? null : v;
 };
 
-function toPoint(row: CurveRow): CurvePoint {
-  const window_s = windowSeconds(row.measure_from, row.ended_at, row.last_ts);
+/** What a curve point is made of, whichever way it was read (raw rows or the rollup). */
+export interface CurvePointParts {
+  level: number;
+  requests: number;
+  ok: number;
+  measureFrom: number;
+  endedAt: number | null;
+  lastTs: number | null;
+  meanMs: number | null;
+  /** p50, p90, p99, p99.9 of the successful requests' latency. */
+  lat: Percentiles;
+  /** p50, p99 of compute and of queue; p50 of the rest. */
+  compute: Percentiles;
+  queue: Percentiles;
+  other: Percentiles;
+}
+
+/** One point of the curve: the one place its fields are derived, for the exact and the rollup reads. */
+export function curvePoint(p: CurvePointParts): CurvePoint {
+  const window_s = windowSeconds(p.measureFrom, p.endedAt, p.lastTs);
   return {
-    level: row.level,
-    requests: row.requests,
-    errors: row.requests - row.ok,
-    qps: qps(row.ok, window_s),
+    level: p.level,
+    requests: p.requests,
+    errors: p.requests - p.ok,
+    qps: qps(p.ok, window_s),
     window_s,
-    mean_ms: row.mean === null || Number.isNaN(row.mean) ? null : row.mean,
-    p50_ms: at(row.lat, 0),
-    p90_ms: at(row.lat, 1),
-    p99_ms: at(row.lat, 2),
-    p999_ms: at(row.lat, 3),
-    compute_p50_ms: at(row.compute, 0),
-    compute_p99_ms: at(row.compute, 1),
-    queue_p50_ms: at(row.queue, 0),
-    queue_p99_ms: at(row.queue, 1),
-    other_p50_ms: at(row.other, 0),
-    in_progress: row.ended_at === null,
+    mean_ms: p.meanMs === null || Number.isNaN(p.meanMs) ? null : p.meanMs,
+    p50_ms: at(p.lat, 0),
+    p90_ms: at(p.lat, 1),
+    p99_ms: at(p.lat, 2),
+    p999_ms: at(p.lat, 3),
+    compute_p50_ms: at(p.compute, 0),
+    compute_p99_ms: at(p.compute, 1),
+    queue_p50_ms: at(p.queue, 0),
+    queue_p99_ms: at(p.queue, 1),
+    other_p50_ms: at(p.other, 0),
+    in_progress: p.endedAt === null,
   };
+}
+
+function toPoint(row: CurveRow): CurvePoint {
+  const { measure_from: measureFrom, ended_at: endedAt, last_ts: lastTs, mean: meanMs, ...rest } = row;
+  return curvePoint({ ...rest, measureFrom, endedAt, lastTs, meanMs });
 }
 
 /**
