@@ -23,3 +23,4 @@ export * from './capacity.ts';
 export * from './history.ts';
 export * from './timeline.ts';
 export * from './csv.ts';
+export * from './endpoints/index.ts';
