@@ -16,6 +16,19 @@ const DEMO_MAIN = fileURLToPath(new URL('../apps/demo-target/src/main.ts', impor
 const AUTOCANNON = fileURLToPath(new URL('./node_modules/.bin/autocannon', import.meta.url));
 const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
 
+/** Runs the `kneeboard` CLI to its end and keeps what it printed. */
+export function kneeboardCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [KNEEBOARD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** utime + stime of a live process, ms. */
 export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

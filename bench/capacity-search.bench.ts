@@ -13,14 +13,13 @@
  * Run: cd bench && npx tsx capacity-search.bench.ts  → bench/results/capacity-search.json
  * (CS_MODELS=closed|open, CS_ENGINE=native|node, CS_DURATION=3s, CS_WORKERS=8, CS_SERVICE_MS=20, CS_K_CLOSED=2.6, CS_K_OPEN=2)
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunDetail } from '@kneeboard/contracts';
 import { startServerProcess } from '@kneeboard/api/testing';
 import { prng } from '@kneeboard/analysis/testing';
-import { KNEEBOARD, startDemoTarget } from './agent-bench-lib.ts';
+import { kneeboardCli as cli, startDemoTarget } from './agent-bench-lib.ts';
 
 const W = Number(process.env.CS_WORKERS ?? 8);
 const S = Number(process.env.CS_SERVICE_MS ?? 20);
@@ -65,18 +64,6 @@ function doublingGrid(start: number, capacity: number): number {
   while (level <= capacity) [level, n] = [level * 2, n + 1];
   const lo = level / 2;
   return n + Math.ceil((level - lo) / Math.max(1, PRECISION * lo)) - 1;
-}
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [KNEEBOARD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 interface Observation {

@@ -14,7 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunAgents, RunDetail } from '@kneeboard/contracts';
 import { startServerProcess } from '@kneeboard/api/testing';
-import { KNEEBOARD, startDemoTarget } from './agent-bench-lib.ts';
+import { KNEEBOARD, kneeboardCli as cli, startDemoTarget } from './agent-bench-lib.ts';
 import { quantile, report } from './lib/report.ts';
 
 const LEVELS = [6, 12, 24];
@@ -22,18 +22,6 @@ const AGENTS = 3;
 const ROUNDS = Number(process.env.FLEET_ROUNDS ?? 3);
 const ENGINE = process.env.FLEET_ENGINE ?? 'node';
 const STEP = ['-d', '3s', '--warmup', '1s'];
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [KNEEBOARD, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const api = await startServerProcess({ KNEEBOARD_DATA_DIR: mkdtempSync(join(tmpdir(), 'kb-fleet-bench-')) }, 60_000);
 const target = await startDemoTarget(['--workers', '32', '--service-ms', '20']);
