@@ -8,38 +8,14 @@
  *   flock /tmp/kb-bench.lock pnpm tsx bench/agent-engine-alone.bench.ts
  *   env: KB_BENCH_ROUNDS (5), KB_BENCH_SECONDS (5), KB_BENCH_C (50)
  */
-import { spawn } from 'node:child_process';
-import { DEFAULT_ENGINE_BINARY, FrameReader } from '@kneeboard/agent';
 import { loadAverage } from './lib/process-cpu.ts';
-import { PRIORITY, startNginx, wrk } from './lib/load-tools.ts';
+import { engineAlone, startNginx, wrk } from './lib/load-tools.ts';
 import { quantile, report } from './lib/report.ts';
 
 const ROUNDS = Number(process.env.KB_BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.KB_BENCH_SECONDS ?? 5);
 const C = Number(process.env.KB_BENCH_C ?? 50);
 const WARMUP_MS = 1_000;
-
-/** Requests completed inside the window (after the warm-up), ÷ its length. */
-function engineAlone(url: string): Promise<{ qps: number; p50: number }> {
-  const args = ['--url', url, '--mode', 'closed', '--load', String(C), '--threads', '1', '--warmup-ms', String(WARMUP_MS), '--duration-ms', String(SECONDS * 1000)];
-  const child = spawn('bash', ['-c', `${PRIORITY} taskset -c 0 "$0" "$@"`, DEFAULT_ENGINE_BINARY, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const reader = new FrameReader();
-  const latencies: number[] = [];
-  const windowTo = WARMUP_MS + SECONDS * 1000;
-  child.stdout.on('data', (d: Buffer) => {
-    for (const f of reader.push(d)) {
-      if (f.kind !== 'events') continue;
-      for (let i = 0; i < f.length; i++) {
-        const ended = f.ended[i]!;
-        if (f.errorKind[i] === 0 && ended >= WARMUP_MS && ended <= windowTo) latencies.push(ended - f.intended[i]!);
-      }
-    }
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve({ qps: latencies.length / SECONDS, p50: quantile(latencies, 0.5) }) : reject(new Error(`engine exited ${code}`))));
-  });
-}
 
 interface Sample {
   round: number;
@@ -56,7 +32,7 @@ try {
     const order = round % 2 === 0 ? ['wrk -t1', 'engine alone'] : ['engine alone', 'wrk -t1'];
     for (const tool of order) {
       const load = loadAverage();
-      const r = tool === 'wrk -t1' ? await wrk(0, nginx.url, C, SECONDS) : await engineAlone(nginx.url);
+      const r = tool === 'wrk -t1' ? await wrk(0, nginx.url, C, SECONDS) : await engineAlone(0, nginx.url, C, SECONDS, WARMUP_MS);
       samples.push({ round, tool, qps: r.qps, p50: r.p50, load });
       console.log(`round ${round + 1} ${tool}: ${Math.round(r.qps)} req/s, p50 ${r.p50.toFixed(3)} ms (load ${load})`);
     }

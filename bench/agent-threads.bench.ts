@@ -54,7 +54,7 @@ const scenarios = [
   { name: 'box-bound (no burn; nginx 2 workers on the same 2 cores)', workers: 2, burn: 0 },
 ];
 for (const sc of scenarios) {
-  const nginx = await startNginx(CORES, 22_000 + Math.floor(Math.random() * 2_000), sc.workers);
+  const nginx = await startNginx(CORES, 22_000 + Math.floor(Math.random() * 2_000), { workers: sc.workers });
   try {
     for (let round = 0; round < ROUNDS; round++) {
       for (const threads of [1, 2]) {

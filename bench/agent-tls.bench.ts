@@ -9,14 +9,12 @@
  *   flock /tmp/kb-bench.lock pnpm tsx bench/agent-tls.bench.ts
  *   env: KB_BENCH_ROUNDS (2), KB_BENCH_SECONDS (5), KB_BENCH_C (50)
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_ENGINE_BINARY, FrameReader } from '@kneeboard/agent';
 import { KNEEBOARD, startSink, type KneeboardLevel } from './agent-bench-lib.ts';
 import { loadAverage } from './lib/process-cpu.ts';
-import { PRIORITY, runPinned, wrk, type ToolResult } from './lib/load-tools.ts';
+import { engineAlone, runPinned, startNginx, wrk, type ToolResult } from './lib/load-tools.ts';
 import { quantile, report } from './lib/report.ts';
 
 const ROUNDS = Number(process.env.KB_BENCH_ROUNDS ?? 2);
@@ -24,49 +22,6 @@ const SECONDS = Number(process.env.KB_BENCH_SECONDS ?? 5);
 const C = Number(process.env.KB_BENCH_C ?? 50);
 const GENERATOR_CORE = 0;
 const TARGET_CORE = 1;
-
-/** nginx, one worker, TLS on a certificate made here (ECDSA P-256, as most public sites serve). */
-async function startTlsNginx(port: number): Promise<{ url: string; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'kb-nginx-tls-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
-  writeFileSync(join(dir, 'nginx.conf'), `worker_processes 1;
-daemon off;
-master_process off;
-error_log ${dir}/error.log warn;
-pid ${dir}/nginx.pid;
-events { worker_connections 20000; }
-http {
-  access_log off;
-  keepalive_requests 10000000;
-  keepalive_timeout 300s;
-  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
-  server {
-    listen 127.0.0.1:${port} ssl backlog=16384;
-    ssl_certificate ${dir}/cert.pem;
-    ssl_certificate_key ${dir}/key.pem;
-    location / { return 200 "ok\\n"; }
-  }
-}
-`);
-  const child = spawn('bash', ['-c', `ulimit -n 20000 2>/dev/null; exec ${PRIORITY} taskset -c ${TARGET_CORE} /usr/sbin/nginx -p '${dir}' -c '${dir}/nginx.conf'`], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = `https://127.0.0.1:${port}/`;
-  for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`nginx exited ${child.exitCode}`);
-    const r = await runPinned(GENERATOR_CORE, 'curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', url], 5_000);
-    if (r.stdout === '200') break;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  return {
-    url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 async function kneeboardTls(engine: 'native' | 'node', url: string, api: string): Promise<ToolResult & { handshakes: string }> {
   const spool = mkdtempSync(join(tmpdir(), 'kb-bench-spool-'));
@@ -88,33 +43,6 @@ async function kneeboardTls(engine: 'native' | 'node', url: string, api: string)
   };
 }
 
-/** The engine binary alone on core 0 (1 thread): requests completed in the window ÷ its length. */
-function engineAlone(url: string): Promise<ToolResult> {
-  const warmupMs = 1_000;
-  const args = ['--url', url, '--insecure', '--mode', 'closed', '--load', String(C), '--threads', '1', '--warmup-ms', String(warmupMs), '--duration-ms', String(SECONDS * 1000)];
-  const child = spawn('bash', ['-c', `${PRIORITY} taskset -c ${GENERATOR_CORE} "$0" "$@"`, DEFAULT_ENGINE_BINARY, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const reader = new FrameReader();
-  const latencies: number[] = [];
-  const windowTo = warmupMs + SECONDS * 1000;
-  child.stdout.on('data', (d: Buffer) => {
-    for (const f of reader.push(d)) {
-      if (f.kind !== 'events') continue;
-      for (let i = 0; i < f.length; i++) {
-        const ended = f.ended[i]!;
-        if (f.errorKind[i] === 0 && ended >= warmupMs && ended <= windowTo) latencies.push(ended - f.intended[i]!);
-      }
-    }
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve({ qps: latencies.length / SECONDS, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), cpuCores: Number.NaN, rssMiB: Number.NaN })
-        : reject(new Error(`engine exited ${code}`)),
-    );
-  });
-}
-
 interface Sample extends ToolResult {
   tool: string;
   round: number;
@@ -123,12 +51,12 @@ interface Sample extends ToolResult {
 }
 
 const sink = await startSink();
-const nginx = await startTlsNginx(26_000 + Math.floor(Math.random() * 2_000));
+const nginx = await startNginx(TARGET_CORE, 26_000 + Math.floor(Math.random() * 2_000), { tls: true });
 const tools: Array<{ name: string; run: () => Promise<ToolResult & { handshakes?: string }> }> = [
   { name: 'wrk -t1', run: () => wrk(GENERATOR_CORE, nginx.url, C, SECONDS) },
   { name: 'kneeboard native', run: () => kneeboardTls('native', nginx.url, sink.url) },
   { name: 'kneeboard node', run: () => kneeboardTls('node', nginx.url, sink.url) },
-  { name: 'engine alone', run: () => engineAlone(nginx.url) },
+  { name: 'engine alone', run: () => engineAlone(GENERATOR_CORE, nginx.url, C, SECONDS) },
 ];
 const samples: Sample[] = [];
 try {

@@ -3,10 +3,12 @@
  * taskset, its whole process tree's CPU time (bash `times`) and peak RSS (sampled from /proc) taken,
  * and its own numbers parsed from its output.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { DEFAULT_ENGINE_BINARY, FrameReader } from '@kneeboard/agent';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { quantile } from './report.ts';
 import { KNEEBOARD, parseAutocannon, parseOha, parseWrk, type KneeboardLevel } from '../agent-bench-lib.ts';
 
 /**
@@ -134,9 +136,23 @@ export async function kneeboard(engine: 'native' | 'node', core: number, url: st
   };
 }
 
-/** nginx with one worker, pinned to `core`, answering "ok" on keep-alive connections; no daemon, a temp prefix. */
-export async function startNginx(core: number | string, port: number, workers = 1): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+export interface NginxOptions {
+  workers?: number;
+  /** Serve HTTPS on a self-signed certificate made here (ECDSA P-256, as most public sites serve). */
+  tls?: boolean;
+}
+
+/** nginx pinned to `core` (one worker unless told), answering "ok" on keep-alive connections; no daemon, a temp prefix. */
+export async function startNginx(core: number | string, port: number, options: NginxOptions = {}): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const { workers = 1, tls = false } = options;
   const dir = mkdtempSync(join(tmpdir(), 'kb-nginx-'));
+  if (tls) {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+      '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+  }
+  const listen = tls ? `listen 127.0.0.1:${port} ssl backlog=16384;
+    ssl_certificate ${dir}/cert.pem;
+    ssl_certificate_key ${dir}/key.pem;` : `listen 127.0.0.1:${port} backlog=16384;`;
   writeFileSync(
     join(dir, 'nginx.conf'),
     `worker_processes ${workers};
@@ -155,7 +171,7 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   server {
-    listen 127.0.0.1:${port} backlog=16384;
+    ${listen}
     location / { return 200 "ok\\n"; }
   }
 }
@@ -164,14 +180,11 @@ http {
   const child = spawn('bash', ['-c', `ulimit -n 20000 2>/dev/null; exec ${PRIORITY} taskset -c ${core} nginx -p '${dir}' -c '${dir}/nginx.conf'`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const url = `http://127.0.0.1:${port}/`;
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`;
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) throw new Error(`nginx exited ${child.exitCode}: ${err}`);
-    try {
-      if ((await fetch(url)).ok) break;
-    } catch {
-      // not listening yet
-    }
+    // curl -k: the certificate is self-signed, which fetch would refuse.
+    if (spawnSync('curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', url], { encoding: 'utf8' }).stdout === '200') break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
@@ -184,4 +197,35 @@ http {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/**
+ * The native engine binary alone (one thread, closed loop at `c`) pinned to `core`, without the
+ * kneeboard CLI: its frames are read by this bench process (not pinned), and the requests that
+ * completed inside the window after the warm-up, ÷ its length, give the rate.
+ */
+export function engineAlone(core: number, url: string, c: number, seconds: number, warmupMs = 1_000): Promise<ToolResult> {
+  const args = ['--url', url, '--mode', 'closed', '--load', String(c), '--threads', '1', '--warmup-ms', String(warmupMs), '--duration-ms', String(seconds * 1000)];
+  if (url.startsWith('https:')) args.push('--insecure');
+  const child = spawn('bash', ['-c', `${PRIORITY} taskset -c ${core} "$0" "$@"`, DEFAULT_ENGINE_BINARY, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const reader = new FrameReader();
+  const latencies: number[] = [];
+  const windowTo = warmupMs + seconds * 1000;
+  child.stdout.on('data', (d: Buffer) => {
+    for (const f of reader.push(d)) {
+      if (f.kind !== 'events') continue;
+      for (let i = 0; i < f.length; i++) {
+        const ended = f.ended[i]!;
+        if (f.errorKind[i] === 0 && ended >= warmupMs && ended <= windowTo) latencies.push(ended - f.intended[i]!);
+      }
+    }
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve({ qps: latencies.length / seconds, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), cpuCores: Number.NaN, rssMiB: Number.NaN })
+        : reject(new Error(`engine exited ${code}`)),
+    );
+  });
 }
