@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { WEB_DIR } from './next-app.ts';
 
-const SOURCES = ['src', 'next.config.ts', 'tsconfig.json', 'package.json', '../../packages/contracts/src'];
+const SOURCES = ['src', 'next.config.ts', 'tsconfig.json', 'package.json', '../../packages/contracts/src', '../../packages/chart-prep/src', '../../packages/svg-charts/src'];
 
 function newestMtime(p: string): number {
   if (!existsSync(p)) return 0;

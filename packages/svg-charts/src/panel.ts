@@ -1,4 +1,4 @@
-import { scaleLinear, scaleLog, type ScaleContinuousNumeric } from 'd3-scale';
+import { embedLevelScale, embedValueAxis } from './axes.ts';
 import { line } from 'd3-shape';
 import { escapeXml } from './escape.ts';
 import type { ChartSeries, SeriesPoint } from './types.ts';
@@ -27,14 +27,6 @@ export interface PanelSpec {
 const MARGIN = { top: 28, right: 12, bottom: 40, left: 56 };
 const fmt = (v: number) => (Math.abs(v) >= 1000 ? `${(v / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })}k` : v.toLocaleString('en-US', { maximumFractionDigits: 2 }));
 
-/** Geometric sweeps (1, 2, 4 … 512) read best on a log₂ axis; anything narrower stays linear. */
-export function xScaleFor(levels: number[], range: [number, number]): ScaleContinuousNumeric<number, number> {
-  const lo = Math.min(...levels);
-  const hi = Math.max(...levels);
-  if (lo > 0 && hi / lo > 8) return scaleLog().base(2).domain([lo, hi]).range(range);
-  return scaleLinear().domain(lo === hi ? [lo - 1, hi + 1] : [lo, hi]).range(range).nice();
-}
-
 /** One chart panel: axes with units, a grid, a line per series and metric, gaps where values are missing. */
 export function renderPanel(spec: PanelSpec): string {
   const { box } = spec;
@@ -42,19 +34,17 @@ export function renderPanel(spec: PanelSpec): string {
   const x1 = box.x + box.width - MARGIN.right;
   const y0 = box.y + box.height - MARGIN.bottom;
   const y1 = box.y + MARGIN.top;
-  const x = xScaleFor(spec.levels, [x0, x1]);
+  const x = embedLevelScale(spec.levels, [x0, x1]);
   const valueOf = (p: SeriesPoint, key: keyof Omit<SeriesPoint, 'level' | 'flag'>): number | null => {
     const v = p[key] ?? null;
     return v === null || (spec.yLog && v <= 0) ? null : v;
   };
   const values = spec.series.flatMap((s) => s.points.flatMap((p) => spec.metrics.map((m) => valueOf(p, m.key)))).filter((v): v is number => v !== null);
-  const y = spec.yLog
-    ? scaleLog().domain([Math.min(...values, 1) * 0.8, Math.max(1, ...values) * 1.25]).range([y0, y1]).nice()
-    : scaleLinear().domain([0, Math.max(1, ...values) * 1.05]).range([y0, y1]).nice();
+  const { scale: y, ticks: yTicks } = embedValueAxis(values, spec.yLog === true, [y0, y1]);
 
   const out: string[] = [];
   out.push(`<text x="${box.x + MARGIN.left}" y="${box.y + 16}" class="panel-title">${escapeXml(spec.title)}</text>`);
-  for (const t of spec.yLog ? y.ticks(5).filter((t) => /^[125]/.test(String(t))) : y.ticks(5)) {
+  for (const t of yTicks) {
     out.push(`<line x1="${x0}" x2="${x1}" y1="${y(t)}" y2="${y(t)}" class="grid"/>`);
     out.push(`<text x="${x0 - 6}" y="${y(t) + 4}" text-anchor="end" class="tick">${fmt(t)}</text>`);
   }

@@ -1,3 +1,5 @@
+import type { LatencyKey } from '@kneeboard/chart-prep';
+
 export interface SeriesPoint {
   level: number;
   qps: number | null;
@@ -9,7 +11,8 @@ export interface SeriesPoint {
   flag?: string | null;
 }
 
-export type LatencyKey = 'p50_ms' | 'p90_ms' | 'p99_ms' | 'p999_ms';
+/** Which latency percentiles to draw: the fields chart-prep names. */
+export type { LatencyKey };
 
 export interface ChartSeries {
   label: string;

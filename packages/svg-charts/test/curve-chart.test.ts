@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { renderCurveSvg } from '../src/index.ts';
-import { xScaleFor } from '../src/panel.ts';
 
 const points = [1, 2, 4, 8, 16].map((level) => ({ level, qps: Math.min(level, 4) * 50, p50_ms: Math.max(20, level * 5), p99_ms: Math.max(25, level * 7) }));
 
@@ -35,14 +34,5 @@ describe('renderCurveSvg', () => {
 
   it('says so when there is nothing to draw yet', () => {
     expect(renderCurveSvg({ title: 't', parameter: 'c', series: [] })).toContain('no measured levels yet');
-  });
-});
-
-describe('xScaleFor', () => {
-  it('spaces a geometric sweep evenly (log₂) and a narrow one linearly', () => {
-    const log = xScaleFor([1, 2, 4, 8, 16, 32], [0, 500]);
-    expect(log(2) - log(1)).toBeCloseTo(log(32) - log(16), 6);
-    const lin = xScaleFor([10, 20, 30], [0, 100]);
-    expect(lin(20) - lin(10)).toBeCloseTo(lin(30) - lin(20), 6);
   });
 });

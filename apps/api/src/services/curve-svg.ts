@@ -1,5 +1,5 @@
 import { levelFlags } from '@kneeboard/analysis/compare';
-import { colourFor, renderCurveSvg, type ChartSeries, type LatencyKey } from '@kneeboard/svg-charts';
+import { colourFor, latencyKeyOf, renderCurveSvg, type ChartSeries } from '@kneeboard/svg-charts';
 import { levelSelectionContains, type RunDetail, type SvgViewQuery } from '@kneeboard/contracts';
 
 function seriesOf(detail: RunDetail, index: number, dashed: boolean, label: string, view: SvgViewQuery): ChartSeries {
@@ -16,7 +16,7 @@ function seriesOf(detail: RunDetail, index: number, dashed: boolean, label: stri
 
 /** The view's drawing options in the chart's terms. */
 const drawing = (view: SvgViewQuery) => ({
-  latency: view.metrics?.map((m): LatencyKey => `${m}_ms`),
+  latency: view.metrics?.map(latencyKeyOf),
   yScale: view.y,
 });
 

@@ -13,9 +13,8 @@ import { levelSelectionContains, type CurvePoint, type LevelSelection, type Run,
 import { colourFor } from '@kneeboard/svg-charts';
 import { normalizeCurve, type YAxisSpec } from './curve-series.ts';
 import { formatLevel } from '@kneeboard/contracts/figures';
-import { levelDomain, levelTicks, linearAxis, logAxis, logSafe, sweepXScale, type ScaleKind } from './scales.ts';
+import { fitLine, levelDomain, levelTicks, linearAxis, logAxis, logSafe, sweepXScale, type ScaleKind } from '@kneeboard/chart-prep';
 import type { LatencyKey } from './series.ts';
-import { uslLine } from './usl.ts';
 import type { ChartSettings } from './view-state.ts';
 
 export type OverlayMetric = 'qps' | LatencyKey;
@@ -188,13 +187,22 @@ export interface FitLine {
   trusted: boolean;
 }
 
-/** Each run's fitted USL throughput, clipped to the level axis; runs without a fitted line are left out. */
-export function fitLines(details: ReadonlyArray<RunDetail>, xScale: ScaleKind, xDomain: readonly [number, number], sizes?: ReadonlyArray<number>): FitLine[] {
+/**
+ * Each run's fitted USL throughput, clipped to the shown levels and the level axis (`fitLine`, as
+ * on the run page); runs without a fitted line are left out. `shown` defaults to the axis' ends.
+ */
+export function fitLines(
+  details: ReadonlyArray<RunDetail>,
+  xScale: ScaleKind,
+  xDomain: readonly [number, number],
+  sizes?: ReadonlyArray<number>,
+  shown: ReadonlyArray<number> = xDomain,
+): FitLine[] {
   return runSeries(details, sizes)
     .map((s, i) => ({
       key: s.key,
       colour: s.colour,
-      points: uslLine(details[i]?.analysis.usl_curve ?? [], xScale, xDomain),
+      points: fitLine(details[i]?.analysis.usl_curve ?? [], xScale, shown, xDomain),
       trusted: details[i]?.analysis.usl_trusted ?? false,
     }))
     .filter((f) => f.points.length >= 2);
@@ -261,9 +269,7 @@ export function compareCharts(details: ReadonlyArray<RunDetail>, settings: Chart
   const xScale = settings.x ?? sweepXScale(allLevels);
   const xDomain = levelDomain(levels, xScale);
   // Fitted lines keep to the levels shown (the axis is padded beyond them).
-  const [lo = xDomain[0], hi = xDomain[1]] = [levels[0], levels[levels.length - 1]];
-  const fitRange: [number, number] = [Math.max(xDomain[0], lo * (1 - 1e-9)), Math.min(xDomain[1], hi * (1 + 1e-9))];
-  const fits = settings.fit === true ? fitLines(details, xScale, fitRange, sizes) : [];
+  const fits = settings.fit === true ? fitLines(details, xScale, xDomain, sizes, levels) : [];
   const series = runSeries(details, sizes);
   return {
     series,

@@ -6,7 +6,7 @@
  * axis, values that cannot be drawn (≤ 0) become null too and are counted so the chart can say so.
  */
 import type { CurvePoint, RunAnalysis } from '@kneeboard/contracts';
-import { linearAxis, logAxis, logSafe, type ScaleKind } from './scales.ts';
+import { linearAxis, logAxis, logSafe, type ScaleKind } from '@kneeboard/chart-prep';
 import type { LatencyKey } from './series.ts';
 
 /** The curve sorted by level with one point per level (the last one wins, as in a live update). */

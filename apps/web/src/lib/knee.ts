@@ -5,7 +5,7 @@
  */
 import type { KneeMethod, RunAnalysis } from '@kneeboard/contracts';
 import { formatLevel } from '@kneeboard/contracts/figures';
-import type { ScaleKind } from './scales.ts';
+import type { ScaleKind } from '@kneeboard/chart-prep';
 
 /** What each detector looks at, in words a reader can check against the charts. */
 export const KNEE_METHOD_LABELS: Record<KneeMethod, string> = {

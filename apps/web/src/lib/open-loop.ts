@@ -6,7 +6,7 @@
  */
 import type { CurvePoint, LoadModel } from '@kneeboard/contracts';
 import { formatPercent } from '@kneeboard/contracts/figures';
-import type { ScaleKind } from './scales.ts';
+import type { ScaleKind } from '@kneeboard/chart-prep';
 
 export function isOpenLoop(loadModel: LoadModel | string): boolean {
   return loadModel === 'open';

@@ -2,7 +2,7 @@ import type { CurvePoint } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
 import { analysisOf } from './test-analysis.ts';
 import { point, seedCurve } from './test-runs.ts';
-import { polylinePath, uslFitSummary, uslLine } from './usl.ts';
+import { polylinePath, uslFitSummary } from './usl.ts';
 
 /** The analysis' fit of a curve, with its own verdict on it; these tests need one. */
 function fitOf(curve: CurvePoint[], parameter = 'concurrency') {
@@ -10,25 +10,6 @@ function fitOf(curve: CurvePoint[], parameter = 'concurrency') {
   if (a.usl === null) throw new Error('the curve should have a USL fit');
   return { fit: a.usl, trusted: a.usl_trusted };
 }
-
-describe('uslLine', () => {
-  const curve = [
-    { level: 4, qps: 70 },
-    { level: 1, qps: 24 },
-    { level: 1.414, qps: 33 },
-    { level: 0, qps: 0 },
-    { level: 2.5, qps: Number.NaN },
-  ];
-
-  it('keeps fitted points at their own (unswept) levels, sorted', () => {
-    expect(uslLine(curve, 'linear', [0, 10]).map((p) => p.level)).toEqual([0, 1, 1.414, 4]);
-  });
-
-  it('drops what a log axis cannot place and what lies outside the domain', () => {
-    expect(uslLine(curve, 'log', [0.5, 10]).map((p) => p.level)).toEqual([1, 1.414, 4]);
-    expect(uslLine(curve, 'linear', [1, 3]).map((p) => p.level)).toEqual([1, 1.414]);
-  });
-});
 
 describe('polylinePath', () => {
   it('draws through placed points and breaks where a point could not be placed', () => {

@@ -2,30 +2,16 @@
  * Prepare the Universal Scalability Law fit for the page: the fitted line over the measured
  * throughput, whether it is shown by default, and its parameters as text.
  *
- * The fitted points (`usl_curve`) sit at levels that were not swept (about 50 of them, geometric
- * on wide sweeps), so they are placed on the level axis by value (a numeric axis, linear or log),
- * never by index or category.
+ * Which fitted points are drawn (clipped to the shown levels) is chart-prep's `fitLine`, shared with
+ * the comparison; they sit at levels that were not swept, so they are placed by value.
  *
  * Whether the fit is good, and the fitted throughput at a level, are the analysis' decisions
  * (`usl_trusted`, `usl_curve`, `usl_fitted` in the RunAnalysis): nothing here judges R² or
  * evaluates the model.
  */
-import type { UslCurvePoint, UslFit } from '@kneeboard/contracts';
+import type { UslFit } from '@kneeboard/contracts';
 import { formatLevel } from '@kneeboard/contracts/figures';
 import { formatSignificant, formatWithError } from './format.ts';
-import type { ScaleKind } from './scales.ts';
-
-/**
- * The fitted points to draw: finite, sorted by level, inside the level axis' domain, and positive
- * on a log axis (which cannot place 0). Empty when there is no fit.
- */
-export function uslLine(curve: ReadonlyArray<UslCurvePoint>, xScale: ScaleKind, xDomain: readonly [number, number]): UslCurvePoint[] {
-  return curve
-    .filter((p) => Number.isFinite(p.level) && Number.isFinite(p.qps))
-    .filter((p) => (xScale === 'log' ? p.level > 0 : true))
-    .filter((p) => p.level >= xDomain[0] && p.level <= xDomain[1])
-    .sort((a, b) => a.level - b.level);
-}
 
 /** A point in pixels; undefined where the scale could not place it. */
 export interface PixelPoint {

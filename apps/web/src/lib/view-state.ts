@@ -26,18 +26,8 @@ import {
   type RunGroupRef,
 } from '@kneeboard/contracts';
 import { z } from 'zod';
-import type { ScaleKind } from './scales.ts';
+import { latencyKeysIn, metricOf, type ScaleKind } from '@kneeboard/chart-prep';
 import { LATENCY_SERIES, type LatencyKey } from './series.ts';
-
-/** URL token ⇄ curve field, in drawing order. */
-export const METRIC_TOKENS: ReadonlyArray<readonly [string, LatencyKey]> = [
-  ['p50', 'p50_ms'],
-  ['p90', 'p90_ms'],
-  ['p99', 'p99_ms'],
-  ['p999', 'p999_ms'],
-];
-const TOKEN_TO_KEY = new Map(METRIC_TOKENS);
-const KEY_TO_TOKEN = new Map(METRIC_TOKENS.map(([t, k]) => [k, t]));
 
 export const DEFAULT_METRICS: readonly LatencyKey[] = LATENCY_SERIES.filter((s) => s.defaultOn).map((s) => s.key);
 export const DEFAULT_MIN_EFFECT = 0.05;
@@ -105,8 +95,9 @@ const SettingsQuery = z.object({
     .transform((s): LatencyKey[] => {
       if (s === undefined) return [...DEFAULT_METRICS];
       if (s === 'none') return [];
-      const keys = new Set(s.split(',').flatMap((t) => TOKEN_TO_KEY.get(t.trim()) ?? []));
-      return keys.size === 0 ? [...DEFAULT_METRICS] : LATENCY_SERIES.map((x) => x.key).filter((k) => keys.has(k));
+      // Unknown words are left out (a link still opens); none known: the default view.
+      const keys = latencyKeysIn(s);
+      return keys.length === 0 ? [...DEFAULT_METRICS] : keys;
     }),
   x: Scale.nullable().catch(null).default(null),
   y: Scale.catch('linear').default('linear'),
@@ -186,7 +177,7 @@ function sameMetrics(a: ReadonlyArray<LatencyKey>, b: ReadonlyArray<LatencyKey>)
 /** The settings as query pairs, defaults left out, always in the same order. */
 export function settingsPairs(s: ChartSettings): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
-  if (!sameMetrics(s.metrics, DEFAULT_METRICS)) pairs.push(['metrics', s.metrics.length === 0 ? 'none' : s.metrics.map((k) => KEY_TO_TOKEN.get(k)).join(',')]);
+  if (!sameMetrics(s.metrics, DEFAULT_METRICS)) pairs.push(['metrics', s.metrics.length === 0 ? 'none' : s.metrics.map(metricOf).join(',')]);
   if (s.x !== null) pairs.push(['x', s.x]);
   if (s.y !== 'linear') pairs.push(['y', s.y]);
   if (s.fit !== null) pairs.push(['fit', s.fit ? '1' : '0']);

@@ -2,7 +2,7 @@
 
 import { Line, type DotItemDotProps } from 'recharts';
 import type { FitLine, KneeMark, OverlayData, OverlayPoint } from '../../lib/compare-series.ts';
-import type { ScaleKind } from '../../lib/scales.ts';
+import type { ScaleKind } from '@kneeboard/chart-prep';
 import { BASE_DASH } from '../../lib/series.ts';
 import { CHART_HEIGHT } from '../run/chart-style.ts';
 import { CurveChartFrame } from '../run/CurveChartFrame.tsx';

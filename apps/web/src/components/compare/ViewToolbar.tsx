@@ -1,6 +1,6 @@
 'use client';
 
-import type { ScaleKind } from '../../lib/scales.ts';
+import type { ScaleKind } from '@kneeboard/chart-prep';
 import { LATENCY_SERIES, type LatencyKey } from '../../lib/series.ts';
 import { minEffectOptions, type ChartSettings } from '../../lib/view-state.ts';
 import { LevelRangePicker } from '../common/LevelRangePicker.tsx';

@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { Line } from 'recharts';
 import type { LatencyData } from '../../lib/curve-series.ts';
-import type { ScaleKind } from '../../lib/scales.ts';
+import type { ScaleKind } from '@kneeboard/chart-prep';
 import { LATENCY_SERIES, type LatencyKey } from '../../lib/series.ts';
 import { runLevelAxis } from './chart-style.ts';
 import { CurveChartFrame } from './CurveChartFrame.tsx';

@@ -8,9 +8,8 @@ import { formatLevel } from '@kneeboard/contracts/figures';
 import { formatSignificant } from '../../lib/format.ts';
 import { kneeMarker, type KneeMarkerSpec } from '../../lib/knee.ts';
 import { withLevelParam } from '../../lib/level-detail.ts';
-import { levelDomain, sweepXScale, type ScaleKind } from '../../lib/scales.ts';
+import { fitLine, levelDomain, sweepXScale, type ScaleKind } from '@kneeboard/chart-prep';
 import { KNEE_STYLE, LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
-import { uslLine } from '../../lib/usl.ts';
 import { rangeSelection, runViewPath, type LevelSelection, type RunViewState } from '../../lib/view-state.ts';
 import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
 import { useReplaceUrl } from '../common/useReplaceUrl.ts';
@@ -100,22 +99,16 @@ export function RunView({
   const xScale = xChoice ?? sweepXScale(fullCurve.map((p) => p.level));
   const xDomain = levelDomain(levels, xScale);
 
-  // With a level range, the fitted line and the y axis keep to it too.
-  const [lo, hi] = [levels[0] ?? 0, levels[levels.length - 1] ?? 0];
-  const shownAnalysis = useMemo(
-    () => (levelSel !== null ? { ...analysis, usl_curve: analysis.usl_curve.filter((p) => p.level >= lo * (1 - 1e-9) && p.level <= hi * (1 + 1e-9)) } : analysis),
-    [analysis, levelSel, lo, hi],
-  );
+  // The fitted line keeps to the levels shown (a zoomed range too), and so does the y axis.
+  const [domainLo, domainHi] = xDomain;
+  const shownFit = useMemo(() => fitLine(analysis.usl_curve, xScale, levels, [domainLo, domainHi]), [analysis.usl_curve, xScale, levels, domainLo, domainHi]);
+  const shownAnalysis = useMemo(() => ({ ...analysis, usl_curve: shownFit }), [analysis, shownFit]);
   const fit = analysis.usl;
-  const hasFitLine = fit !== null && shownAnalysis.usl_curve.length >= 2;
+  const hasFitLine = fit !== null && shownFit.length >= 2;
   // Drawn by default when the analysis trusts the fit; the reader can switch it on regardless.
   const showFit = hasFitLine && (fitChoice ?? analysis.usl_trusted);
   const knee = kneeMarker(analysis, xDomain, xScale);
-  const [domainLo, domainHi] = xDomain;
-  const fitLine = useMemo(
-    () => (showFit ? uslLine(shownAnalysis.usl_curve, xScale, [domainLo, domainHi]) : []),
-    [showFit, shownAnalysis, xScale, domainLo, domainHi],
-  );
+  const fitPoints = showFit ? shownFit : [];
 
   const openLoop = isOpenLoop(run.load_model);
   const xLabel = levelAxisLabel(run.parameter, run.load_model);
@@ -216,7 +209,7 @@ export function RunView({
           <QpsChart data={qps} parameter={run.parameter} xLabel={xLabel} xScale={xScale} showFit={showFit}>
             {openLoop ? <OfferedLine points={offered} /> : null}
             <KneeMarker marker={knee} />
-            {showFit ? <UslCurve points={fitLine} trusted={analysis.usl_trusted} /> : null}
+            {showFit ? <UslCurve points={fitPoints} trusted={analysis.usl_trusted} /> : null}
           </QpsChart>
         </ChartPanel>
 

@@ -2,7 +2,7 @@ import type { XAxisProps, YAxisProps } from 'recharts';
 import { formatLevel } from '@kneeboard/contracts/figures';
 import { formatCompact } from '../../lib/format.ts';
 import type { YAxisSpec } from '../../lib/curve-series.ts';
-import { levelDomain, levelTicks, type ScaleKind } from '../../lib/scales.ts';
+import { levelDomain, levelTicks, type ScaleKind } from '@kneeboard/chart-prep';
 
 /** Shared look of the run page's charts, so the three plots line up and read as one figure. */
 export const CHART_HEIGHT = 290;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultXScale, isPowersOfTwo, sweepXScale, levelDomain, levelTicks, linearAxis, logAxis, logSafe, niceCeil } from './scales.ts';
+import { defaultXScale, isPowersOfTwo, sweepXScale, levelDomain, levelTicks, linearAxis, logAxis, logSafe, niceCeil } from '../src/scales.ts';
 
 describe('x scale', () => {
   it('is log when levels span more than 8×, linear otherwise', () => {
