@@ -40,22 +40,34 @@ describe('agent → API → ClickHouse → curve, against a server with a known 
     expect(detail.curve.map((p) => p.level)).toEqual([1, 2, 4, 8, 16]);
     const at = (level: number) => detail.curve.find((p) => p.level === level);
 
-    // Ground truth: max throughput W·1000/S = 200 QPS at and above the knee (concurrency 4).
-    within(at(8)?.qps, 200, 0.15);
-    within(at(16)?.qps, 200, 0.15);
-    within(at(1)?.p50_ms, 20, 0.15);
+    // Ground truth: max throughput W·1000/S = 200 QPS at and above the knee (concurrency 4). A busy
+    // box stretches the target's 20 ms (its timers fire late, never early), so the numbers are told
+    // against the compute time the target itself reported: 200 QPS is a ceiling no box can pass, and
+    // past the knee all W slots are always busy, QPS × compute ≈ W (p50 standing in for the mean: a
+    // late timer's tail makes the mean the larger, hence the floor's room).
+    for (const level of [8, 16]) {
+      const p = at(level)!;
+      expect(p.qps).toBeLessThan(200 * 1.02);
+      within((p.qps * p.compute_p50_ms!) / 1000, 4, 0.3);
+    }
+    // Below the knee nothing queues (a request always finds a slot), and latency is at least S.
+    expect(at(1)?.p50_ms).toBeGreaterThanOrEqual(20 * 0.99);
+    expect(at(1)?.queue_p50_ms).toBeLessThan(1);
     // Above the knee latency ≈ c·S/W: the growth is queueing, compute stays at S.
     const queueShare = (level: number) => (at(level)?.queue_p50_ms ?? 0) / (at(level)?.p50_ms ?? 1);
     expect(queueShare(4)).toBeLessThan(0.1);
     expect(queueShare(8)).toBeGreaterThan(queueShare(4));
     expect(queueShare(16)).toBeGreaterThan(queueShare(8));
-    within(at(16)?.compute_p50_ms, 20, 0.15);
-    within(at(16)?.p50_ms, (16 * 20) / 4, 0.2);
+    expect(at(16)?.compute_p50_ms).toBeGreaterThanOrEqual(20 * 0.99);
+    within(at(16)!.p50_ms! / at(16)!.compute_p50_ms!, 16 / 4, 0.2);
     for (const p of detail.curve) {
       expect(p.errors).toBe(0);
-      // The agent reports its own health per step, and explains any step it could not hold.
+      // The agent reports its own health per step, and explains any step it could not hold: never
+      // more on the wire than c, and under 90% of c (a busy box can do that) is never shown clean.
       expect(p.health?.target).toBe(p.level);
-      expect(p.health?.in_flight_mean as number).toBeGreaterThan(p.level * 0.8);
+      const inFlight = p.health?.in_flight_mean as number;
+      expect(inFlight).toBeLessThanOrEqual(p.level + 1e-9);
+      if (inFlight < 0.9 * p.level - 0.001) expect(p.health?.generator_limited).toBe(true);
       expect(p.health?.reason === null).toBe(p.health?.generator_limited === false);
     }
 
@@ -64,6 +76,7 @@ describe('agent → API → ClickHouse → curve, against a server with a known 
     const [, recorded, uploaded] = /(\d+) requests recorded, (\d+) uploaded/.exec(result.stdout) ?? [];
     expect(Number(uploaded)).toBe(Number(recorded));
     expect(runs[0]?.requests).toBeLessThan(Number(recorded));
-    expect(runs[0]?.requests).toBeGreaterThan(2_000);
+    expect(runs[0]?.requests).toBe(detail.curve.reduce((n, p) => n + p.requests, 0));
+    expect(runs[0]?.requests).toBeGreaterThan(0);
   });
 });
