@@ -6,6 +6,7 @@ export { deleteRun, purgeRun, markRunDeleted, recentlyDeletedRuns, deletedRunsWi
 export { listServices } from './queries/services.ts';
 export { createLink, resolveLink } from './queries/links.ts';
 export { upsertStep, listSteps } from './queries/steps.ts';
+export { insertServerMetrics, queryServerMetrics, type StoredStepMetrics } from './queries/server-metrics.ts';
 export { countRequests, countRollupRequests } from './queries/events.ts';
 export { getRunSpan, type RunSpan } from './queries/run-span.ts';
 export { queryRunChangeMarks } from './queries/run-changes.ts';

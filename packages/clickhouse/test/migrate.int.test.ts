@@ -30,6 +30,8 @@ describe('migrations', () => {
       'kb_requests_v1',
       'kb_runs_v1',
       'kb_schema_migrations',
+      'kb_server_metric_steps_v1',
+      'kb_server_metrics_v1',
       'kb_steps_v1',
       'kb_tokens_v1',
     ]);

@@ -83,6 +83,29 @@ export function formatChangeInterval(low: number | null | undefined, high: numbe
   return `${signedPercent(low, digits)}…${signedPercent(high, digits)}`;
 }
 
+/**
+ * Cores in a cost sentence (issue 28's "7.8 of 8 cores busy"): one decimal from 1 (`7.8`, `16.0`),
+ * two below (`0.54`); whole counts stay whole (`8`): the cores a machine or a cgroup has.
+ */
+export function formatCoresUsed(cores: number | null | undefined): string {
+  if (missing(cores)) return DASH;
+  if (Number.isInteger(cores)) return whole.format(cores);
+  return Math.abs(cores) >= 1 ? oneDecimal.format(cores) : twoDecimals.format(cores);
+}
+
+/** Bytes (peak memory) in binary units, one decimal: `512 B`, `48.3 MiB`, `1.2 GiB`. */
+export function formatBytes(bytes: number | null | undefined): string {
+  if (missing(bytes)) return DASH;
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${whole.format(value)} B` : `${oneDecimal.format(value)} ${units[unit]}`;
+}
+
 /** A change with its interval in brackets, `+31% [+29%…+33%]`; the change alone without an interval. */
 export function formatChangeWithInterval(change: number | null | undefined, low: number | null | undefined, high: number | null | undefined): string {
   if (missing(change)) return DASH;

@@ -23,4 +23,5 @@ export * from './capacity.ts';
 export * from './history.ts';
 export * from './timeline.ts';
 export * from './csv.ts';
+export * from './server-cost.ts';
 export * from './endpoints/index.ts';

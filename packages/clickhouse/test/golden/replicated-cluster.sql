@@ -337,3 +337,47 @@ ORDER BY run_id;
 -- runs on: every-node
 CREATE TABLE IF NOT EXISTS kb_deleted_runs_v1 ON CLUSTER kneeboard AS kb_deleted_runs_v1_local
 ENGINE = Distributed(kneeboard, currentDatabase(), kb_deleted_runs_v1_local, cityHash64(run_id));
+
+-- 060_create_server_metrics_v1.sql
+-- runs on: every-node
+-- What the server spent during a run (issue 28): one value per metric per second of each step,
+-- read by the agent from the target's /metrics, /proc or a cgroup. `fn` says how the value reads:
+-- rate (a counter's increase per second over the second ending here: CPU-seconds → cores used),
+-- mean or max (a gauge). One source per run: the key is (run, level, metric, second), so a second
+-- agent's — or a retried — write of the same second replaces the first, never adds to it.
+CREATE TABLE IF NOT EXISTS kb_server_metrics_v1_local ON CLUSTER kneeboard
+(
+    run_id  UUID,
+    level   Float64,
+    metric  LowCardinality(String),
+    second  UInt32,
+    fn      LowCardinality(String),
+    value   Float64,
+    version UInt64 DEFAULT toUnixTimestamp64Micro(now64(6))
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/kb_server_metrics_v1_local', '{replica}', version)
+ORDER BY (run_id, level, metric, second);
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_server_metrics_v1 ON CLUSTER kneeboard AS kb_server_metrics_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_server_metrics_v1_local, cityHash64(run_id));
+
+-- 061_create_server_metric_steps_v1.sql
+-- runs on: every-node
+-- Per step of a run, where its server metrics came from (metrics-url, process, cgroup), the cores
+-- the target may use when the source knows them (cgroup cpu.max, --cores), and what went wrong
+-- while reading them ("cpu: no samples between 12:00:03 and 12:00:05 (HTTP 500)"). The newest
+-- write of a step wins, like kb_server_metrics_v1's seconds.
+CREATE TABLE IF NOT EXISTS kb_server_metric_steps_v1_local ON CLUSTER kneeboard
+(
+    run_id          UUID,
+    level           Float64,
+    source          LowCardinality(String),
+    cores_available Nullable(Float64),
+    notes           Array(String),
+    version         UInt64 DEFAULT toUnixTimestamp64Micro(now64(6))
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/kb_server_metric_steps_v1_local', '{replica}', version)
+ORDER BY (run_id, level);
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_server_metric_steps_v1 ON CLUSTER kneeboard AS kb_server_metric_steps_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_server_metric_steps_v1_local, cityHash64(run_id));

@@ -5,6 +5,7 @@ import { fleetEndpoints } from './fleet.ts';
 import { healthEndpoints } from './health.ts';
 import { ingestEndpoints } from './ingest.ts';
 import { runEndpoints } from './runs.ts';
+import { serverMetricEndpoints } from './server-metrics.ts';
 import { tokenEndpoints } from './tokens.ts';
 
 export * from './endpoint.ts';
@@ -28,6 +29,7 @@ export const ENDPOINTS = {
   ...catalogEndpoints,
   ...tokenEndpoints,
   ...fleetEndpoints,
+  ...serverMetricEndpoints,
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;

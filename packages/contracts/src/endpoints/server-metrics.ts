@@ -1,0 +1,35 @@
+import { ApiError } from '../errors.ts';
+import { MAX_SERVER_METRIC_POINTS, RunCost, ServerMetricsBatch, ServerMetricsResponse } from '../server-cost.ts';
+import { API_PREFIX, endpoint } from './endpoint.ts';
+import { RunIdParams } from './runs.ts';
+
+const POST_DESCRIPTION = `One step's server metrics (CPU, memory, any selector's values) per second, as the agent read them from the
+target's /metrics, /proc or a cgroup. The level must be one of the run's steps; at most ${MAX_SERVER_METRIC_POINTS} points
+(413 above). Stored by (run, level, metric, second): posting a second again replaces it, so a retry, or another agent
+reading the same source, is stored once.`;
+
+/** What the server spent at each level: written by the agent with each step, read beside the curve. */
+export const serverMetricEndpoints = {
+  postServerMetrics: endpoint({
+    method: 'POST',
+    path: `${API_PREFIX}/runs/:id/server-metrics`,
+    scope: 'ingest',
+    service: 'run',
+    summary: "Record what the server spent during a step (CPU, memory), per second",
+    description: POST_DESCRIPTION,
+    tags: ['ingest'],
+    params: RunIdParams,
+    body: ServerMetricsBatch,
+    responses: { 200: ServerMetricsResponse, 400: ApiError, 409: ApiError, 413: ApiError, 503: ApiError },
+  }),
+  getRunCost: endpoint({
+    method: 'GET',
+    path: `${API_PREFIX}/runs/:id/cost`,
+    scope: 'read',
+    share: 'run',
+    summary: 'What each level cost the server: cores used, peak memory, QPS per core, CPU-seconds per 1,000 requests, and the CPU verdict',
+    tags: ['runs'],
+    params: RunIdParams,
+    responses: { 200: RunCost, 404: ApiError },
+  }),
+} as const;

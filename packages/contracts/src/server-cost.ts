@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { IngestLevel, Level } from './common.ts';
+import { LINE, plainLine } from './text.ts';
+
+/**
+ * What the server spent at each level (issue 28): the agent reads the target's CPU and memory
+ * (its /metrics, /proc or a cgroup) every second of each step and posts them with the step; the
+ * API answers each level's cost beside the curve.
+ */
+
+/** Where a run's server metrics come from: a Prometheus text endpoint, /proc/PID, a cgroup v2 directory. */
+export const ServerMetricSource = z.enum(['metrics-url', 'process', 'cgroup']);
+export type ServerMetricSource = z.infer<typeof ServerMetricSource>;
+
+/** How a stored value reads: a counter's increase per second, or a gauge's mean or max over the second. */
+export const ServerMetricFn = z.enum(['rate', 'mean', 'max']);
+
+/** A selector's alias, `cpu` in `cpu=rate(…)`: what the figures are named by. */
+export const MetricAlias = z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'must be a name such as cpu or mem').max(64);
+
+/** The aliases the cost figures read: cores used (a rate of CPU-seconds) and peak memory (bytes). */
+export const CPU_METRIC = 'cpu';
+export const MEMORY_METRIC = 'mem';
+
+/** Points in one post (about 200 KB, inside the API's default 256 KiB body): a long step or many metrics post in parts. */
+export const MAX_SERVER_METRIC_POINTS = 3_000;
+/** Distinct metrics in one post. */
+export const MAX_SERVER_METRICS = 16;
+/** Epoch seconds between 2000-01-01 and 2100-01-01, like IngestEpochMs. */
+const EpochSecond = z.number().int('must be a whole epoch second').min(946_684_800, 'must be an epoch second after 2000-01-01').max(4_102_444_800, 'must be an epoch second before 2100-01-01');
+
+export const ServerMetricPoint = z.object({
+  metric: MetricAlias,
+  fn: ServerMetricFn,
+  /** The epoch second the value belongs to: a rate's is the second its interval ends in. */
+  second: EpochSecond,
+  value: z.number().finite().min(-1e18).max(1e18),
+});
+export type ServerMetricPoint = z.infer<typeof ServerMetricPoint>;
+
+/**
+ * One step's server metrics, as the agent posts them once the step ends. Several posts for one
+ * level replace each other second by second (the key is run, level, metric, second), so a retry or
+ * a second agent reading the same source is stored once.
+ */
+export const ServerMetricsBatch = z
+  .object({
+    level: IngestLevel,
+    source: ServerMetricSource,
+    /** The cores the target may use, when the source knows (cgroup cpu.max) or `--cores` said; null otherwise. */
+    cores_available: z.number().positive().max(100_000).nullable().default(null),
+    /** Bounded by the route (413 past MAX_SERVER_METRIC_POINTS), not here. */
+    points: z.array(ServerMetricPoint),
+    /** What went wrong while reading: gaps and counter resets, one sentence each. */
+    notes: z.array(z.string().max(300).superRefine(plainLine).meta(LINE)).max(20).default([]),
+  })
+  .superRefine((b, ctx) => {
+    const metrics = new Map<string, string>();
+    for (const [i, p] of b.points.entries()) {
+      const fn = metrics.get(p.metric);
+      if (fn !== undefined && fn !== p.fn) ctx.addIssue({ code: 'custom', path: ['points', i, 'fn'], message: `metric ${p.metric} is already ${fn} in this post` });
+      metrics.set(p.metric, p.fn);
+    }
+    if (metrics.size > MAX_SERVER_METRICS) ctx.addIssue({ code: 'custom', path: ['points'], message: `at most ${MAX_SERVER_METRICS} metrics per post` });
+  });
+export type ServerMetricsBatch = z.infer<typeof ServerMetricsBatch>;
+export type ServerMetricsBatchInput = z.input<typeof ServerMetricsBatch>;
+
+/** One level's cost, over its measured window. Every figure is null where it cannot be known. */
+export const LevelCost = z.object({
+  level: Level,
+  source: ServerMetricSource,
+  /** CPU cores used: the mean of the per-second `cpu` rate over the measured window. */
+  cores_used: z.number().nullable(),
+  /** The cores the target may use, when known. */
+  cores_available: z.number().nullable(),
+  /** The highest `mem` value in the measured window, bytes. */
+  peak_memory_bytes: z.number().nullable(),
+  /** Throughput per core used: the level's QPS ÷ cores used. */
+  qps_per_core: z.number().nullable(),
+  /** CPU-seconds per 1,000 requests: cores used × window seconds ÷ requests × 1,000. */
+  cpu_seconds_per_1k: z.number().nullable(),
+  /** QPS per core here relative to the lowest measured level's (1 = every core as productive as at the start). */
+  efficiency_per_core: z.number().nullable(),
+  /** Seconds of `cpu` samples in the measured window. */
+  seconds: z.number().int().nonnegative(),
+  notes: z.array(z.string()),
+});
+export type LevelCost = z.infer<typeof LevelCost>;
+
+/** A run's cost per level and what it says about the knee; `levels` is empty when nothing was read. */
+export const RunCost = z.object({
+  levels: z.array(LevelCost),
+  /** "saturates at 8 with 7.8 of 8 cores busy: CPU-bound", or null without a knee or a CPU series. */
+  verdict: z.string().nullable(),
+});
+export type RunCost = z.infer<typeof RunCost>;
+
+export const ServerMetricsResponse = z.object({ ok: z.literal(true), points: z.number().int().nonnegative() });
