@@ -13,8 +13,9 @@ describe('demo target on 127.0.0.1', () => {
     target = await startDemoTarget({ workers: 1, serviceMs: 200, port: 0 });
     const res = await timedGet(`${target.url}/healthz`);
     expect(res.status).toBe(200);
-    expect(res.latencyMs).toBeLessThan(100);
-    expect(target.stats().served).toBe(0);
+    // Counted, not timed: it was never in flight and nothing was served (a 200 ms slot would be).
+    expect(res.serverTiming).toBeFalsy();
+    expect(target.stats()).toMatchObject({ maxInFlight: 0, served: 0 });
   });
 
   it('sends a parseable Server-Timing with the measured compute time', async () => {
@@ -23,45 +24,48 @@ describe('demo target on 127.0.0.1', () => {
     expect(res.status).toBe(200);
     const timing = parseDemoTiming(res.serverTiming);
     expect(timing.queue).toBeLessThan(2);
-    // setTimeout is only accurate to about a millisecond; the header reports what was achieved.
+    // setTimeout is only accurate to about a millisecond, and late on a busy box; the header reports what was achieved.
     expect(timing.compute).toBeGreaterThan(18);
-    expect(timing.compute).toBeLessThan(30);
     expect(JSON.parse(res.body)).toEqual({ queue_ms: expect.any(Number), compute_ms: expect.any(Number) });
     expect(res.latencyMs).toBeGreaterThanOrEqual(timing.compute);
   });
 
-  it('with W=2, S=20 and 4 concurrent requests: two take ~20 ms, two ~40 ms after ~20 ms of queue', async () => {
-    target = await startDemoTarget({ workers: 2, serviceMs: 20, port: 0 });
+  it('with W=2, S=200 and 4 concurrent requests: two take ~200 ms, two ~400 ms after ~200 ms of queue', async () => {
+    // 200 ms, so the four requests' arrivals — spread by however slowly a busy box sends them — are
+    // close together beside S; the bounds below leave 50 ms for that spread.
+    target = await startDemoTarget({ workers: 2, serviceMs: 200, port: 0 });
     const url = target.url;
     const agent = await warmAgent(url, 4);
     const results = await Promise.all([1, 2, 3, 4].map(() => timedGet(url, agent)));
     agent.destroy();
-    const sorted = results.map((r) => ({ ...r, timing: parseDemoTiming(r.serverTiming) })).sort((a, b) => a.latencyMs - b.latencyMs);
+    // Told apart by the server's own queue time, not by latency: a slot whose timer fired late hands
+    // the next request a shortened hold, so on a busy box a queued request can finish as early as a
+    // first-served one.
+    const sorted = results.map((r) => ({ ...r, timing: parseDemoTiming(r.serverTiming) })).sort((a, b) => a.timing.queue - b.timing.queue);
     const [a, b, c, d] = sorted as [(typeof sorted)[0], (typeof sorted)[0], (typeof sorted)[0], (typeof sorted)[0]];
     // Bounds are relative to the compute time the server measured where they can be: a busy machine
     // fires timers late, and the header tells how late.
     for (const fast of [a, b]) {
       expect(fast.timing.queue).toBeLessThan(5);
-      expect(fast.timing.compute).toBeGreaterThan(18);
+      expect(fast.timing.compute).toBeGreaterThan(198);
       expect(fast.latencyMs).toBeGreaterThanOrEqual(fast.timing.compute);
-      expect(fast.latencyMs).toBeLessThan(35);
     }
     for (const slow of [c, d]) {
       // It waited about one service time: until one of the first two released its slot.
-      expect(slow.timing.queue).toBeGreaterThan(Math.min(a.timing.compute, b.timing.compute) - 5);
+      expect(slow.timing.queue).toBeGreaterThan(Math.min(a.timing.compute, b.timing.compute) - 50);
       expect(slow.timing.queue).toBeLessThan(Math.max(a.timing.compute, b.timing.compute) + 2);
       // A slot makes up its previous timer's lateness (so its ceiling stays 1000/S on a busy box):
       // a queued request's compute can be shorter than S, but queue + compute is two service times.
-      expect(slow.timing.queue + slow.timing.compute).toBeGreaterThan(38);
+      expect(slow.timing.queue + slow.timing.compute).toBeGreaterThan(350);
       expect(slow.latencyMs).toBeGreaterThanOrEqual(slow.timing.queue + slow.timing.compute);
-      expect(slow.latencyMs).toBeGreaterThan(38);
-      expect(slow.latencyMs).toBeLessThan(70);
     }
     expect(target.stats().maxInFlight).toBe(4);
   });
 
   it('serves queued requests in arrival order (FIFO)', async () => {
-    target = await startDemoTarget({ workers: 1, serviceMs: 15, port: 0 });
+    // 300 ms: the slot is still busy when the next request arrives, however slowly a busy box sends
+    // it (at 15 ms a request could find the slot free again, and its queue time 0).
+    target = await startDemoTarget({ workers: 1, serviceMs: 300, port: 0 });
     const t = target;
     const pending = [];
     // Send one at a time and wait until the server has it, so the arrival order is known.
@@ -77,22 +81,27 @@ describe('demo target on 127.0.0.1', () => {
   });
 
   it('makes up a late timer on the next queued request, so a busy slot keeps its throughput', async () => {
-    target = await startDemoTarget({ workers: 1, serviceMs: 20, port: 0 });
+    // S = 100 ms and a 150 ms block: the block's lateness (≥ 50 ms) dwarfs what a busy box adds to any
+    // timer, so each check below has ~50 ms of room for the box's own lateness.
+    target = await startDemoTarget({ workers: 1, serviceMs: 100, port: 0 });
     const t = target;
     const agent = await warmAgent(t.url, 3);
     const pending = [1, 2, 3].map(() => timedGet(t.url, agent));
     await waitFor(() => t.stats().inFlight === 3);
-    // Block the event loop well past the first request's 20 ms, as a busy machine would.
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 35);
+    // Block the event loop well past the first request's 100 ms, as a busy machine would.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 150);
     const timings = (await Promise.all(pending)).map((r) => parseDemoTiming(r.serverTiming)).sort((x, y) => x.queue - y.queue);
     agent.destroy();
     const [first, second, third] = timings as [(typeof timings)[0], (typeof timings)[0], (typeof timings)[0]];
-    expect(first.compute).toBeGreaterThan(30);
-    // The next request held the slot 20 ms minus the first one's lateness.
-    expect(Math.abs(second.compute - (20 - (first.compute - 20)))).toBeLessThan(3);
-    // Three requests of 20 ms hold the slot for ~60 ms in all, not 60 + the stall.
-    expect(first.compute + second.compute + third.compute).toBeGreaterThan(56);
-    expect(first.compute + second.compute + third.compute).toBeLessThan(68);
+    expect(first.compute).toBeGreaterThan(140);
+    // The next request held the slot 100 ms minus the first one's lateness (timers are late, never
+    // early): never less than that, and shorter than S.
+    expect(second.compute).toBeGreaterThanOrEqual(Math.max(0, 200 - first.compute) - 1);
+    expect(second.compute).toBeLessThan(99);
+    // Three requests of 100 ms hold the slot for ~300 ms in all, not 300 + the block: at least 3·S,
+    // and less than the first's time plus two full service times.
+    expect(first.compute + second.compute + third.compute).toBeGreaterThan(296);
+    expect(second.compute + third.compute).toBeLessThan(199);
   });
 
   it('counts in-flight requests and restarts the maximum on resetStats()', async () => {
@@ -128,14 +137,16 @@ describe('demo target on 127.0.0.1', () => {
 
   it('stalls once, --stall-after-ms after the first served request, for --stall-ms: requests wait, then are served in order', async () => {
     target = await startDemoTarget({ workers: 2, serviceMs: 5, port: 0, stallAfterMs: 100, stallMs: 400 });
-    const before = await timedGet(target.url);
-    expect(before.latencyMs).toBeLessThan(100);
-    await new Promise((r) => setTimeout(r, 150)); // inside the stall
-    const during = await timedGet(target.url);
+    const t = target;
+    const before = await timedGet(t.url);
+    expect(parseDemoTiming(before.serverTiming).queue).toBeLessThan(5);
+    // Inside the stall: sent once it has begun (polled, not slept: a busy box's late timer could
+    // otherwise send it after the stall's end).
+    await waitFor(() => t.stats().stalls === 1);
+    const during = await timedGet(t.url);
     const timing = parseDemoTiming(during.serverTiming);
-    // Arrived ~50 ms into a 400 ms stall: it queued for the rest of it.
+    // Arrived a few ms into a 400 ms stall: it queued for the rest of it (the stall's end may be late, never early).
     expect(timing.queue).toBeGreaterThan(250);
-    expect(timing.queue).toBeLessThan(450);
     expect(target.stats().stalls).toBe(1);
     const after = await timedGet(target.url);
     expect(parseDemoTiming(after.serverTiming).queue).toBeLessThan(50);
