@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { queryRunChangeMarks, type Db } from '@kneeboard/clickhouse';
+import { openEventStore, type Db, type EventStoreOptions } from '@kneeboard/clickhouse';
 import { DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
 import { registerAuth } from './access/auth.ts';
 import { OPEN_ACCESS, type AccessConfig } from './access/config.ts';
@@ -43,13 +43,13 @@ import { buildComparison } from './services/compare.ts';
 import { CompareGuard } from './services/compare-guard.ts';
 import { ComparePool } from './services/compare-pool.ts';
 import { createFleetCoordinator } from './services/fleet-storage.ts';
-import { loadRunDetail } from './services/run-detail.ts';
+import { composeRunDetail, loadRunDetail } from './services/run-detail.ts';
 
 export interface AppOptions {
   db: Db;
   logger?: FastifyServerOptions['logger'];
   /** The write path's rules and caches; defaults suit one API process or several. */
-  ingest?: Partial<IngestOptions>;
+  ingest?: Partial<IngestOptions> & EventStoreOptions;
   /** Browser origins allowed CORS and cross-origin writes (KNEEBOARD_CORS_ORIGINS); none by default. */
   corsOrigins?: readonly string[];
   /** Tokens required or not, public or token reads; open (as on loopback with no token set) by default. */
@@ -95,18 +95,26 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const bodies = registerBodyBudget(app, limits, access);
   const tokens = new TokenAdmin(db, tokenStore);
 
+  // The one place storage's kind is decided for the write path: everything below sees the EventStore.
+  const { onLedgerError, ledgerRefreshMs, ...ingestRules } = ingestOptions;
+  const store = openEventStore(db, {
+    onLedgerError: onLedgerError ?? ((err) => app.log.error({ err }, 'batch ledger write failed; it is retried')),
+    ...(ledgerRefreshMs !== undefined ? { ledgerRefreshMs } : {}),
+    ...(ingestRules.maxRuns !== undefined ? { maxRuns: ingestRules.maxRuns } : {}),
+  });
   const hub = new LiveHub(
     (runId) => loadRunDetail(db, runId),
     (err) => app.log.error({ err }, 'live update failed'),
-    // Embedded: this process owns the data and sees every write; a server may have other writers.
-    db.config.mode === 'server' ? { marks: (ids) => queryRunChangeMarks(db, ids) } : {},
+    {
+      // Where other processes write too, their batches are seen by change marks.
+      marks: store.changeMarks,
+      // Where this process sees every write, stored batches are shown from memory (no query per snapshot).
+      figures: store.live && { live: store.live, compose: (base, curve) => composeRunDetail(base.run, base.steps, curve, 'rollup') },
+    },
   );
+  store.onChange((runId) => hub.stored(runId));
   app.addHook('onClose', async () => hub.close());
-  const ingest = new IngestService(db, {
-    lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS,
-    onLedgerError: (err) => app.log.error({ err }, 'batch ledger write failed; it is retried'),
-    ...ingestOptions,
-  });
+  const ingest = new IngestService(db, store, { lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS, ...ingestRules });
   // Before the first request: what a crashed process left half written is put right (rollup included).
   app.addHook('onReady', async () => {
     const recovered = await ingest.recover().catch((err: unknown) => void app.log.error({ err }, 'crash recovery at start-up failed; each run is recovered before its next write'));
@@ -125,6 +133,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   if (retention) {
     registerRetention(app, db, retention, (runId) => {
       ingest.runs.forget(runId);
+      store.forget(runId);
       hub.notify(runId);
     });
   }

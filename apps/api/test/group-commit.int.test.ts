@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchToken, countRequests, countRollupRequests, readLedger, reconcileLedger, writeLedger, type LedgerEntry } from '@kneeboard/clickhouse';
+import { batchToken, countRequests, countRollupRequests, GroupCommit, readLedger, reconcileLedger, writeLedger, type GroupMember, type LedgerEntry } from '@kneeboard/clickhouse';
 import { buildApp } from '../src/app.ts';
-import { GroupCommit, type GroupMember } from '../src/ingest/group-commit.ts';
 import { createRun, postJson, startTestApi, type TestApi } from './helpers.ts';
 import { arrowOf, randomBatch, stepAt } from './ingest-support.ts';
 

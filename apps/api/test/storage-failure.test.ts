@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SharedInsertFailed } from '@kneeboard/clickhouse';
 import { errorBody } from '../src/errors.ts';
-import { SharedInsertFailed, storageFailure } from '../src/ingest/storage-failure.ts';
+import { storageFailure } from '../src/ingest/storage-failure.ts';
 
 /** ClickHouse's answer to the probe's Arrow body (buffer length patched to 2^40), as chDB gave it. */
 const incorrectData = Object.assign(

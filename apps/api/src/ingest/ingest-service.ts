@@ -1,9 +1,7 @@
-import { markRunDeleted, purgeRun, runRowsLeft, type Db } from '@kneeboard/clickhouse';
+import { BatchIdReused, markRunDeleted, purgeRun, runRowsLeft, type Arrival, type Db, type EventStore, type Recovered } from '@kneeboard/clickhouse';
 import type { IngestResponse } from '@kneeboard/contracts';
-import { BatchRejected, decodeArrowBatch, decodeJsonBatch, type DecodedBatch, type EventBounds } from '@kneeboard/event-wire';
+import { BatchRejected, decodeArrowBatch, decodeJsonBatch, encodeArrowColumns, type DecodedBatch, type EventBounds } from '@kneeboard/event-wire';
 import { HttpError } from '../errors.ts';
-import { BatchWriter } from './batch-writer.ts';
-import { CrashRecovery, type Recovered } from './crash-recovery.ts';
 import { eventBounds, refuseLateWrite } from './run-lifecycle.ts';
 import { RunStateCache, type RunState, type RunStateCacheOptions } from './run-state-cache.ts';
 import { orUnavailable } from './storage-failure.ts';
@@ -11,8 +9,6 @@ import { orUnavailable } from './storage-failure.ts';
 export interface IngestOptions extends RunStateCacheOptions {
   /** How long a finished run still takes batches, steps and a repeated finish. */
   lateDataGraceMs: number;
-  /** Where a failed background write of the batch ledger is reported (it is retried). */
-  onLedgerError?: (err: unknown) => void;
 }
 
 /** A batch as it arrived: a parsed JSON body, or Arrow bytes with the ids from the query string. */
@@ -28,7 +24,8 @@ const PURGE_ROUNDS = 3;
 /** A write to a deleted run: the same final answer as any unknown run (retrying cannot help). */
 const deletedRun = (runId: string) => new HttpError(400, `unknown run ${runId}: it was deleted`, 'id');
 
-export type IncomingBatch = { kind: 'json'; body: unknown } | { kind: 'arrow'; bytes: Uint8Array; batch_id: string; agent_id: string };
+/** `arrival`: the store's count of this batch while it is on its way (EventStore.arriving), released once it is queued. */
+export type IncomingBatch = ({ kind: 'json'; body: unknown } | { kind: 'arrow'; bytes: Uint8Array; batch_id: string; agent_id: string }) & { arrival?: Arrival | undefined };
 
 /**
  * The write path of one API process: run state from a cache, the lifecycle rules, the column
@@ -36,18 +33,16 @@ export type IncomingBatch = { kind: 'json'; body: unknown } | { kind: 'arrow'; b
  */
 export class IngestService {
   readonly runs: RunStateCache;
-  readonly #writer: BatchWriter;
-  readonly #recovery: CrashRecovery;
   /** Runs this process has deleted or is deleting: refused at once, before storage says so. */
   readonly #deleted = new Set<string>();
 
   constructor(
     private readonly db: Db,
+    /** Where batches go, exactly once (embedded or server: it alone knows which). */
+    private readonly store: EventStore,
     private readonly options: IngestOptions,
   ) {
-    this.#recovery = new CrashRecovery(db);
-    this.runs = new RunStateCache(db, options, this.#recovery);
-    this.#writer = new BatchWriter(db, options.onLedgerError ?? ((err) => console.error('batch ledger write failed; retrying', err)));
+    this.runs = new RunStateCache(db, options);
   }
 
   /** Whether this process has deleted the run or is deleting it (its tombstone may still be on its way). */
@@ -76,14 +71,14 @@ export class IngestService {
 
   /**
    * A batch is on its way (its request has arrived): on the embedded engine the next coalesced
-   * insert waits for it. The returned release is called when the batch is queued; call it anyway
-   * when the request ends (idempotent).
+   * insert waits for it. Pass it with the batch to ingest(); release it anyway when the request
+   * ends (idempotent).
    */
-  expectBatch(): () => void {
-    return this.#writer.group?.expect() ?? (() => undefined);
+  expectBatch(): Arrival {
+    return this.store.arriving();
   }
 
-  async ingest(runId: string, incoming: IncomingBatch, now = Date.now(), arrived?: () => void): Promise<IngestResponse> {
+  async ingest(runId: string, incoming: IncomingBatch, now = Date.now()): Promise<IngestResponse> {
     let state = await this.writableRun(runId, 'late batches', now);
     let batch: Decoded;
     try {
@@ -96,10 +91,18 @@ export class IngestService {
     }
     // Checked again with no await since: a deletion that began meanwhile waits only for writes already under way.
     if (this.#deleted.has(runId)) throw deletedRun(runId);
-    const stored = await this.#writer.store(runId, state, batch, batch.canonicalArrow, now, arrived);
+    const arrow = batch.canonicalArrow ?? encodeArrowColumns(batch.columns);
+    // Whether or not a failed insert landed, the retry stores the batch exactly once: a 503 is the honest answer.
+    const outcome = await orUnavailable('the batch', () =>
+      this.store
+        .store({ runId, batchId: batch.batch_id, agentId: batch.agent_id, columns: batch.columns, arrow, receivedAt: now, arrival: incoming.arrival })
+        .catch((err: unknown) => {
+          throw err instanceof BatchIdReused ? new HttpError(409, err.message, 'batch_id') : err;
+        }),
+    );
     // Deleted while it was written: the deletion removes these rows (it waited for this write), so no acknowledgement.
     if (this.#deleted.has(runId)) throw deletedRun(runId);
-    return stored;
+    return outcome === 'stored' ? { accepted: batch.columns.length, duplicate: false } : { accepted: 0, duplicate: true };
   }
 
   /**
@@ -120,14 +123,14 @@ export class IngestService {
       throw err;
     }
     this.runs.forget(runId);
-    await this.#writer.settle(runId);
-    if (this.db.config.mode !== 'embedded') await new Promise((resolve) => setTimeout(resolve, this.runs.spanTtlMs + REPLICA_SETTLE_MS));
+    await this.store.settle(runId);
+    if (!this.store.soleWriter) await new Promise((resolve) => setTimeout(resolve, this.runs.spanTtlMs + REPLICA_SETTLE_MS));
     for (let round = 1; ; round++) {
       await purgeRun(this.db, runId);
       if (round >= PURGE_ROUNDS || (await runRowsLeft(this.db, runId)) === 0) break;
     }
     this.runs.forget(runId);
-    this.#recovery.forget(runId);
+    this.store.forget(runId);
   }
 
   /**
@@ -135,12 +138,12 @@ export class IngestService {
    * written when it died is put right, for every run it touched (see CrashRecovery).
    */
   recover(): Promise<Recovered[]> {
-    return this.#recovery.sweep();
+    return this.store.recover();
   }
 
   /** Writes what the batch ledger still holds in memory (on close). */
   flushLedger(): Promise<void> {
-    return this.#writer.flushLedger();
+    return this.store.flush();
   }
 }
 

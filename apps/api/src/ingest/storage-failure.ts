@@ -1,16 +1,6 @@
+import { SharedInsertFailed } from '@kneeboard/clickhouse';
 import { HttpError } from '../errors.ts';
 import { RETRY_AFTER_S, storageTrouble, undecodableInput } from '../plugins/storage-errors.ts';
-
-/**
- * An insert of several batches together failed: which of them storage could not read, it does not
- * say, so none is told its body is bad (each is answered as a storage failure, and sent again).
- */
-export class SharedInsertFailed extends Error {
-  constructor(override readonly cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause));
-    this.name = 'SharedInsertFailed';
-  }
-}
 
 /**
  * A storage failure on the write path, answered with Retry-After: 507 when the disk is full, 503

@@ -1,6 +1,6 @@
 import { analyzeCurve } from '@kneeboard/analysis';
 import { getRun, listSteps, queryCurve, type Db } from '@kneeboard/clickhouse';
-import type { CurvePoint, PercentilesWanted, RunDetail, StepWindow } from '@kneeboard/contracts';
+import type { CurvePoint, PercentileSource, PercentilesWanted, Run, RunDetail, StepWindow } from '@kneeboard/contracts';
 import { notFound } from '../errors.ts';
 
 /** Each level's point carries the agent's health for that step, so the curve says where the generator was the ceiling. */
@@ -18,13 +18,18 @@ function withHealth(curve: CurvePoint[], steps: StepWindow[]): CurvePoint[] {
 export async function loadRunDetail(db: Db, runId: string, percentiles: PercentilesWanted = 'auto'): Promise<RunDetail | null> {
   const [run, steps, answer] = await Promise.all([getRun(db, runId), listSteps(db, runId), queryCurve(db, runId, percentiles)]);
   if (!run) return null;
-  const curve = withHealth(answer.curve, steps);
+  return composeRunDetail(run, steps, answer.curve, answer.percentiles);
+}
+
+/** A run detail from its parts (a live view's curve from memory comes with the run and steps it last read). */
+export function composeRunDetail(run: Run, steps: StepWindow[], curve: CurvePoint[], percentiles: PercentileSource): RunDetail {
+  const withSteps = withHealth(curve, steps);
   const analysis = analyzeCurve({
-    curve: curve.map((p) => ({ ...p, in_flight: p.health?.in_flight_mean ?? null })),
+    curve: withSteps.map((p) => ({ ...p, in_flight: p.health?.in_flight_mean ?? null })),
     load_model: run.load_model,
     parameter: run.parameter,
   });
-  return { run, steps, curve, percentiles: answer.percentiles, analysis };
+  return { run, steps, curve: withSteps, percentiles, analysis };
 }
 
 /** The run detail, or a 404 naming the parameter that pointed at a run that does not exist. */

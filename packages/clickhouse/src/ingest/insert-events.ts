@@ -59,27 +59,22 @@ async function shardTarget(db: Db, token: string): Promise<{ client: ClickHouseC
 export const batchToken = (runId: string, batchId: string) => `${runId}:${batchId}`;
 
 /**
- * Inserts one batch as one atomic block, idempotently: a second insert of the same (run, batch)
- * — a retry, a replay, the same batch sent to another API replica — is dropped by ClickHouse's own
- * deduplication (the token, within the table's non_replicated_deduplication_window). No lock and
- * no lookup: concurrent inserts are safe on a server, and the embedded engine runs statements one
- * at a time with their own settings.
+ * A ClickHouse server's insert of one batch as one atomic block, idempotently: a second insert of
+ * the same (run, batch) — a retry, a replay, the same batch sent to another API replica — is
+ * dropped by ClickHouse's own deduplication (the token, within the table's
+ * non_replicated_deduplication_window). No lock and no lookup: concurrent inserts are safe. (The
+ * embedded engine takes no request body: its batches go through insertEventGroup.)
  */
 export async function insertEventBatch(db: Db, e: EventInsert): Promise<void> {
   const token = batchToken(e.runId, e.batchId);
-  const query_params = { token, run_id: e.runId, agent_id: e.agentId };
-  if (db.config.mode === 'server') {
-    const target = await shardTarget(db, token);
-    const result = await target.client.exec({
-      query: `${insertSql(`input('${ARROW_STRUCTURE}')`, target.table)} FORMAT ArrowStream`,
-      query_params,
-      values: Readable.from([Buffer.from(e.arrow.buffer, e.arrow.byteOffset, e.arrow.byteLength)]),
-    });
-    // The answer has no rows; reading it to the end is what says the insert has finished.
-    for await (const chunk of result.stream) void chunk;
-    return;
-  }
-  await insertEventGroup(db, token, [e]);
+  const target = await shardTarget(db, token);
+  const result = await target.client.exec({
+    query: `${insertSql(`input('${ARROW_STRUCTURE}')`, target.table)} FORMAT ArrowStream`,
+    query_params: { token, run_id: e.runId, agent_id: e.agentId },
+    values: Readable.from([Buffer.from(e.arrow.buffer, e.arrow.byteOffset, e.arrow.byteLength)]),
+  });
+  // The answer has no rows; reading it to the end is what says the insert has finished.
+  for await (const chunk of result.stream) void chunk;
 }
 
 /** A spill file's name: a UUID, so a list of them is a glob with no metacharacter in it. */
@@ -115,7 +110,7 @@ export async function removeOrphanSpills(dir = SPILL_DIR): Promise<number> {
 let orphansSwept: Promise<unknown> | undefined;
 
 /**
- * Embedded engine only: several batches (of any runs and agents) as ONE insert under one token.
+ * The embedded engine's insert (its store's group commit): several batches (of any runs and agents) as ONE insert under one token.
  *
  * Why: every insert costs the engine a fixed ~15 ms of CPU (a part in each table, the rollup view's
  * pipeline, and the merges of those parts later), against ~0.3 µs per row: measured with the
@@ -127,7 +122,6 @@ let orphansSwept: Promise<unknown> | undefined;
  * reconcileLedger).
  */
 export async function insertEventGroup(db: Db, token: string, batches: readonly EventInsert[]): Promise<void> {
-  if (db.config.mode !== 'embedded') throw new Error('insertEventGroup is for the embedded engine; a server takes each batch as its own insert');
   orphansSwept ??= removeOrphanSpills().catch(() => 0);
   await orphansSwept;
   const names = batches.map(spillName);

@@ -3,7 +3,8 @@ import type { CurvePoint } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
 import { curvePoint } from './curve.ts';
 import { interpolate, rankPair } from './rank-quantiles.ts';
-import { mergedStateHex, rollupQuantiles, ROLLUP_DD as DD, ROLLUP_SCALE as SCALE, type RanksAnsweredBy } from './rollup-sketch.ts';
+import { ddSketchQuantiles, decodeDDSketchState, type DDSketchState } from './ddsketch-state.ts';
+import { mergedStateHex, ROLLUP_DD as DD, ROLLUP_SCALE as SCALE, type RanksAnsweredBy } from './rollup-sketch.ts';
 import { readStepWindows, windowConditions, type StepWindowBounds } from './rollup-window.ts';
 import { OK } from './window.ts';
 
@@ -14,7 +15,7 @@ const SERIES = {
   queue: { state: 's_queue', count: 'n_queue', levels: [0.5, 0.99] },
   other: { state: 's_other', count: 'n_other', levels: [0.5] },
 } as const;
-type Series = keyof typeof SERIES;
+export type Series = keyof typeof SERIES;
 
 const OK_WITH = {
   compute: `${OK} AND r.compute_ms IS NOT NULL`,
@@ -59,7 +60,7 @@ const CountRow = z.object({
 });
 type CountRow = z.infer<typeof CountRow>;
 
-type Sketch = Record<Series, Array<number | null>>;
+export type Sketch = Record<Series, Array<number | null>>;
 const Answers = z.array(z.record(z.string(), z.array(z.number().nullable())));
 
 /**
@@ -99,15 +100,16 @@ async function levelSketches(db: Db, windows: StepWindowBounds[], counts: CountR
 }
 
 const StateRow = CountRow.extend({ s_latency: z.string(), s_compute: z.string(), s_queue: z.string(), s_other: z.string() });
+/** A level's counts and merged sketch states (hex) over its window: what a curve point is computed from. */
+export type LevelStateRow = z.infer<typeof StateRow>;
 
 /**
  * Counts and merged sketch states per level in one read of the rollup rows and the edge seconds
  * (the raw edges are most of a cold curve's cost, and the two-query path below reads them twice).
- * The states come back as bytes (~3 KB a level) and the ranks are answered here
- * (ddsketch-state.ts), with ClickHouse's own arithmetic. Null if a state is not in the layout that
- * code reads (another ClickHouse version): the caller then asks ClickHouse for the ranks.
+ * The states come back as bytes (~3 KB a level).
  */
-async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks: RanksAnsweredBy): Promise<{ counts: CountRow[]; sketches: Map<number, Sketch> | null }> {
+export async function queryLevelStates(db: Db, windows: StepWindowBounds[]): Promise<LevelStateRow[]> {
+  if (windows.length === 0) return [];
   const where = windowConditions(windows);
   const result = await db.client.query({
     query: `
@@ -121,23 +123,40 @@ async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks
     query_params: where.params,
     format: 'JSONEachRow',
   });
-  const rows = z.array(StateRow).parse(await result.json());
+  return z.array(StateRow).parse(await result.json());
+}
+
+/** A level's counts, as a curve point needs them. */
+export type LevelCounts = CountRow;
+/** A level's sketch for each series, in the state's unit (ns). */
+export type LevelSketches = Record<Series, DDSketchState>;
+
+/** The sketches' answers at the two ranks around each percentile of each series (what `percentiles` interpolates). */
+export function sketchAnswers(c: LevelCounts, sketch: (series: Series) => DDSketchState): Sketch {
+  const answer = (series: Series) => {
+    const { count, levels } = SERIES[series];
+    const ranks = levels.flatMap((q) => {
+      const pair = rankPair(q, c[count]);
+      return [pair.lo, pair.hi];
+    });
+    return [...ddSketchQuantiles(sketch(series), Number(DD), ranks)].map((v) => (Number.isNaN(v) ? null : v));
+  };
+  return { lat: answer('lat'), compute: answer('compute'), queue: answer('queue'), other: answer('other') };
+}
+
+/**
+ * The ranks are answered here (ddsketch-state.ts), with ClickHouse's own arithmetic. Null
+ * sketches if a state is not in the layout that code reads (another ClickHouse version): the
+ * caller then asks ClickHouse for the ranks.
+ */
+async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks: RanksAnsweredBy): Promise<{ counts: CountRow[]; sketches: Map<number, Sketch> | null }> {
+  const rows = await queryLevelStates(db, windows);
   const counts = rows.map(({ s_latency: _l, s_compute: _c, s_queue: _q, s_other: _o, ...c }) => c);
   // 'engine': the tests' reference, ClickHouse's own ranks (levelSketches), from the same counts.
   if (ranks === 'engine') return { counts, sketches: null };
   try {
     const sketches = new Map<number, Sketch>();
-    for (const row of rows) {
-      const answer = (series: Series) => {
-        const { state, count, levels } = SERIES[series];
-        const ranks = levels.flatMap((q) => {
-          const pair = rankPair(q, row[count]);
-          return [pair.lo, pair.hi];
-        });
-        return [...rollupQuantiles(row[state], ranks)].map((v) => (Number.isNaN(v) ? null : v));
-      };
-      sketches.set(row.level, { lat: answer('lat'), compute: answer('compute'), queue: answer('queue'), other: answer('other') });
-    }
+    for (const row of rows) sketches.set(row.level, sketchAnswers(row, (series) => decodeDDSketchState(row[SERIES[series].state])));
     return { counts, sketches };
   } catch {
     return { counts, sketches: null };
@@ -148,6 +167,23 @@ async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks
 function percentiles(series: Series, values: Array<number | null> | undefined, n: number): Array<number | null> {
   const ms = (v: number | null | undefined) => (v === null || v === undefined ? null : v / SCALE);
   return SERIES[series].levels.map((q, j) => interpolate(rankPair(q, n), ms(values?.[2 * j]), ms(values?.[2 * j + 1]), n));
+}
+
+/** A level's curve point from its counts and its sketches' answers at the ranks (sketchAnswers). */
+export function rollupPoint(c: LevelCounts, w: Pick<StepWindowBounds, 'measure_from' | 'ended_at'>, s: Sketch | undefined): CurvePoint {
+  return curvePoint({
+    level: c.level,
+    requests: c.requests,
+    ok: c.n_ok,
+    measureFrom: w.measure_from,
+    endedAt: w.ended_at,
+    lastTs: c.last_ts,
+    meanMs: c.n_ok === 0 ? null : c.latency_sum / c.n_ok,
+    lat: percentiles('lat', s?.lat, c.n_ok),
+    compute: percentiles('compute', s?.compute, c.n_compute),
+    queue: percentiles('queue', s?.queue, c.n_queue),
+    other: percentiles('other', s?.other, c.n_other),
+  });
 }
 
 /**
@@ -164,21 +200,5 @@ export async function queryRollupCurve(db: Db, runId: string, known?: StepWindow
   if (counts.length === 0) return [];
   const windowOf = (level: number) => windows.find((x) => x.level === level) as StepWindowBounds;
   const sketches = read.sketches ?? (await levelSketches(db, windows.filter((w) => counts.some((c) => c.level === w.level)), counts));
-  return counts.map((c) => {
-    const w = windowOf(c.level);
-    const s = sketches.get(c.level);
-    return curvePoint({
-      level: c.level,
-      requests: c.requests,
-      ok: c.n_ok,
-      measureFrom: w.measure_from,
-      endedAt: w.ended_at,
-      lastTs: c.last_ts,
-      meanMs: c.n_ok === 0 ? null : c.latency_sum / c.n_ok,
-      lat: percentiles('lat', s?.lat, c.n_ok),
-      compute: percentiles('compute', s?.compute, c.n_compute),
-      queue: percentiles('queue', s?.queue, c.n_queue),
-      other: percentiles('other', s?.other, c.n_other),
-    });
-  });
+  return counts.map((c) => rollupPoint(c, windowOf(c.level), sketches.get(c.level)));
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AgentId, ApiError, ARROW_STREAM_CONTENT_TYPE, BatchId, EventBatch, IngestResponse } from '@kneeboard/contracts';
+import type { Arrival } from '@kneeboard/clickhouse';
 import type { RouteDeps } from '../../deps.ts';
 import { HttpError } from '../../errors.ts';
 import { onBodyStart } from '../../plugins/body-budget.ts';
@@ -53,10 +54,10 @@ function incoming(contentType: string | undefined, body: unknown, query: z.infer
   return { kind: 'arrow', bytes: body, batch_id: query.batch_id, agent_id: query.agent_id };
 }
 
-export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { hub, ingest, limits }) => {
-  /** Each request's GroupCommit.expect() release, from its first byte to its batch being queued (or its end). */
-  const arrivals = new WeakMap<object, () => void>();
-  const arrived = (req: object) => arrivals.get(req)?.();
+export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { ingest, limits }) => {
+  /** Each request's arrival in the store, from its first byte to its batch being queued (or its end). */
+  const arrivals = new WeakMap<object, Arrival>();
+  const arrived = (req: object) => arrivals.get(req)?.release();
 
   // A full batch (100,000 events) is about 8 MB of JSON: the limit (16 MiB by default) leaves room for it and no more.
   app.addContentTypeParser(ARROW_STREAM_CONTENT_TYPE, { parseAs: 'buffer', bodyLimit: limits.eventsBodyBytes }, (_req, body, done) => done(null, body));
@@ -86,9 +87,8 @@ export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { hub, 
         if (undecodable !== null) {
           throw new HttpError(400, 'is not valid UTF-8 once percent-decoded; percent-encode the UTF-8 bytes of the text', undecodable === '' ? 'querystring' : `querystring.${undecodable}`);
         }
-        const outcome = await ingest.ingest(req.params.id, incoming(req.headers['content-type'], req.body, req.query), Date.now(), () => arrived(req));
-        if (!outcome.duplicate) hub.notify(req.params.id);
-        return outcome;
+        // The arrival travels with its batch; the store tells the live views once the batch is stored.
+        return await ingest.ingest(req.params.id, { ...incoming(req.headers['content-type'], req.body, req.query), arrival: arrivals.get(req) });
       } finally {
         arrived(req);
       }

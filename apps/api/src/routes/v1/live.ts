@@ -62,7 +62,7 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
 
       res.write('retry: 1000\n\n');
       if (first.run.status === 'running') {
-        cleanups.push(hub.subscribe(req.params.id, send));
+        cleanups.push(hub.subscribe(req.params.id, send, first));
         const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
         cleanups.push(() => clearInterval(heartbeat));
       }

@@ -1,13 +1,7 @@
-import { reconcileLedger, repairRollup, runsWithSuspectRollup, type Db } from '@kneeboard/clickhouse';
-
-/** What a recovery did, for the log. */
-export interface Recovered {
-  runId: string;
-  /** Ledger rows of a group whose events never landed, removed (so its batches, sent again, are stored). */
-  batchesForgotten: number;
-  /** (level, second) rollup rows rebuilt from the raw rows. */
-  secondsRebuilt: number;
-}
+import type { Db } from '../db.ts';
+import { reconcileLedger } from '../ingest/batch-ledger.ts';
+import { repairRollup, runsWithSuspectRollup } from '../ingest/rollup-repair.ts';
+import type { Recovered } from './event-store.ts';
 
 /**
  * Puts right what a process killed mid-insert left behind, on the embedded engine (one writer,
@@ -20,7 +14,7 @@ export interface Recovered {
  * every run whose rollup total differs from its ledger — runs nobody writes to again are put right
  * too, so the default view (rollup) and `?exact=1` (raw rows) agree after any crash.
  *
- * On a server none of this applies: an insert is one query there, which the server finishes or
+ * The embedded store's alone: on a server none of this applies: an insert is one query there, which the server finishes or
  * cancels whatever becomes of the API process, and a batch that was not acknowledged is sent again
  * under the same token — the raw table drops the copy, and the view's block, deduplicated on its
  * own (`deduplicate_blocks_in_dependent_materialized_views`), is written if it was missing.
@@ -32,7 +26,6 @@ export class CrashRecovery {
 
   /** Recovers the run once per process (a failed attempt is tried again on the next call). */
   run(runId: string): Promise<Recovered> {
-    if (this.db.config.mode !== 'embedded') return Promise.resolve({ runId, batchesForgotten: 0, secondsRebuilt: 0 });
     let recovering = this.#runs.get(runId);
     if (recovering === undefined) {
       recovering = this.#recover(runId);
@@ -44,7 +37,6 @@ export class CrashRecovery {
 
   /** Every run a crash may have left with a rollup that disagrees with its raw rows; the ones that needed work. */
   async sweep(): Promise<Recovered[]> {
-    if (this.db.config.mode !== 'embedded') return [];
     const done: Recovered[] = [];
     for (const runId of await runsWithSuspectRollup(this.db)) {
       const r = await this.run(runId);

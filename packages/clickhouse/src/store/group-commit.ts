@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { batchToken, insertEventGroup, ledgerMatchesEvents, reconcileLedger, repairRollup, writeLedger, type Db, type EventInsert, type LedgerEntry } from '@kneeboard/clickhouse';
-import { SharedInsertFailed } from './storage-failure.ts';
+import type { Db } from '../db.ts';
+import { ledgerMatchesEvents, reconcileLedger, writeLedger, type LedgerEntry } from '../ingest/batch-ledger.ts';
+import { batchToken, insertEventGroup, type EventInsert } from '../ingest/insert-events.ts';
+import { repairRollup } from '../ingest/rollup-repair.ts';
+import { SerialQueue } from '../serial-queue.ts';
+import { SharedInsertFailed, type BatchColumns } from './event-store.ts';
 
 /** One checked batch waiting for its group: its events, its ledger row, and its caller. */
 export interface GroupMember {
   insert: EventInsert;
   ledger: LedgerEntry;
   rows: number;
+  /** Its events, for what onStored does with them (absent where nothing does). */
+  columns?: BatchColumns;
 }
 
 interface Waiting extends GroupMember {
@@ -19,6 +25,11 @@ export interface GroupCommitOptions {
   maxRows: number;
   /** How long a group may wait for batches on their way, or for as many as the senders seen (see #gather). */
   lingerMs: number;
+  /**
+   * Called with the batches a group stored, at once, before any other group or `between` job runs:
+   * what keeps the live figures in memory exact (a read between two groups sees all of one, none of the next).
+   */
+  onStored?: (members: readonly GroupMember[]) => void;
 }
 
 /** What the committer has done, for the ingest benchmark and the tests. */
@@ -70,6 +81,8 @@ export class GroupCommit {
   readonly #unrepaired = new Set<string>();
   /** The ledger time of the last group: strictly increasing, so the newest group is the last one written. */
   #stamp = 0;
+  /** Whose turn the engine is: one group's two writes and what it stored, or one `between` job. */
+  readonly #turn = new SerialQueue();
   readonly stats: GroupCommitStats = { groups: 0, batches: 0 };
 
   constructor(
@@ -101,6 +114,14 @@ export class GroupCommit {
     this.#recheck();
     if (!this.#draining) void this.#drain();
     return stored;
+  }
+
+  /**
+   * Runs `job` while no group is being written: it sees every group stored before it and none
+   * after (a live view's first read of a run, whose later groups it then folds in).
+   */
+  between<T>(job: () => Promise<T>): Promise<T> {
+    return this.#turn.run(job);
   }
 
   /**
@@ -141,7 +162,7 @@ export class GroupCommit {
         await this.#gather();
         const group = this.#take();
         try {
-          await this.#commit(group);
+          await this.#turn.run(() => this.#commit(group));
           this.#concurrency = group.length + this.#queue.length + this.#arriving;
           for (const m of group) m.resolve();
         } catch (failure) {
@@ -214,6 +235,7 @@ export class GroupCommit {
         token,
         group.map((m) => m.insert),
       );
+      this.options.onStored?.(group);
     } catch (err) {
       // Take back the ledger rows of whatever did not land, before anyone sends these batches again
       // (or, if storage refuses that too, before the run's next group).
@@ -224,6 +246,7 @@ export class GroupCommit {
           () => this.#unreconciled.add(runId),
         );
       }
+      this.options.onStored?.(group.filter((m) => landed.has(m.insert.runId)));
       throw new GroupFailed(err, landed);
     }
     this.stats.groups++;
