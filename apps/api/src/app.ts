@@ -142,6 +142,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const fleet = createFleetCoordinator(db, hub, ingest, (err) => app.log.error({ err }, 'fleet write failed'));
   app.addHook('onClose', async () => fleet.close());
   await app.register(healthRoutes, deps);
+  // No prefix: each route's full path (under /api/v1) is its row's in the endpoint table.
   await app.register(
     async (v1) => {
       await v1.register(runRoutes, deps);
@@ -160,7 +161,6 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
       await v1.register(tokenRoutes, deps);
       await v1.register(agentRoutes, { ...deps, fleet });
     },
-    { prefix: '/api/v1' },
   );
   return app;
 }

@@ -1,33 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getRun, type Db, type TokenRow } from '@kneeboard/clickhouse';
+import { ENDPOINTS, type EndpointSpec } from '@kneeboard/contracts';
 import { HttpError, notFound } from '../errors.ts';
 import { runStatusOf } from './run-status.ts';
 import type { AccessConfig } from './config.ts';
 import type { TokenStore } from './token-store.ts';
-import { FLEET_ROUTES } from '../routes/v1/agent-routes.ts';
 
-/** What a route needs: nothing, a read, what an agent does, a change by a person, token management. */
+/** What a request needs, from its route's row in the endpoint table (contracts: each row's `scope`). */
 type Need = 'none' | 'read' | 'ingest' | 'write' | 'admin' | 'share-create';
 
-const PREFIX = '/api/v1';
-/** An agent's whole conversation: create, steps, events, finish, and its run's status before replaying a spool. */
-const INGEST = new Set(['POST /runs', 'POST /runs/:id/steps', 'POST /runs/:id/events', 'POST /runs/:id/finish', 'GET /runs/:id', ...FLEET_ROUTES]);
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function needOf(method: string, url: string | undefined): Need {
-  // Health, the OpenAPI document and unknown routes (a 404 follows; nothing is read or written).
-  if (url === undefined || !url.startsWith(`${PREFIX}/`) || method === 'OPTIONS') return 'none';
-  const route = url.slice(PREFIX.length);
-  // Creating a share link is a read decision (it grants only reads): a write token may, for share tokens.
-  if (method === 'POST' && route === '/tokens') return 'share-create';
-  if (route === '/tokens' || route.startsWith('/tokens/')) return 'admin';
-  if (INGEST.has(`${method} ${route}`)) return SAFE.has(method) ? 'read' : 'ingest';
-  return SAFE.has(method) ? 'read' : 'write';
+function needOf(method: string, ep: EndpointSpec | undefined): Need {
+  // Health, the OpenAPI document, the CORS preflight and unknown routes (a 404 follows; nothing is read or written).
+  if (ep === undefined || ep.scope === 'public' || method === 'OPTIONS') return 'none';
+  // A GET the table gives to ingest tokens is still a read (public when reads are).
+  if (ep.scope === 'ingest' || ep.scope === 'read') return SAFE.has(method) ? 'read' : ep.scope === 'ingest' ? 'ingest' : 'write';
+  return ep.scope;
 }
-
-/** What a share link shows: one run's views, or a comparison of runs it names. */
-const SHARE_RUN_VIEWS = new Set(['/runs/:id', '/runs/:id/analysis', '/runs/:id/agents', '/runs/:id/curve.svg', '/runs/:id/curve.csv', '/runs/:id/live', '/runs/:id/levels/:level', '/runs/:id/timeline', '/runs/:id.png']);
-const SHARE_COMPARE_VIEWS = new Set(['/compare', '/compare.svg', '/compare.md', '/compare.png']);
 
 /** Every run id a comparison's query names (`base` and `head`, each a comma-separated group). */
 function comparedRuns(query: unknown): string[] {
@@ -35,12 +25,12 @@ function comparedRuns(query: unknown): string[] {
   return ['base', 'head'].flatMap((k) => [q[k]].flat()).filter((v): v is string => typeof v === 'string').flatMap((v) => v.split(',').map((id) => id.trim().toLowerCase()));
 }
 
-/** A share token reads its own runs' views only: no list, no other run, no write. */
-function shareAllows(token: TokenRow, req: FastifyRequest, route: string): boolean {
+/** A share token reads its own runs' views only (the table's `share` rows): no list, no other run, no write. */
+function shareAllows(token: TokenRow, req: FastifyRequest, ep: EndpointSpec): boolean {
   if (!SAFE.has(req.method)) return false;
   const runs = new Set(token.runs.map((r) => r.toLowerCase()));
-  if (SHARE_RUN_VIEWS.has(route)) return runs.has(String((req.params as { id?: unknown }).id ?? '').toLowerCase());
-  if (SHARE_COMPARE_VIEWS.has(route)) {
+  if (ep.share === 'run') return runs.has(String((req.params as { id?: unknown }).id ?? '').toLowerCase());
+  if (ep.share === 'compare') {
     const ids = comparedRuns(req.query);
     return ids.length > 0 && ids.every((id) => runs.has(id));
   }
@@ -48,21 +38,21 @@ function shareAllows(token: TokenRow, req: FastifyRequest, route: string): boole
 }
 
 /**
- * What an ingest token reads: its run's status (GET /runs/:id answers the run record alone, see
- * run-status.ts) and its fleet plan's progress — what an agent and a coordinator poll. Not the
- * run's agents, curve, analysis or anything else.
+ * An ingest token calls the agent's endpoints only (scope `ingest`), and of reads only those the
+ * table gives it: its run's status (GET /runs/:id answers the run record alone, see run-status.ts)
+ * and its fleet plan's progress — what an agent and a coordinator poll. Not the run's agents,
+ * curve, analysis or anything else.
  */
-const INGEST_READS = new Set(['GET /runs/:id', 'GET /runs/:id/fleet']);
-
-function allows(token: TokenRow, need: Need, req: FastifyRequest, url: string): boolean {
-  const route = url.slice(PREFIX.length);
+function allows(token: TokenRow, need: Need, req: FastifyRequest, ep: EndpointSpec): boolean {
   if (token.scope === 'admin') return true;
   if (token.scope === 'write') return need !== 'admin' && !(need === 'share-create' && token.service !== '');
-  if (token.scope === 'share') return shareAllows(token, req, route);
-  // ingest: the agent's routes only, and of reads only its run's status.
-  const key = `${req.method} ${route}`;
-  return SAFE.has(req.method) ? INGEST_READS.has(key) : INGEST.has(key);
+  if (token.scope === 'share') return shareAllows(token, req, ep);
+  // Not a HEAD of its reads: the run-status answer below is the GET's.
+  return ep.scope === 'ingest' && req.method === ep.method;
 }
+
+/** The table's row of the route a request matched (routes are registered from it: routes/endpoint-route.ts). */
+const endpointOf = (req: FastifyRequest): EndpointSpec | undefined => req.routeOptions.config.endpoint;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -117,7 +107,8 @@ export function registerAuth(app: FastifyInstance, access: AccessConfig, tokens:
 
   app.addHook('onRequest', async (req, reply) => {
     const url = req.routeOptions.url;
-    const need = needOf(req.method, url);
+    const ep = endpointOf(req);
+    const need = needOf(req.method, ep);
     if (need === 'none') return;
     const credential = bearerOf(req);
     // Public reads stay public whatever token comes along (an agent's ingest token, say) — but a
@@ -132,22 +123,23 @@ export function registerAuth(app: FastifyInstance, access: AccessConfig, tokens:
     const token = await tokens.verify(credential.secret);
     if (!token) throw unauthorized('unknown, revoked or expired token');
     if (credential.inUrl && token.scope !== 'share') throw notShareToken(token);
-    if (!allows(token, need, req, url as string)) throw new HttpError(403, `a ${token.scope} token cannot ${req.method} ${url}`, 'authorization');
+    if (!allows(token, need, req, ep as EndpointSpec)) throw new HttpError(403, `a ${token.scope} token cannot ${req.method} ${url}`, 'authorization');
     req.token = token;
   });
 
   app.addHook('preHandler', async (req) => {
     const token = req.token;
-    const url = req.routeOptions.url ?? '';
+    const ep = endpointOf(req);
     // The body is parsed by now: a write token creates share tokens, nothing more powerful.
-    if (token?.scope === 'write' && url === `${PREFIX}/tokens` && (req.body as { scope?: string } | undefined)?.scope !== 'share') {
+    if (token?.scope === 'write' && ep?.scope === 'share-create' && (req.body as { scope?: string } | undefined)?.scope !== 'share') {
       throw new HttpError(403, 'a write token can create share tokens only', 'authorization');
     }
     // Reads by service are not limited yet, except an ingest token's (its run's status, its own service's runs).
     if (!token || token.service === '' || (SAFE.has(req.method) && token.scope !== 'ingest')) return;
     let service: string | null = null;
-    if (url === `${PREFIX}/runs`) service = (req.body as { service?: string } | undefined)?.service ?? null;
-    else if (url.startsWith(`${PREFIX}/runs/:id`)) service = await services.of((req.params as { id: string }).id);
+    if (ep?.service === 'body') service = (req.body as { service?: string } | undefined)?.service ?? null;
+    else if (ep?.service === 'run') service = await services.of((req.params as { id: string }).id);
+    else if (ep?.service === 'path') service = (req.params as { service?: string }).service ?? null;
     else return;
     // An unknown run is the route's own 400/404 to give.
     if (service !== null && service !== token.service) throw new HttpError(403, `this token is limited to service ${token.service}`, 'authorization');
@@ -155,7 +147,7 @@ export function registerAuth(app: FastifyInstance, access: AccessConfig, tokens:
 
   // An ingest token's read of a run is its status: answered here, without the curve being computed.
   app.addHook('preHandler', async (req, reply) => {
-    if (req.token?.scope !== 'ingest' || req.method !== 'GET' || req.routeOptions.url !== `${PREFIX}/runs/:id`) return;
+    if (req.token?.scope !== 'ingest' || req.method !== 'GET' || endpointOf(req) !== ENDPOINTS.getRun) return;
     const run = await getRun(db, (req.params as { id: string }).id);
     if (!run) throw notFound('run');
     // Sent as text: the route's serializer would hold it to the whole RunDetail.

@@ -1,4 +1,4 @@
-import { LIVE_EVENT } from '@kneeboard/contracts';
+import { ENDPOINTS, LIVE_EVENT } from '@kneeboard/contracts';
 
 /**
  * What the OpenAPI document adds to each route's own declarations, so it lists every answer a
@@ -80,9 +80,12 @@ function withIngestStatus(op: Operation | undefined): void {
   json.schema = { anyOf: [json.schema, { type: 'object', properties: { run: status }, required: ['run'], additionalProperties: false }] };
 }
 
+/** A table path as the document spells it: `:id` → `{id}`. */
+const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
 /** After conversion: non-JSON successes get their media type; a 204 has no body; an ingest token's run status. */
 export function patchDocument<T>(doc: T): T {
-  withIngestStatus((doc as Document).paths?.['/api/v1/runs/{id}']?.get);
+  withIngestStatus((doc as Document).paths?.[openApiPath(ENDPOINTS.getRun.path)]?.get);
   for (const ops of Object.values((doc as Document).paths ?? {})) {
     for (const op of Object.values(ops)) {
       const responses = (op.responses ??= {});

@@ -1,7 +1,8 @@
 import fastifySwagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import { ApiError } from '@kneeboard/contracts';
+import { ApiError, ENDPOINTS } from '@kneeboard/contracts';
+import { routeOf } from '../routes/endpoint-route.ts';
 import { documentedErrors, mediaOf, patchDocument } from './openapi-responses.ts';
 
 type TransformInput = Parameters<typeof jsonSchemaTransform>[0];
@@ -38,5 +39,5 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     },
     transformObject: (doc) => patchDocument('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject),
   });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.route({ ...routeOf(ENDPOINTS.openApi), handler: async () => app.swagger() });
 }

@@ -4,21 +4,10 @@ import { join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { describeStorage, type Db } from '@kneeboard/clickhouse';
+import { ENDPOINTS } from '@kneeboard/contracts';
 import type { RouteDeps } from '../deps.ts';
 import { LIMIT_VARS } from '../plugins/limits.ts';
-
-const Check = z.object({ ok: z.boolean(), message: z.string() });
-const Readiness = z.object({
-  ready: z.boolean(),
-  storage: z.string(),
-  checks: z.object({
-    clickhouse: Check,
-    data_dir: Check,
-    disk: Check.extend({ free_bytes: z.number().nullable(), min_free_bytes: z.number() }),
-  }),
-  /** What the API is busy with: open streams, runs watched, comparisons running and waiting. */
-  load: z.object({ live_streams: z.number(), watched_runs: z.number(), live_refreshes: z.number(), live_polls: z.number(), compare_running: z.number(), compare_waiting: z.number(), compare_cached: z.number(), body_bytes_in_flight: z.number() }),
-});
+import { routeOf } from './endpoint-route.ts';
 
 const DisksRow = z.object({ free: z.coerce.number() });
 
@@ -41,24 +30,16 @@ async function dataDirWritable(db: Db): Promise<string> {
 }
 
 export const healthRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, comparisons, liveSlots, limits, bodies }) => {
-  app.get('/healthz', {
-    schema: {
-      summary: 'Liveness: the process answers (and whether ClickHouse answers a ping). For traffic decisions use /readyz.',
-      tags: ['health'],
-      response: { 200: z.object({ ok: z.boolean(), storage: z.string() }), 503: z.object({ ok: z.boolean(), storage: z.string() }) },
-    },
+  app.route({
+    ...routeOf(ENDPOINTS.healthz),
     handler: async (_req, reply) => {
       const ping = await db.client.ping();
       return reply.code(ping.success ? 200 : 503).send({ ok: ping.success, storage: describeStorage(db.config) });
     },
   });
 
-  app.get('/readyz', {
-    schema: {
-      summary: `Readiness: ClickHouse answers, the data directory is writable, free space above ${LIMIT_VARS.minFreeBytes}; 503 naming the failing check`,
-      tags: ['health'],
-      response: { 200: Readiness, 503: Readiness },
-    },
+  app.route({
+    ...routeOf(ENDPOINTS.readyz),
     handler: async (_req, reply) => {
       const clickhouse = await db.client
         .query({ query: 'SELECT 1', format: 'JSONEachRow' })

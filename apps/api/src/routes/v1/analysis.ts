@@ -1,30 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ApiError, Capacity, CapacityProjection, PercentilesQuery, percentilesWanted, RunAnalysis, SloParam } from '@kneeboard/contracts';
-import { z } from 'zod';
+import { ENDPOINTS, percentilesWanted } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { HttpError } from '../../errors.ts';
 import { projectRunCapacity, runCapacity } from '../../services/run-capacity.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
-import { IdParams } from './runs.ts';
+import { routeOf } from '../endpoint-route.ts';
 
 /** With `slo=`, the analysis also answers capacity under those SLOs (added here: the analysis of the curve itself does not depend on an SLO). */
-const Qps = z.coerce.number().positive('must be a positive number of requests per second').max(1e9, 'must be at most 1e9');
-const AnalysisQuery = PercentilesQuery.extend({
-  slo: SloParam.optional(),
-  target_qps: Qps.optional().meta({ description: 'With `slo=`: how many instances this many req/s needs (`capacity.projection`)' }),
-  current_qps: Qps.optional().meta({ description: "With `slo=`: one instance's traffic today, for the headroom (`capacity.projection`)" }),
-});
-const AnalysisWithCapacity = RunAnalysis.extend({ capacity: Capacity.extend({ projection: CapacityProjection.optional() }).optional() });
 
 export const analysisRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
-  app.get('/runs/:id/analysis', {
-    schema: {
-      summary: "The curve's knee, USL fit, scaling efficiency, verdict and warnings; with `slo=`, the capacity under those SLOs",
-      tags: ['runs'],
-      params: IdParams,
-      querystring: AnalysisQuery,
-      response: { 200: AnalysisWithCapacity, 400: ApiError, 404: ApiError },
-    },
+  app.route({
+    ...routeOf(ENDPOINTS.runAnalysis),
     handler: async (req) => {
       const detail = await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query));
       const { slo, target_qps: targetQps, current_qps: currentQps } = req.query;

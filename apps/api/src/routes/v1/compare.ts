@@ -1,18 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
-import { ApiError, CompareQuery, CompareResponse, formatRunGroupRef, SvgViewQuery, ViewPath } from '@kneeboard/contracts';
+import { CompareQuery, endpointPath, ENDPOINTS, formatRunGroupRef } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { compareCurveSvg } from '../../services/curve-svg.ts';
-
-const MarkdownQuery = CompareQuery.extend({
-  /** The web app's origin, so the Markdown can link to the interactive view and the embeddable SVG (http or https only). */
-  web: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
-  /** The view's own path and query, so the link reopens it with its settings. */
-  view: ViewPath.optional(),
-});
+import { routeOf } from '../endpoint-route.ts';
 
 export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { comparisons }) => {
   /** Every comparison goes through the guard (caps, queue, cache); the header says how it was had. */
@@ -22,18 +15,13 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { com
     return result;
   };
 
-  app.get('/compare', {
-    schema: {
-      summary: 'Compare head runs with a base run: per-level deltas with bootstrap intervals and verdicts. A side is a run id, ids of repeated runs (ID,ID,ID) or release:SERVICE@RELEASE (its newest finished runs)',
-      tags: ['compare'],
-      querystring: CompareQuery,
-      response: { 200: CompareResponse, 400: ApiError, 404: ApiError, 429: ApiError },
-    },
+  app.route({
+    ...routeOf(ENDPOINTS.compare),
     handler: async (req, reply) => (await compared(req.query, reply)).report,
   });
 
-  app.get('/compare.md', {
-    schema: { summary: 'A comparison as Markdown for a pull request', tags: ['compare'], querystring: MarkdownQuery, produces: ['text/markdown'] },
+  app.route({
+    ...routeOf(ENDPOINTS.compareMarkdown),
     handler: async (req, reply) => {
       const { report } = await compared(req.query, reply);
       // The links keep the sides as written: a release link follows the release's newest runs.
@@ -43,20 +31,15 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { com
       if (asof !== undefined) pairs.push(['noise_asof', String(asof)]);
       const qs = new URLSearchParams(pairs).toString();
       const web = req.query.web?.replace(/\/+$/, '');
-      const links = web ? { view: markdownLinkTarget(`${web}${req.query.view ?? `/compare?${qs}`}`) ?? undefined, svg: markdownLinkTarget(`${web}/api/v1/compare.svg?${qs}`) ?? undefined } : {};
+      const links = web ? { view: markdownLinkTarget(`${web}${req.query.view ?? `/compare?${qs}`}`) ?? undefined, svg: markdownLinkTarget(`${web}${endpointPath(ENDPOINTS.compareSvg, {})}?${qs}`) ?? undefined } : {};
       // Service, release, run names and the parameter are user strings: compareMarkdown escapes them.
       const markdown = compareMarkdown(report, report.base.parameter, links);
       return reply.type('text/markdown; charset=utf-8').send(markdown);
     },
   });
 
-  app.get('/compare.svg', {
-    schema: {
-      summary: 'An embeddable SVG overlay of the compared runs; metrics, levels and y as in the web app\'s URLs',
-      tags: ['compare'],
-      querystring: CompareQuery.extend(SvgViewQuery.shape),
-      produces: ['image/svg+xml'],
-    },
+  app.route({
+    ...routeOf(ENDPOINTS.compareSvg),
     handler: async (req, reply) => {
       const { report, details } = await compared(req.query, reply);
       const summary = report.heads.map((h) => h.overall.summary).join(' ');

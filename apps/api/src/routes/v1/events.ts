@@ -2,25 +2,13 @@ import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AgentId, ApiError, ARROW_STREAM_CONTENT_TYPE, BatchId, EventBatch, IngestResponse } from '@kneeboard/contracts';
+import { ARROW_STREAM_CONTENT_TYPE, ENDPOINTS, type EventsQuery } from '@kneeboard/contracts';
 import type { Arrival } from '@kneeboard/clickhouse';
 import type { RouteDeps } from '../../deps.ts';
 import { HttpError } from '../../errors.ts';
 import { onBodyStart } from '../../plugins/body-budget.ts';
 import type { IncomingBatch } from '../../ingest/ingest-service.ts';
-import { IdParams } from './runs.ts';
-
-/** batch_id and agent_id travel in the query string with an Arrow body (the JSON body carries its own). */
-const EventsQuery = z.object({ batch_id: BatchId.optional(), agent_id: AgentId.optional() });
-
-const DESCRIPTION = `Two encodings of the same columns (level, ts_ms, latency_ms, compute_ms, queue_ms, status):
-- \`application/json\`: the EventBatch body below, batch_id and agent_id inside it.
-- \`${ARROW_STREAM_CONTENT_TYPE}\`: an Arrow IPC stream with those columns (float64, nulls allowed in compute_ms and
-  queue_ms; integer status; other numeric widths are converted), batch_id and agent_id as query parameters.
-Besides each column's bounds: once the run has steps, every level is one of theirs; compute_ms and queue_ms are each
-at most their latency_ms + 1 ms (+ 1% above 100 ms). An Arrow stream whose buffer regions do not fit its bodies is refused.
-A bad batch is refused whole (400 naming the column or entry); a batch_id stored before is not stored again
-(\`duplicate: true\`), and one reused with different events is a 409.`;
+import { routeOf } from '../endpoint-route.ts';
 
 /** Params and query string are checked by their zod schemas as usual; the body is passed on as parsed. */
 const bodyLeftToIngest: FastifySchemaCompiler<unknown> = (route) =>
@@ -62,17 +50,9 @@ export const eventRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { inges
   // A full batch (100,000 events) is about 8 MB of JSON: the limit (16 MiB by default) leaves room for it and no more.
   app.addContentTypeParser(ARROW_STREAM_CONTENT_TYPE, { parseAs: 'buffer', bodyLimit: limits.eventsBodyBytes }, (_req, body, done) => done(null, body));
 
-  app.post('/runs/:id/events', {
+  app.route({
+    ...routeOf(ENDPOINTS.postEvents),
     bodyLimit: limits.eventsBodyBytes,
-    schema: {
-      summary: 'Ingest a columnar batch of request events, as JSON or Arrow (atomic, idempotent by batch_id)',
-      description: DESCRIPTION,
-      tags: ['ingest'],
-      params: IdParams,
-      querystring: EventsQuery,
-      body: EventBatch,
-      response: { 200: IngestResponse, 400: ApiError, 409: ApiError, 413: ApiError, 415: ApiError, 429: ApiError, 503: ApiError, 507: ApiError },
-    },
     // The body is checked column by column by the ingest service (one pass, no object per event);
     // EventBatch above documents it. Params and query string are checked as usual.
     validatorCompiler: bodyLeftToIngest,

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { serviceHistory, type HistoryRun, type RunFeatures } from '@kneeboard/analysis';
 import { levelFlags } from '@kneeboard/analysis/compare';
 import { listRuns } from '@kneeboard/clickhouse';
-import { ApiError, LINE, parseSlos, plainLine, ServiceHistoryResponse } from '@kneeboard/contracts';
+import { ENDPOINTS, parseSlos } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
 import { runCapacity } from '../../services/run-capacity.ts';
 import { loadRunDetail } from '../../services/run-detail.ts';
+import { routeOf } from '../endpoint-route.ts';
 
 /**
  * The newest runs read per request: each run's curve and analysis are computed here (no cache
@@ -16,13 +16,8 @@ import { loadRunDetail } from '../../services/run-detail.ts';
 const MAX_HISTORY_RUNS = 200;
 
 export const historyRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
-  app.get('/services/:service/history', {
-    schema: {
-      summary: "A service's comparable series: one point per release and feature (peak QPS, knee, p99 at the base knee, capacity under the series' SLO) with run-to-run intervals, and their change points",
-      tags: ['services'],
-      params: z.object({ service: z.string().min(1).superRefine(plainLine).meta(LINE) }),
-      response: { 200: ServiceHistoryResponse, 400: ApiError, 404: ApiError },
-    },
+  app.route({
+    ...routeOf(ENDPOINTS.serviceHistory),
     handler: async (req) => {
       const runs = (await listRuns(db, { service: req.params.service, limit: MAX_HISTORY_RUNS })).filter((r) => r.status !== 'running');
       if (runs.length === 0) throw notFound('service', 'service');

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { LIVE_EVENT, SloParam, type LiveEnd } from '@kneeboard/contracts';
-import { z } from 'zod';
+import { ENDPOINTS, LIVE_EVENT, type LiveEnd } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
 import { clientKey } from '../../plugins/client-key.ts';
 import { capacitySender, type LiveSnapshot } from '../../services/live-capacity.ts';
 import { loadRunDetail } from '../../services/run-detail.ts';
-import { IdParams } from './runs.ts';
+import { routeOf } from '../endpoint-route.ts';
 
 /** Proxies drop idle connections; a comment line every 15 s keeps the stream open. */
 const HEARTBEAT_MS = 15_000;
@@ -16,14 +15,8 @@ function frame(event: string, data: unknown): string {
 }
 
 export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, liveSlots }) => {
-  app.get('/runs/:id/live', {
-    schema: {
-      summary: 'Server-Sent Events: a `snapshot` (RunDetail) on connect and on every change, `end` when the run ends; with `slo=`, each snapshot carries `capacity`',
-      tags: ['runs'],
-      params: IdParams,
-      querystring: z.object({ slo: SloParam.optional() }),
-      produces: ['text/event-stream'],
-    },
+  app.route({
+    ...routeOf(ENDPOINTS.runLive),
     handler: async (req, reply) => {
       const first = await loadRunDetail(db, req.params.id);
       if (!first) throw notFound('run');

@@ -1,24 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { listRuns, listServices, queryRunSummaries } from '@kneeboard/clickhouse';
-import { LINE, ListServicesResponse, plainLine, ServiceReleasesResponse, type ReleaseGroup } from '@kneeboard/contracts';
+import { ENDPOINTS, type ReleaseGroup } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
+import { routeOf } from '../endpoint-route.ts';
 
 const MAX_RUNS_PER_SERVICE = 500;
 
 export const serviceRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
-  app.get('/services', {
-    schema: { summary: 'Services with runs, most recently run first', tags: ['services'], response: { 200: ListServicesResponse } },
+  app.route({
+    ...routeOf(ENDPOINTS.listServices),
     handler: async () => ({ services: await listServices(db) }),
   });
 
-  app.get('/services/:service/releases', {
-    schema: {
-      summary: "A service's runs grouped by release, releases in the order they were first run",
-      tags: ['services'],
-      params: z.object({ service: z.string().min(1).superRefine(plainLine).meta(LINE) }),
-      response: { 200: ServiceReleasesResponse },
-    },
+  app.route({
+    ...routeOf(ENDPOINTS.serviceReleases),
     handler: async (req) => {
       const runs = await listRuns(db, { service: req.params.service, limit: MAX_RUNS_PER_SERVICE });
       const summaries = await queryRunSummaries(db, runs.map((r) => r.id));
