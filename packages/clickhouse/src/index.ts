@@ -15,27 +15,15 @@ export { insertEventBatch, insertEventGroup, removeOrphanSpills, batchToken, typ
 export { readLedger, writeLedger, reconcileLedger, ledgerMatchesEvents, type LedgerEntry, type LedgerRow } from './ingest/batch-ledger.ts';
 export { repairRollup, runsWithSuspectRollup } from './ingest/rollup-repair.ts';
 export { DeferredWriter } from './ingest/deferred-writer.ts';
-export { openEventStore, type EventStoreOptions } from './store/open-event-store.ts';
-export {
-  BatchIdReused,
-  SharedInsertFailed,
-  type Arrival,
-  type BatchColumns,
-  type EventStore,
-  type LiveFigures,
-  type Recovered,
-  type StoreBatch,
-  type StoreOutcome,
-} from './store/event-store.ts';
-export { GroupCommit, type GroupMember, type GroupCommitOptions } from './store/group-commit.ts';
 export { queryExactCurve, windowSeconds, qps } from './queries/curve.ts';
-export { queryRollupCurve, queryLevelStates } from './queries/curve-rollup.ts';
+export { queryRollupCurve } from './queries/curve-rollup.ts';
 export type { RanksAnsweredBy } from './queries/rollup-sketch.ts';
 export { queryRollupLevelSamples } from './queries/samples-rollup.ts';
 export { queryCurve, EXACT_UP_TO_REQUESTS } from './queries/run-curve.ts';
 export { queryRunSummaries, type RunCurveSummary } from './queries/run-summaries.ts';
 export { queryLevelSamples, queryComparisonSamples, type LevelSampleRows } from './queries/samples.ts';
 export { listTokens, writeToken, revokeToken, TokenRow } from './queries/tokens.ts';
+export { insertDelivery, listDeliveries, listWebhooks, notifiedRuns, writeWebhook, WebhookRow } from './queries/webhooks.ts';
 export { queryLevelDetail } from './queries/level-detail.ts';
 export { queryRunTimeline, timelineBucketSeconds } from './queries/run-timeline.ts';
 export { timelineBucketMs, sliceRange, logEdges, HISTOGRAM_BUCKETS } from './queries/level-buckets.ts';

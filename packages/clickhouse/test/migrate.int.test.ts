@@ -34,6 +34,8 @@ describe('migrations', () => {
       'kb_server_metrics_v1',
       'kb_steps_v1',
       'kb_tokens_v1',
+      'kb_webhook_deliveries_v1',
+      'kb_webhooks_v1',
     ]);
   });
 

@@ -24,4 +24,5 @@ export * from './history.ts';
 export * from './timeline.ts';
 export * from './csv.ts';
 export * from './server-cost.ts';
+export * from './webhooks.ts';
 export * from './endpoints/index.ts';

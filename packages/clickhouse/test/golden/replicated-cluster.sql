@@ -381,3 +381,53 @@ ORDER BY (run_id, level);
 -- runs on: every-node
 CREATE TABLE IF NOT EXISTS kb_server_metric_steps_v1 ON CLUSTER kneeboard AS kb_server_metric_steps_v1_local
 ENGINE = Distributed(kneeboard, currentDatabase(), kb_server_metric_steps_v1_local, cityHash64(run_id));
+
+-- 065_create_webhooks_v1.sql
+-- runs on: every-node
+-- A service's webhooks (issue 29). The URL and the signing secret are kept as given: the API needs
+-- them to deliver, and shows neither back (a Slack URL's path is itself a credential). A removal
+-- inserts a newer version of the row with deleted_at set.
+CREATE TABLE IF NOT EXISTS kb_webhooks_v1_local ON CLUSTER kneeboard
+(
+    id            String,
+    service       String,
+    url           String,
+    format        LowCardinality(String),
+    events        Array(LowCardinality(String)),
+    threshold_pct Float64,
+    secret        String,
+    description   String,
+    created_at    DateTime64(3, 'UTC'),
+    deleted_at    Nullable(DateTime64(3, 'UTC')),
+    version       UInt64 DEFAULT toUnixTimestamp64Micro(now64(6))
+)
+ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/kb_webhooks_v1_local', '{replica}', version)
+ORDER BY id;
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_webhooks_v1 ON CLUSTER kneeboard AS kb_webhooks_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_webhooks_v1_local, cityHash64(id));
+
+-- 066_create_webhook_deliveries_v1.sql
+-- runs on: every-node
+-- Every attempt to deliver a webhook notification: the delivery log the UI shows, and what tells
+-- a later finish that a run was already notified (one notification per run, event and webhook).
+CREATE TABLE IF NOT EXISTS kb_webhook_deliveries_v1_local ON CLUSTER kneeboard
+(
+    webhook_id  String,
+    delivery_id String,
+    event       LowCardinality(String),
+    run_id      Nullable(UUID),
+    attempt     UInt16,
+    at          DateTime64(3, 'UTC'),
+    status      Nullable(UInt16),
+    ok          Bool,
+    error       Nullable(String),
+    duration_ms Float64,
+    summary     String
+)
+ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/kb_webhook_deliveries_v1_local', '{replica}')
+ORDER BY (webhook_id, at, delivery_id, attempt)
+TTL toDateTime(at) + INTERVAL 90 DAY;
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_webhook_deliveries_v1 ON CLUSTER kneeboard AS kb_webhook_deliveries_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_webhook_deliveries_v1_local, cityHash64(webhook_id));

@@ -25,8 +25,8 @@ export interface EndpointSpec {
   scope: Scope;
   /** What a share token may read here: a run it names (`:id`), or a comparison of runs it names (`base`, `head`). */
   share?: 'run' | 'compare';
-  /** Whose service a token limited to one service must own to write here: the run `:id`'s, or the body's `service`. */
-  service?: 'run' | 'body';
+  /** Whose service a token limited to one service must own to write here: the run `:id`'s, the body's `service`, or the path's `:service`. */
+  service?: 'run' | 'body' | 'path';
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;

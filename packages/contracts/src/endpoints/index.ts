@@ -7,6 +7,7 @@ import { ingestEndpoints } from './ingest.ts';
 import { runEndpoints } from './runs.ts';
 import { serverMetricEndpoints } from './server-metrics.ts';
 import { tokenEndpoints } from './tokens.ts';
+import { webhookEndpoints } from './webhooks.ts';
 
 export * from './endpoint.ts';
 export { AnalysisQuery, AnalysisWithCapacity, PngScale, RunIdParams } from './runs.ts';
@@ -30,6 +31,7 @@ export const ENDPOINTS = {
   ...tokenEndpoints,
   ...fleetEndpoints,
   ...serverMetricEndpoints,
+  ...webhookEndpoints,
 } as const;
 
 export type EndpointName = keyof typeof ENDPOINTS;
