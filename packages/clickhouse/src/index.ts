@@ -15,8 +15,21 @@ export { insertEventBatch, insertEventGroup, removeOrphanSpills, batchToken, typ
 export { readLedger, writeLedger, reconcileLedger, ledgerMatchesEvents, type LedgerEntry, type LedgerRow } from './ingest/batch-ledger.ts';
 export { repairRollup, runsWithSuspectRollup } from './ingest/rollup-repair.ts';
 export { DeferredWriter } from './ingest/deferred-writer.ts';
+export { openEventStore, type EventStoreOptions } from './store/open-event-store.ts';
+export {
+  BatchIdReused,
+  SharedInsertFailed,
+  type Arrival,
+  type BatchColumns,
+  type EventStore,
+  type LiveFigures,
+  type Recovered,
+  type StoreBatch,
+  type StoreOutcome,
+} from './store/event-store.ts';
+export { GroupCommit, type GroupMember, type GroupCommitOptions } from './store/group-commit.ts';
 export { queryExactCurve, windowSeconds, qps } from './queries/curve.ts';
-export { queryRollupCurve } from './queries/curve-rollup.ts';
+export { queryRollupCurve, queryLevelStates } from './queries/curve-rollup.ts';
 export type { RanksAnsweredBy } from './queries/rollup-sketch.ts';
 export { queryRollupLevelSamples } from './queries/samples-rollup.ts';
 export { queryCurve, EXACT_UP_TO_REQUESTS } from './queries/run-curve.ts';
