@@ -6,3 +6,5 @@
 export { ApiHttpError, ApiNetworkError, ApiShapeError, apiHttpError, describeStatus, parseApiErrorBody, parseRetryAfter } from './api-errors.ts';
 export { checkApiShape, parseApiBody, parseApiJson } from './parse-body.ts';
 export { fetchApi, fetchApiText, type ApiRequest } from './fetch-api.ts';
+export { authorization, bearer } from './authorization.ts';
+export { callApi, callApiText, endpointUrl, type CallInput, type CallOptions } from './call.ts';
