@@ -26,7 +26,7 @@ export interface SearchOptions {
   integer?: boolean;
   /** Levels run at or past the first break (or a retrograde drop) at most: a shared target is protected. */
   maxOver?: number;
-  /** Runs beyond the first of a level that stayed unclear (or was skipped) before it is taken as an upper bound. */
+  /** Runs beyond the first of a level that stayed unclear (or was skipped): all its runs are decided together, then it is named, never a bound. */
   maxRepeats?: number;
   /** Never propose a level above this. */
   maxLevel?: number;
@@ -48,26 +48,34 @@ export type SearchStep =
       /** The highest level that held below the upper bound; null when none did. */
       capacity: CapacityPoint | null;
       bracket: { holds: CapacityPoint | null; breaks: CapacityPoint | null };
-      /** Levels that stayed unclear after their repeats: named, never counted as holding. */
+      /** Levels that stayed unclear after their repeats: named, never counted as holding, never a break. */
       unclear: number[];
+      /** Levels the load generator could not hold in any run (generator-limited or partial): no evidence either way. */
+      skipped: number[];
       /** Runs at or past the first level that broke (≤ maxOver). */
       over: number;
     };
 
-type Verdict = 'holds' | 'breaks' | 'unclear';
+/** `skipped`: every run of the level was skipped (the agent, not the service, was the limit). */
+type Verdict = 'holds' | 'breaks' | 'unclear' | 'skipped';
 interface LevelState {
   level: number;
   runs: SearchObservation[];
   verdict: Verdict;
-  /** Why this level bounds the search from above, if it does. */
+  /** Why this level bounds the search from above, if it does: a break, a retrograde drop or saturation — never an unclear or skipped level. */
   bound: string | null;
+  /** Unclear or skipped after every repeat allowed: named in the answer, not run again. */
+  exhausted: boolean;
   qps: number;
   margin: number | null;
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
-/** Per level, every run taken together: a break in any run is a break; a hold counts when none broke. */
+/**
+ * Per level, every run taken together: a break in any run is a break; a hold counts when none broke;
+ * a skipped run (the agent was the limit) is evidence of neither.
+ */
 function levelStates(history: readonly SearchObservation[], o: Required<Omit<SearchOptions, 'maxLevel'>>): LevelState[] {
   const byLevel = new Map<number, SearchObservation[]>();
   for (const obs of history) byLevel.set(obs.level, [...(byLevel.get(obs.level) ?? []), obs]);
@@ -75,18 +83,24 @@ function levelStates(history: readonly SearchObservation[], o: Required<Omit<Sea
   return [...byLevel.entries()]
     .sort(([a], [b]) => a - b)
     .map(([level, runs]) => {
-      const verdict: Verdict = runs.some((r) => r.judgement === 'breaks') ? 'breaks' : runs.some((r) => r.judgement === 'holds') ? 'holds' : 'unclear';
       // A skipped run (the agent was the limit) says nothing about the service's throughput either.
       const measured = runs.filter((r) => r.judgement !== 'skipped');
+      const verdict: Verdict = runs.some((r) => r.judgement === 'breaks')
+        ? 'breaks'
+        : runs.some((r) => r.judgement === 'holds')
+          ? 'holds'
+          : measured.length > 0
+            ? 'unclear'
+            : 'skipped';
       const qps = mean((measured.length > 0 ? measured : runs).map((r) => r.qps));
       const margins = measured.map((r) => r.margin).filter((m): m is number => m != null && Number.isFinite(m) && m > 0);
       let bound: string | null = null;
       if (verdict === 'breaks') bound = 'an SLO breaks';
       else if (measured.length > 0 && qps < bestQps * (1 - RETROGRADE_DROP)) bound = 'throughput fell (retrograde)';
       else if (measured.length > 0 && o.loadModel === 'open' && qps < level * (1 - OPEN_SHORTFALL)) bound = 'the offered rate is not achieved (saturated)';
-      else if (verdict === 'unclear' && runs.length > o.maxRepeats) bound = `still unclear after ${runs.length} runs`;
+      const exhausted = (verdict === 'unclear' || verdict === 'skipped') && bound === null && runs.length > o.maxRepeats;
       if (measured.length > 0) bestQps = Math.max(bestQps, qps);
-      return { level, runs, verdict, bound, qps, margin: margins.length > 0 ? Math.max(...margins) : null };
+      return { level, runs, verdict, bound, exhausted, qps, margin: margins.length > 0 ? Math.max(...margins) : null };
     });
 }
 
@@ -96,8 +110,6 @@ function levelStates(history: readonly SearchObservation[], o: Required<Omit<Sea
  * loop past its knee: p99 ∝ concurrency). Null without both margins.
  */
 function estimateCrossing(lo: LevelState, hi: LevelState): number | null {
-  // A level that stayed unclear sits on the threshold: the crossing is there.
-  if (hi.verdict === 'unclear') return hi.level;
   if (lo.margin === null || hi.margin === null || !(lo.margin < 1) || !(hi.margin > 1)) return null;
   const a = Math.log(lo.margin);
   const b = Math.log(hi.margin);
@@ -132,8 +144,11 @@ const point = (s: LevelState): CapacityPoint => ({ level: s.level, qps: s.qps })
  *    end wide (one level apart for whole numbers): aim at the crossing estimated from the margins,
  *    a little under it, then one bracket-width above the lower end; halve when an end moved twice
  *    in a row (the estimate is off) or there are no margins.
- * 4. An unclear (or skipped) level is run again, up to `maxRepeats` more times, rather than guessed;
- *    still unclear, it bounds the search from above and is named, never counted as holding.
+ * 4. An unclear (or skipped) level is run again, up to `maxRepeats` more times, rather than guessed,
+ *    all its runs decided together. Still unclear, it is named and is no evidence either way: never
+ *    counted as holding, never a break — growth goes on past it (just past it when its margin puts it
+ *    on the threshold), and narrowing stops at it. Skipped in every run (the load generator was the
+ *    limit), it ends growth — nothing higher can be measured — and is never a reason to look lower.
  */
 export function planCapacitySearch(history: readonly SearchObservation[], options: SearchOptions): SearchStep {
   const o = {
@@ -150,32 +165,53 @@ export function planCapacitySearch(history: readonly SearchObservation[], option
   if (history.length === 0) return { done: false, level: o.start, reason: `start at ${formatLevel(o.start)}` };
 
   const states = levelStates(history, o);
+  // The upper bound is a level that broke, fell (retrograde) or saturated — never one that only stayed unclear or skipped.
   const upper = states.find((s) => s.bound !== null) ?? null;
   const below = upper ? states.filter((s) => s.level < upper.level) : states;
   const lo = [...below].reverse().find((s) => s.verdict === 'holds') ?? null;
-  // Runs at or past the first level run that broke (not one that only stayed unclear): what maxOver bounds.
-  const hardBound = (level: number) => states.some((s) => s.level === level && s.bound !== null && s.verdict !== 'unclear');
-  const firstBreak = history.find((h) => hardBound(h.level)) ?? null;
-  const over = firstBreak ? history.filter((h) => h.level >= firstBreak.level).length : 0;
-  const unclear = states.filter((s) => s.verdict === 'unclear' && s.runs.length > o.maxRepeats).map((s) => s.level);
+  // Runs at or past the first run that bounded the search, from that run on: what maxOver bounds. (A
+  // level that broke only on a repeat became the bound on that repeat, not on its earlier runs.)
+  const boundedBy = (h: SearchObservation) => {
+    const s = states.find((x) => x.level === h.level);
+    return s !== undefined && s.bound !== null && (s.verdict !== 'breaks' || h.judgement === 'breaks');
+  };
+  const firstIndex = history.findIndex(boundedBy);
+  const firstBreak = firstIndex >= 0 ? (history[firstIndex] as SearchObservation) : null;
+  const over = firstBreak ? history.slice(firstIndex).filter((h) => h.level >= firstBreak.level).length : 0;
+  const named = (v: Verdict) => states.filter((s) => s.exhausted && s.verdict === v).map((s) => s.level);
   const finish = (reason: string): SearchStep => ({
     done: true,
     reason,
     capacity: lo ? point(lo) : null,
     bracket: { holds: lo ? point(lo) : null, breaks: upper ? point(upper) : null },
-    unclear,
+    unclear: named('unclear'),
+    skipped: named('skipped'),
     over,
   });
   if (history.length >= o.maxSteps) return finish(`stopped after ${history.length} runs (the most allowed)`);
 
-  // An unclear level under the upper bound is measured again before anything is decided from it.
-  const pending = below.find((s) => s.verdict === 'unclear' && s.runs.length <= o.maxRepeats);
-  if (pending) return { done: false, level: pending.level, reason: `${formatLevel(pending.level)} was unclear: run it again (${pending.runs.length + 1} of ${o.maxRepeats + 1})` };
+  // An unclear or skipped level under the upper bound is measured again, and all its runs decided
+  // together, before anything is decided from it.
+  const pending = below.find((s) => (s.verdict === 'unclear' || s.verdict === 'skipped') && !s.exhausted);
+  if (pending) {
+    const what = pending.verdict === 'skipped' ? 'the load generator was the limit at' : 'unclear at';
+    return { done: false, level: pending.level, reason: `${what} ${formatLevel(pending.level)}: run it again (${pending.runs.length + 1} of ${o.maxRepeats + 1})` };
+  }
+  // The lowest level the load generator could not hold in any run: nothing above it can be measured,
+  // and it is no reason to look lower either (it says nothing of the service).
+  const ceiling = below.find((s) => s.exhausted && s.verdict === 'skipped') ?? null;
 
   const top = states[states.length - 1] as LevelState;
   const grow = (level: number) => (o.integer ? Math.max(level + 1, Math.ceil(level * o.growth)) : level * o.growth);
+  const justPast = (level: number) => (o.integer ? Math.max(level + 1, Math.ceil(level * (1 + o.precision))) : level * (1 + o.precision));
   if (!upper) {
+    if (ceiling) return finish(`the load generator could not hold ${formatLevel(ceiling.level)} in ${ceiling.runs.length} runs: no higher level can be measured`);
     if (top.level >= maxLevel) return finish(`every SLO holds up to ${formatLevel(top.level)}, the highest level allowed`);
+    // Unclear after its repeats: no evidence either way, so the search goes on past it — just past
+    // it when its margin puts it on the threshold, else growing (a higher level has more samples).
+    if (top.exhausted && top.margin !== null && Math.abs(Math.log(top.margin)) <= Math.log(1 + 2 * o.precision)) {
+      return { done: false, level: Math.min(justPast(top.level), maxLevel), reason: `${formatLevel(top.level)} stayed unclear on the threshold: just past it` };
+    }
     const ahead = extrapolateCrossing(states);
     const step = grow(top.level);
     if (ahead !== null) {
@@ -183,7 +219,8 @@ export function planCapacitySearch(history: readonly SearchObservation[], option
       const just = o.integer ? Math.ceil(ahead * (1 + o.precision / 2)) : ahead * (1 + o.precision / 2);
       if (just > top.level && just < step) return { done: false, level: Math.min(just, maxLevel), reason: `the SLO margin rises: aim just past the crossing near ${formatLevel(ahead)}` };
     }
-    return { done: false, level: Math.min(step, maxLevel), reason: `every SLO holds at ${formatLevel(top.level)}: grow` };
+    const why = top.exhausted ? `${formatLevel(top.level)} stayed unclear (no evidence either way): grow` : `every SLO holds at ${formatLevel(top.level)}: grow`;
+    return { done: false, level: Math.min(step, maxLevel), reason: why };
   }
   // Past the first break: only to confirm it (maxOver > 1), never further than that.
   if (firstBreak && over < o.maxOver && top.level >= firstBreak.level && top.bound !== null && top.level < maxLevel) {
@@ -191,6 +228,8 @@ export function planCapacitySearch(history: readonly SearchObservation[], option
   }
 
   if (lo === null) {
+    // Look lower only from a level that broke: a lower level that stayed unclear (fewer samples
+    // still below it) or that the generator could not hold ends the search without an answer.
     const smallest = states[0] as LevelState;
     const down = o.integer ? Math.floor(smallest.level / o.growth) : smallest.level / o.growth;
     if (smallest.level !== upper.level || down < (o.integer ? 1 : o.start / 64) || down >= smallest.level) {
@@ -199,11 +238,18 @@ export function planCapacitySearch(history: readonly SearchObservation[], option
     return { done: false, level: down, reason: `${formatLevel(upper.level)}: ${upper.bound} already; look lower` };
   }
 
-  const hi = upper;
+  // Narrow between the last level that holds and the upper bound — or, nearer, a level that stayed
+  // unclear or skipped after its repeats: the crossing cannot be placed closer than that one.
+  const soft = below.find((s) => s.exhausted && s.level > lo.level) ?? null;
+  const hi = soft ?? upper;
   const width = Math.max(o.precision * lo.level, o.integer ? 1 : 0);
-  if (hi.level - lo.level <= width) return finish(`bracketed: holds at ${formatLevel(lo.level)}, ${hi.bound} at ${formatLevel(hi.level)}`);
+  if (hi.level - lo.level <= width) {
+    const softly = soft ? `, ${soft.verdict === 'skipped' ? 'generator-limited' : 'unclear'} at ${formatLevel(soft.level)}` : '';
+    return finish(`bracketed: holds at ${formatLevel(lo.level)}${softly}, ${upper.bound} at ${formatLevel(upper.level)}`);
+  }
 
-  const estimate = sameEndTwice(history, states, lo, hi) ? null : estimateCrossing(lo, hi);
+  // A level that stayed unclear sits on the threshold: the crossing is there.
+  const estimate = soft ? (soft.verdict === 'unclear' ? soft.level : null) : sameEndTwice(history, states, lo, hi) ? null : estimateCrossing(lo, hi);
   // Aim a little under the estimate; near an end, one bracket-width from it, so the next answer
   // either finishes the search or moves that end by a full width.
   let next: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planCapacitySearch, searchObservation, type SearchObservation, type SearchOptions } from '../src/index.ts';
+import { planCapacitySearch, searchObservation, SEARCH_DEFAULTS, type SearchObservation, type SearchOptions } from '../src/index.ts';
 
 /** Runs the planner against a fake measurement until it answers; returns the answer and every level it ran. */
 function search(measure: (level: number, run: number) => SearchObservation, options: SearchOptions) {
@@ -78,7 +78,8 @@ describe('planCapacitySearch', () => {
     expect(at24).toBe(3);
     expect(step.unclear).toEqual([24]);
     expect(step.capacity?.level).toBe(23);
-    expect(step.bracket.breaks?.level).toBe(24);
+    // Unclear is not a break: the bracket's upper end is the level that broke.
+    expect(step.bracket.breaks?.level).toBe(25);
     // The repeats are below the first break (25): they do not count against maxOver.
     expect(levels.filter((l) => l >= 25)).toEqual([25]);
     expect(step.over).toBe(1);
@@ -178,5 +179,118 @@ describe('planCapacitySearch', () => {
       ],
     );
     expect(obs).toEqual({ level: 8, judgement: 'breaks', qps: 400, margin: 1.2 });
+  });
+});
+
+/** A small seeded generator (mulberry32), so a failing case can be replayed. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('planCapacitySearch with levels that are unclear or generator-limited (synthetic outcomes)', () => {
+  // Open loop, 3 s levels: below 500 requests a level has no p99 (unclear); the agent cannot send
+  // more than `agentCeiling` req/s (skipped); the service breaks p99 above `capacity` req/s.
+  const openLoop = (o: { capacity: number; agentCeiling: number; minRate: number }) => (rate: number): SearchObservation => {
+    if (rate >= o.agentCeiling) return { level: rate, judgement: 'skipped', qps: o.agentCeiling * 0.8, margin: null };
+    const margin = rate / o.capacity;
+    const judgement = rate < o.minRate ? 'unclear' : margin <= 1 ? 'holds' : 'breaks';
+    return { level: rate, judgement, qps: rate, margin: rate < o.minRate ? null : margin };
+  };
+
+  it('never walks down from a level that was unclear and one the generator could not hold (the 3 req/s walk)', () => {
+    // 200 req/s: too few requests for a p99 every time; 400: the agent is the limit every time.
+    const { step, levels } = search(openLoop({ capacity: 308, agentCeiling: 400, minRate: 300 }), { start: 200, loadModel: 'open' });
+    if (!step.done) throw new Error('unreachable');
+    expect(levels).toEqual([200, 200, 200, 400, 400, 400]);
+    expect(Math.min(...levels)).toBe(200);
+    expect(step).toMatchObject({ capacity: null, bracket: { holds: null, breaks: null }, unclear: [200], skipped: [400], over: 0 });
+    expect(step.reason).toBe('the load generator could not hold 400 in 3 runs: no higher level can be measured');
+  });
+
+  it('stops where the generator is the limit from the first level: no level below it is run', () => {
+    const { step, levels } = search(openLoop({ capacity: 308, agentCeiling: 100, minRate: 0 }), { start: 200, loadModel: 'open' });
+    expect(levels).toEqual([200, 200, 200]);
+    expect(step).toMatchObject({ done: true, capacity: null, skipped: [200], unclear: [] });
+  });
+
+  it('grows past a level too short to judge, and finds the capacity above it within 5%', () => {
+    const { step, levels } = search(openLoop({ capacity: 308, agentCeiling: 10_000, minRate: 150 }), { start: 100, loadModel: 'open' });
+    if (!step.done) throw new Error('unreachable');
+    expect(levels.slice(0, 4)).toEqual([100, 100, 100, 200]);
+    expect(step.unclear).toEqual([100]);
+    expect(step.capacity!.level).toBeLessThanOrEqual(308);
+    expect(step.capacity!.level).toBeGreaterThanOrEqual(308 * 0.95);
+    // Nothing ran below the start, and one level at or past the first break.
+    expect(Math.min(...levels)).toBe(100);
+    expect(step.over).toBe(1);
+  });
+
+  it('decides a level on all its runs together: skipped runs are no evidence, one that holds decides it', () => {
+    // Level 8: skipped, then unclear, then holds — it holds; its skipped run never counts either way.
+    let runs8 = 0;
+    const measure = (level: number): SearchObservation => {
+      const base = closedLoop(8, 20, 2.6)(level);
+      if (level !== 8) return base;
+      runs8 += 1;
+      return runs8 === 1 ? { ...base, judgement: 'skipped', qps: 1, margin: 9 } : runs8 === 2 ? { ...base, judgement: 'unclear' } : base;
+    };
+    const { step, levels } = search(measure, { start: 1, loadModel: 'closed' });
+    expect(levels.filter((l) => l === 8)).toEqual([8, 8, 8]);
+    expect(step.done && step.capacity!.level).toBe(20);
+    expect(step.done && step.skipped).toEqual([]);
+  });
+
+  it('narrows no closer than a level the generator could not hold inside the bracket, and names it', () => {
+    // The service breaks above 20; the agent cannot hold 17–19 (e.g. a flaky connection pool there).
+    const measure = (level: number): SearchObservation => {
+      const base = closedLoop(8, 20, 2.5)(level);
+      return level >= 17 && level <= 19 ? { ...base, judgement: 'skipped' } : base;
+    };
+    const { step } = search(measure, { start: 1, loadModel: 'closed' });
+    if (!step.done) throw new Error('unreachable');
+    expect(step.skipped.length).toBeGreaterThan(0);
+    expect(step.skipped.every((l) => l >= 17 && l <= 19)).toBe(true);
+    expect(step.capacity!.level).toBeLessThan(Math.min(...step.skipped));
+    expect(step.bracket.breaks!.level).toBeGreaterThan(20);
+  });
+
+  it.each([1, 2])('over 300 random services and agents, never more than maxOver=%i runs at or past the first break, never below the start unless it broke', (maxOver) => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const random = seeded(seed * 7 + maxOver);
+      const capacity = 2 + random() * 200;
+      const agentCeiling = random() < 0.3 ? 2 + random() * 300 : Number.POSITIVE_INFINITY;
+      const unclearShare = random() * 0.5;
+      const start = 1 + Math.floor(random() * 16);
+      const truth = (level: number): SearchObservation['judgement'] => (level >= agentCeiling ? 'skipped' : random() < unclearShare ? 'unclear' : level <= capacity ? 'holds' : 'breaks');
+      const history: SearchObservation[] = [];
+      let step = planCapacitySearch(history, { start, loadModel: 'closed', maxOver });
+      while (!step.done) {
+        history.push({ level: step.level, judgement: truth(step.level), qps: Math.min(step.level, capacity) * 10, margin: null });
+        step = planCapacitySearch(history, { start, loadModel: 'closed', maxOver });
+      }
+      const context = JSON.stringify({ seed, capacity, agentCeiling, start, levels: history.map((h) => `${h.level}${h.judgement[0]}`) });
+      // From the first run that broke on, at most maxOver runs at or above its level (an unclear run
+      // of that level before it was a repeat the planner had to make before anything broke).
+      const first = history.findIndex((h) => h.judgement === 'breaks');
+      if (first >= 0) expect(history.slice(first).filter((h) => h.level >= history[first]!.level).length, context).toBeLessThanOrEqual(maxOver);
+      expect(step.over, context).toBeLessThanOrEqual(maxOver);
+      // Looking lower than the start only ever follows a break at the lowest level run so far.
+      const startBroke = history.some((h) => h.level === start && h.judgement === 'breaks');
+      if (!startBroke) expect(Math.min(...history.map((h) => h.level)), context).toBe(start);
+      // The answer held in some run and broke in none; a level only ever skipped is never the answer.
+      if (step.capacity) {
+        const runs = history.filter((h) => h.level === step.capacity!.level);
+        expect(runs.some((r) => r.judgement === 'holds'), context).toBe(true);
+        expect(runs.some((r) => r.judgement === 'breaks'), context).toBe(false);
+      }
+      expect(history.length, context).toBeLessThanOrEqual(SEARCH_DEFAULTS.maxSteps);
+    }
   });
 });

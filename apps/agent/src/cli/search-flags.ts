@@ -22,5 +22,6 @@ export function searchSummary(search: SearchResult, parameter: string, slo: stri
   const found = answer.capacity ? `${formatQps(answer.capacity.qps)} req/s at ${parameter} ${formatLevel(answer.capacity.level)}` : 'no level holds';
   const bracket = answer.bracket.breaks ? `; breaks at ${formatLevel(answer.bracket.breaks.level)}` : '';
   const unclear = answer.unclear.length > 0 ? `; unclear at ${answer.unclear.map(formatLevel).join(', ')}` : '';
-  return `capacity within ${slo}: ${found}${bracket}${unclear} (${levels} levels, ${runs} judged runs; ${answer.reason})`;
+  const skipped = answer.skipped.length > 0 ? `; generator-limited at ${answer.skipped.map(formatLevel).join(', ')}` : '';
+  return `capacity within ${slo}: ${found}${bracket}${unclear}${skipped} (${levels} levels, ${runs} judged runs; ${answer.reason})`;
 }

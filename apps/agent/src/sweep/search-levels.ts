@@ -60,7 +60,7 @@ export async function searchLevels(
     if (step.done) return { answer: step, observations };
     if (aborted()) {
       const stopped = observations.length > 0 ? planCapacitySearch(observations, { ...options, maxSteps: observations.length }) : null;
-      const answer = stopped?.done ? stopped : { done: true as const, reason: 'stopped before any level was judged', capacity: null, bracket: { holds: null, breaks: null }, unclear: [], over: 0 };
+      const answer = stopped?.done ? stopped : { done: true as const, reason: 'stopped before any level was judged', capacity: null, bracket: { holds: null, breaks: null }, unclear: [], skipped: [], over: 0 };
       return { answer, observations };
     }
     await runLevel(step.level, index);
