@@ -5,6 +5,8 @@ import type { LiveHub } from './live/live-hub.ts';
 import type { StreamSlots } from './live/stream-slots.ts';
 import type { Limits } from './plugins/limits.ts';
 import type { CompareGuard } from './services/compare-guard.ts';
+import type { RunNotifier } from './services/webhooks/run-notifier.ts';
+import type { WebhookSender } from './services/webhooks/webhook-sender.ts';
 
 /** What route plugins need, passed in explicitly rather than reached through globals. */
 export interface RouteDeps {
@@ -19,6 +21,8 @@ export interface RouteDeps {
   comparisons: CompareGuard;
   /** Open live streams, per client and in all. */
   liveSlots: StreamSlots;
+  /** Webhooks: the sender (and its delivery log), the judge of finished runs, the web app's address for permalinks. */
+  webhooks: { sender: WebhookSender; notifier: RunNotifier; webUrl: string };
   /** Bytes of request bodies being read right now (the body budget's use). */
   bodies: { readonly inFlight: number };
 }

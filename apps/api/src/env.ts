@@ -100,6 +100,10 @@ const Env = z.object({
   /** Per service: `checkout=30,search=0` (0: forever). */
   KNEEBOARD_RETENTION_SERVICES: RetentionList,
   KNEEBOARD_RETENTION_SWEEP_S: z.coerce.number().int().min(10).max(7 * 86_400).default(DEFAULT_RETENTION.sweepEveryMs / 1000),
+  /** The web app's address as the team opens it: the permalinks in webhook notifications start with it. */
+  KNEEBOARD_WEB_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('http://localhost:3000').transform((u) => u.replace(/\/+$/, '')),
+  /** The first webhook retry's wait, doubled for each next one (five attempts in all). */
+  KNEEBOARD_WEBHOOK_RETRY_MS: z.coerce.number().int().min(10).max(600_000).default(1_000),
 });
 
 export interface ApiConfig {
@@ -112,6 +116,7 @@ export interface ApiConfig {
   access: AccessConfig;
   limits: Limits;
   retention: RetentionPolicy;
+  webhooks: { webUrl: string; retryBaseMs: number };
 }
 
 export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
@@ -149,5 +154,6 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       services: e.KNEEBOARD_RETENTION_SERVICES,
       sweepEveryMs: e.KNEEBOARD_RETENTION_SWEEP_S * 1000,
     },
+    webhooks: { webUrl: e.KNEEBOARD_WEB_URL, retryBaseMs: e.KNEEBOARD_WEBHOOK_RETRY_MS },
   };
 }

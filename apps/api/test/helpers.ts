@@ -39,6 +39,8 @@ export interface TestApiOptions {
   limits?: AppOptions['limits'];
   /** An embedded data directory to use (e.g. on a small tmpfs); a fresh temporary one otherwise. */
   dataDir?: string;
+  /** Webhook retries and settle time, short in tests. */
+  webhooks?: AppOptions['webhooks'];
 }
 
 let databases = 0;
@@ -68,7 +70,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     : { mode: 'embedded', path: dataDir };
   const db = openDb(storage);
   await migrate(db);
-  const app = await buildApp({ db, ingest: options.ingest, corsOrigins: options.corsOrigins, access: options.access, limits: options.limits });
+  const app = await buildApp({ db, ingest: options.ingest, corsOrigins: options.corsOrigins, access: options.access, limits: options.limits, webhooks: options.webhooks });
   if (options.access?.mode === 'required') await new TokenAdmin(db, new TokenStore(db)).bootstrap(options.access.adminToken);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

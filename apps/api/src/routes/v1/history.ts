@@ -1,48 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { serviceHistory, type HistoryRun, type RunFeatures } from '@kneeboard/analysis';
-import { levelFlags } from '@kneeboard/analysis/compare';
-import { listRuns } from '@kneeboard/clickhouse';
-import { ENDPOINTS, parseSlos } from '@kneeboard/contracts';
+import { ENDPOINTS } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
-import { runCapacity } from '../../services/run-capacity.ts';
-import { loadRunDetail } from '../../services/run-detail.ts';
+import { loadServiceHistory } from '../../services/service-history.ts';
 import { routeOf } from '../endpoint-route.ts';
-
-/**
- * The newest runs read per request: each run's curve and analysis are computed here (no cache
- * yet), so the cost is bounded by this count.
- */
-const MAX_HISTORY_RUNS = 200;
 
 export const historyRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db }) => {
   app.route({
     ...routeOf(ENDPOINTS.serviceHistory),
     handler: async (req) => {
-      const runs = (await listRuns(db, { service: req.params.service, limit: MAX_HISTORY_RUNS })).filter((r) => r.status !== 'running');
-      if (runs.length === 0) throw notFound('service', 'service');
-      const history: HistoryRun[] = [];
-      const features: RunFeatures[] = [];
-      // One at a time: the storage is shared with ingest, and a history read is not urgent.
-      for (const run of runs) {
-        const detail = await loadRunDetail(db, run.id);
-        if (!detail) continue;
-        const measured = detail.curve.filter((p) => !p.in_progress && p.qps > 0);
-        history.push({ ...run, labels: run.labels ?? [], levels: measured.map((p) => p.level) });
-        const flags = levelFlags(detail.curve, detail.analysis.littles_law, run.parameter);
-        const slo = run.tags.slo ? parseSlos(run.tags.slo) : null;
-        const capacity = slo?.ok ? await runCapacity(db, detail, slo.clauses) : null;
-        const knee = detail.analysis.knee;
-        features.push({
-          run_id: run.id,
-          peak_qps: measured.length ? Math.max(...measured.map((p) => p.qps)) : null,
-          knee: knee ? { level: knee.level, bracket: knee.bracket ?? null } : null,
-          p99: measured.map((p) => ({ level: p.level, p99_ms: p.p99_ms })),
-          capacity_qps: capacity?.qps ?? null,
-          excluded: flags.size > 0 ? [...flags.values()][0]! : null,
-        });
-      }
-      return { service: req.params.service, runs_read: history.length, series: serviceHistory(history, features) };
+      const history = await loadServiceHistory(db, req.params.service);
+      if (!history) throw notFound('service', 'service');
+      return history;
     },
   });
 };

@@ -22,7 +22,7 @@ function refuseRefinish(run: Run, body: FinishRunBody, graceMs: number, now = Da
   if (late) throw late;
 }
 
-export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, ingest }) => {
+export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, ingest, webhooks }) => {
   app.route({
     ...routeOf(ENDPOINTS.createRun),
     handler: async (req, reply) => {
@@ -83,6 +83,8 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
       if (!finished) throw notFound('run');
       const { run } = finished;
       if (finished.before) refuseRefinish(run, req.body, ingest.lateDataGraceMs, now);
+      // The first finish is judged for webhooks; a repeated one (same span) changes nothing to judge.
+      if (!finished.before) webhooks.notifier.runFinished(run);
       ingest.runs.invalidate(run.id);
       hub.notify(run.id);
       return run;
