@@ -2,6 +2,8 @@ import { Agent, request } from 'undici';
 import {
   CreateRunBody,
   CreateRunResponse,
+  endpointPath,
+  ENDPOINTS,
   IngestResponse,
   ListRunsResponse,
   type RunSummary,
@@ -12,7 +14,7 @@ import {
   type StepWindowInput,
 } from '@kneeboard/contracts';
 import type { EventColumns } from '@kneeboard/event-wire';
-import { apiHttpError, checkApiShape, parseApiJson } from '@kneeboard/api-client';
+import { apiHttpError, authorization, checkApiShape, parseApiJson } from '@kneeboard/api-client';
 import { ApiHttpError } from './api-errors.ts';
 import { DEFAULT_RETRY_POLICY, isRetriable, withRetry, type RetryNotice, type RetryPolicy } from './retry.ts';
 import { batchBody } from './wire-body.ts';
@@ -49,18 +51,18 @@ export class KneeboardApi {
     this.retry = options.retry ?? DEFAULT_RETRY_POLICY;
     this.onRetry = options.onRetry;
     this.attemptTimeoutMs = options.attemptTimeoutMs ?? 15_000;
-    this.authorization = options.token ? { authorization: `Bearer ${options.token}` } : {};
+    this.authorization = authorization(options.token);
   }
 
   /** One quick GET /healthz, no retries: for a clear start-up message when the API is not there. */
   async health(timeoutMs = 3_000): Promise<void> {
-    await this.attempt('GET', '/healthz', undefined, timeoutMs);
+    await this.attempt('GET', endpointPath(ENDPOINTS.healthz, {}), undefined, timeoutMs);
   }
 
   /** The run's status (`running`, `finished`, `aborted`), or null when the API does not know the run. */
   async runStatus(runId: string): Promise<string | null> {
     try {
-      const path = `/api/v1/runs/${runId}`;
+      const path = endpointPath(ENDPOINTS.getRun, { id: runId });
       return checkApiShape('GET', this.baseUrl + path, await this.attempt('GET', path, undefined, this.attemptTimeoutMs), RunDetail.pick({ run: true })).run.status;
     } catch (err) {
       if (err instanceof ApiHttpError && (err.status === 404 || err.status === 400)) return null;
@@ -68,42 +70,43 @@ export class KneeboardApi {
     }
   }
 
-  /** Runs, newest first (`GET /api/v1/runs`), e.g. to find one by its tags. One attempt, like runStatus. */
+  /** Runs, newest first, e.g. to find one by its tags. One attempt, like runStatus. */
   async listRuns(query: { service?: string; release?: string; limit?: number } = {}): Promise<RunSummary[]> {
-    const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]): [string, string] => [k, String(v)])).toString();
-    const path = `/api/v1/runs${q === '' ? '' : `?${q}`}`;
+    const path = endpointPath(ENDPOINTS.listRuns, {}, query);
     return checkApiShape('GET', this.baseUrl + path, await this.attempt('GET', path, undefined, this.attemptTimeoutMs), ListRunsResponse).runs;
   }
 
   async createRun(body: CreateRunInput): Promise<string> {
-    const json = await this.call('create the run', 'POST', '/api/v1/runs', CreateRunBody.parse(body));
-    return checkApiShape('POST', `${this.baseUrl}/api/v1/runs`, json, CreateRunResponse).id;
+    const path = endpointPath(ENDPOINTS.createRun, {});
+    const json = await this.call('create the run', 'POST', path, CreateRunBody.parse(body));
+    return checkApiShape('POST', this.baseUrl + path, json, CreateRunResponse).id;
   }
 
   /** Posting a level again replaces its window: post with ended_at null at the start, then the final window. */
   async postStep(runId: string, step: StepWindowInput): Promise<void> {
-    await this.call(`post step ${step.level}`, 'POST', `/api/v1/runs/${runId}/steps`, StepWindow.parse(step));
+    await this.call(`post step ${step.level}`, 'POST', endpointPath(ENDPOINTS.postStep, { id: runId }), StepWindow.parse(step));
   }
 
   /** A JSON batch, resent with the same batch_id on retry, so the API stores it once. */
   async postEvents(runId: string, batch: EventBatch): Promise<IngestResponse> {
-    const path = `/api/v1/runs/${runId}/events`;
+    const path = endpointPath(ENDPOINTS.postEvents, { id: runId });
     return checkApiShape('POST', this.baseUrl + path, await this.call(`send batch ${batch.batch_id}`, 'POST', path, batch), IngestResponse);
   }
 
   /** A batch of typed columns as one Arrow IPC stream (with retries, the same bytes each time). */
   async postEventColumns(runId: string, batchId: string, agentId: string, columns: EventColumns): Promise<IngestResponse> {
     const body = batchBody('arrow', batchId, agentId, columns);
-    const json = await withRetry(() => this.postOnce(`/api/v1/runs/${runId}/events?${body.query}`, body.bytes, body.contentType), this.retry, {
+    const path = endpointPath(ENDPOINTS.postEvents, { id: runId }, new URLSearchParams(body.query));
+    const json = await withRetry(() => this.postOnce(path, body.bytes, body.contentType), this.retry, {
       onRetry: (notice) => this.onRetry?.({ ...notice, what: `send batch ${batchId}` }),
       failingSince: () => this.failingSince ?? Date.now(),
     });
-    return checkApiShape('POST', `${this.baseUrl}/api/v1/runs/${runId}/events`, json, IngestResponse);
+    return checkApiShape('POST', this.baseUrl + path, json, IngestResponse);
   }
 
   /** `span`: the test's own start (and end) where the API's clock does not know it — an import's file times. */
   async finishRun(runId: string, status: 'finished' | 'aborted', span: { started_at: number; finished_at?: number } | null = null): Promise<void> {
-    await this.call('finish the run', 'POST', `/api/v1/runs/${runId}/finish`, { status, ...span });
+    await this.call('finish the run', 'POST', endpointPath(ENDPOINTS.finishRun, { id: runId }), { status, ...span });
   }
 
   /**

@@ -3,7 +3,7 @@ import { IngestResponse } from '@kneeboard/contracts';
 import type { KneeboardApi } from './api-client.ts';
 import { ApiHttpError } from './api-errors.ts';
 import { isRetriable, type RetryPolicy } from './retry.ts';
-import type { EntryKind, RunSpool } from './spool.ts';
+import { entryPath, type EntryKind, type RunSpool } from './spool.ts';
 import type { WireBody } from './wire-body.ts';
 
 /** What became of one queued API call. `spooled`: not delivered before close, still on disk for a replay. */
@@ -188,7 +188,7 @@ export class Outbox {
 
   private async deliver(e: Entry): Promise<Delivery | 'stopped'> {
     const body = e.body ?? (await this.o.spool!.read(e.file!));
-    const path = `/api/v1/runs/${this.o.runId}/${e.kind}${body.query === '' ? '' : `?${body.query}`}`;
+    const path = entryPath(this.o.runId, e.kind, body);
     let backoff = this.o.retry.initialDelayMs;
     for (let attempt = 1; ; attempt++) {
       try {

@@ -1,7 +1,8 @@
 import { IngestResponse } from '@kneeboard/contracts';
 import type { KneeboardApi } from './api-client.ts';
 import { DEFAULT_RETRY_POLICY, isRetriable, withRetry, type RetryPolicy } from './retry.ts';
-import { listSpool, RunSpool } from './spool.ts';
+import { entryPath, listSpool, RunSpool } from './spool.ts';
+import { jsonBody } from './wire-body.ts';
 
 export interface ReplayOptions {
   api: KneeboardApi;
@@ -51,7 +52,7 @@ export async function replaySpool(o: ReplayOptions): Promise<ReplayReport> {
     let reachable = true;
     for (const [i, entry] of run.entries.entries()) {
       const body = await spool.read(entry.file);
-      const path = `/api/v1/runs/${run.runId}/${entry.kind}${body.query === '' ? '' : `?${body.query}`}`;
+      const path = entryPath(run.runId, entry.kind, body);
       try {
         const answer = await withRetry(() => o.api.postOnce(path, body.bytes, body.contentType), retry);
         if (entry.kind === 'events') {
@@ -79,7 +80,7 @@ export async function replaySpool(o: ReplayOptions): Promise<ReplayReport> {
       try {
         // Only a run still marked running: the agent may have died just after finishing it.
         if ((await withRetry(() => o.api.runStatus(run.runId), retry)) === 'running') {
-          await withRetry(() => o.api.postOnce(`/api/v1/runs/${run.runId}/finish`, JSON.stringify({ status: 'aborted' })), retry);
+          await withRetry(() => o.api.postOnce(entryPath(run.runId, 'finish', jsonBody({})), JSON.stringify({ status: 'aborted' })), retry);
           o.onProgress?.(`run ${run.runId} had no finish: marked aborted`);
         }
       } catch (err) {

@@ -1,12 +1,18 @@
 import { mkdir, readdir, readFile, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { ARROW_STREAM_CONTENT_TYPE } from '@kneeboard/contracts';
+import { ARROW_STREAM_CONTENT_TYPE, endpointPath, ENDPOINTS } from '@kneeboard/contracts';
 import type { WireBody } from './wire-body.ts';
 
-/** What a spooled file is sent to: `POST /api/v1/runs/{run}/{events|steps|finish}`. */
-export type EntryKind = 'events' | 'steps' | 'finish';
-const KINDS: ReadonlySet<string> = new Set<EntryKind>(['events', 'steps', 'finish']);
+/** What a spooled file is sent to: the run's events, a step window, the finish. */
+const ENTRY_ENDPOINTS = { events: ENDPOINTS.postEvents, steps: ENDPOINTS.postStep, finish: ENDPOINTS.finishRun } as const;
+export type EntryKind = keyof typeof ENTRY_ENDPOINTS;
+const KINDS: ReadonlySet<string> = new Set(Object.keys(ENTRY_ENDPOINTS));
+
+/** The path a queued or spooled call is POSTed to, its body's query string (an Arrow batch's ids) included. */
+export function entryPath(runId: string, kind: EntryKind, body: WireBody): string {
+  return endpointPath(ENTRY_ENDPOINTS[kind], { id: runId }, new URLSearchParams(body.query));
+}
 
 export interface SpooledEntry {
   seq: number;
