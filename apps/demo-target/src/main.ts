@@ -1,3 +1,4 @@
+import { formatQps } from '@kneeboard/contracts/figures';
 import { Command, InvalidArgumentError } from 'commander';
 import { startDemoTarget } from './demo-target.ts';
 import { DEMO_TARGET_DEFAULTS } from './options.ts';
@@ -39,7 +40,7 @@ const target = await startDemoTarget(flags).catch((err: NodeJS.ErrnoException) =
   process.exit(1);
 });
 
-const maxQps = flags.serviceMs > 0 ? `${((flags.workers * 1000) / flags.serviceMs).toFixed(1)} req/s` : 'unbounded';
+const maxQps = flags.serviceMs > 0 ? `${formatQps((flags.workers * 1000) / flags.serviceMs)} req/s` : 'unbounded';
 console.log(`demo target listening on ${target.url}`);
 console.log(
   `  ${flags.workers} workers × ${flags.serviceMs} ms${flags.jitterMs > 0 ? ` ± ${flags.jitterMs} ms` : ''}` +
@@ -47,7 +48,7 @@ console.log(
 );
 if (flags.cpuMs > 0) {
   // One event loop: the busy loops run one at a time, so CPU caps throughput at 1000/cpuMs req/s.
-  console.log(`  burns ${flags.cpuMs} ms of CPU per request (at most ${(1000 / flags.cpuMs).toFixed(1)} req/s on one core)`);
+  console.log(`  burns ${flags.cpuMs} ms of CPU per request (at most ${formatQps(1000 / flags.cpuMs)} req/s on one core)`);
 }
 if (flags.stallMs > 0) console.log(`  stalls for ${flags.stallMs} ms, ${flags.stallAfterMs} ms after the first served request`);
 console.log(`  GET /healthz for readiness, GET /stats for in-flight counters, GET /metrics for Prometheus; any other request is served`);

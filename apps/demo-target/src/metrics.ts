@@ -13,6 +13,7 @@ export function formatMetrics(requestsServed: number): string {
   return [
     '# HELP process_cpu_seconds_total Total user and system CPU time spent in seconds.',
     '# TYPE process_cpu_seconds_total counter',
+    // eslint-disable-next-line no-restricted-syntax -- Prometheus exposition text, not a figure for people
     `process_cpu_seconds_total ${cpuSeconds.toFixed(6)}`,
     '# HELP process_resident_memory_bytes Resident memory size in bytes.',
     '# TYPE process_resident_memory_bytes gauge',

@@ -1,4 +1,4 @@
-import { formatLevel, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { formatLevel, formatPercent, formatQps, formatR2 } from '@kneeboard/contracts/figures';
 import { at } from './format.ts';
 import { hardLimit } from './hard-limit.ts';
 import type { UslFitResult } from './usl-fit.ts';
@@ -102,7 +102,7 @@ function fallOverFlatTail(points: readonly Point[], fit: FitShape, parameter: st
 export function uslTrust(points: readonly Point[], fit: FitShape | null, parameter: string): UslTrust {
   if (fit === null) return { trusted: false, reasons: [] };
   const reasons: string[] = [];
-  if (fit.r2 < POOR_FIT_R2) reasons.push(`The USL fits poorly (R² = ${fit.r2.toFixed(2)}): read σ, κ and the peak with care.`);
+  if (fit.r2 < POOR_FIT_R2) reasons.push(`The USL fits poorly (R² = ${formatR2(fit.r2)}): read σ, κ and the peak with care.`);
   const miss = worstMiss(points, fit, parameter);
   if (miss) reasons.push(miss);
   const tail = fallOverFlatTail(points, fit, parameter);

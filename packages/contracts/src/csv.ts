@@ -1,3 +1,5 @@
+import { formatCsvNumber } from './figures.ts';
+
 /**
  * One CSV cell, for every CSV the product writes (the API's curve.csv rule, shared so the
  * dashboard's own downloads follow it too). Text a spreadsheet would run as a formula (starting
@@ -7,16 +9,10 @@
  */
 export function csvCell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return roundedCell(value);
+  if (typeof value === 'number') return formatCsvNumber(value);
   if (typeof value !== 'string') return String(value);
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-function roundedCell(value: number): string {
-  const abs = Math.abs(value);
-  if (Number.isInteger(value) || abs >= 100 || !Number.isFinite(value)) return String(Number.isFinite(value) ? Math.round(value) : value);
-  return String(Number(value.toFixed(abs >= 10 ? 1 : 2)));
 }
 
 /** Rows of cells as CSV text (CRLF, as RFC 4180 has it), a header first. */

@@ -1,5 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatChangeInterval, formatChangeWithInterval, formatInFlight, formatLevel, formatMs, formatPercent, formatQps } from '../src/figures.ts';
+import {
+  formatChange,
+  formatChangeInterval,
+  formatChangeWithInterval,
+  formatClockMs,
+  formatCores,
+  formatCsvNumber,
+  formatDegreesOfFreedom,
+  formatElapsedSeconds,
+  formatEmbedTick,
+  formatInFlight,
+  formatLevel,
+  formatMs,
+  formatPercent,
+  formatPercentile,
+  formatPercentSetting,
+  formatQps,
+  formatR2,
+  formatSeconds,
+  formatShare,
+  formatSignedClockMs,
+  formatWholeSeconds,
+} from '../src/figures.ts';
 
 /** One row per figure kind and case: the text every consumer (Markdown, web, CLI, sentences) prints. */
 const TABLE: Array<[kind: string, print: () => string, expected: string]> = [
@@ -65,5 +87,48 @@ const TABLE: Array<[kind: string, print: () => string, expected: string]> = [
 describe('figures: one text per number', () => {
   it.each(TABLE.map(([kind, print, expected], i) => ({ kind, print, expected, i })))('$kind #$i prints $expected', ({ print, expected }) => {
     expect(print()).toBe(expected);
+  });
+});
+
+describe('the figures that were printed with toFixed where they were used', () => {
+  it('prints seconds, clock readings and cores with fixed decimals, ungrouped, a dash when missing', () => {
+    expect(formatSeconds(9.84)).toBe('9.8');
+    expect(formatSeconds(3600)).toBe('3600.0');
+    expect(formatSeconds(null)).toBe('—');
+    expect(formatWholeSeconds(2.5)).toBe('3');
+    expect(formatClockMs(0.44)).toBe('0.4');
+    expect(formatSignedClockMs(0.44)).toBe('+0.4');
+    expect(formatSignedClockMs(-12.46)).toBe('−12.5');
+    expect(formatCores(1.916)).toBe('1.92');
+    expect(formatCores(undefined)).toBe('—');
+  });
+
+  it('prints shares with one decimal and a chosen threshold as it was chosen', () => {
+    expect(formatShare(0.0031)).toBe('0.3%');
+    expect(formatShare(0.04)).toBe('4.0%');
+    expect(formatPercentSetting(0.05)).toBe('5%');
+    expect(formatPercentSetting(0.025)).toBe('2.5%');
+    expect(formatPercentSetting(0.1225)).toBe('12.25%');
+  });
+
+  it('prints R², degrees of freedom and percentile names', () => {
+    expect(formatR2(0.9781)).toBe('0.98');
+    expect(formatR2(0.9781, 3)).toBe('0.978');
+    expect(formatR2(Number.NaN)).toBe('—');
+    expect(formatDegreesOfFreedom(2e5)).toBe('∞');
+    expect(formatDegreesOfFreedom(24.4)).toBe('24');
+    expect(formatDegreesOfFreedom(3.43)).toBe('3.4');
+    expect(formatPercentile(99.99000000001)).toBe('99.99');
+    expect(formatPercentile(50)).toBe('50');
+  });
+
+  it('prints a CSV number at the pages\' precision and an embed tick compactly', () => {
+    expect(formatCsvNumber(0.2549)).toBe('0.25');
+    expect(formatCsvNumber(12.44)).toBe('12.4');
+    expect(formatCsvNumber(1234.5)).toBe('1235');
+    expect(formatEmbedTick(1500)).toBe('1.5k');
+    expect(formatEmbedTick(12.255)).toBe('12.26');
+    expect(formatElapsedSeconds(12.5)).toBe('12.5');
+    expect(formatElapsedSeconds(0.254, 1)).toBe('0.3');
   });
 });

@@ -1,4 +1,5 @@
 import { embedLevelScale, embedValueAxis } from './axes.ts';
+import { formatEmbedTick } from '@kneeboard/contracts/figures';
 import { line } from 'd3-shape';
 import { escapeXml } from './escape.ts';
 import type { ChartSeries, SeriesPoint } from './types.ts';
@@ -25,7 +26,6 @@ export interface PanelSpec {
 }
 
 const MARGIN = { top: 28, right: 12, bottom: 40, left: 56 };
-const fmt = (v: number) => (Math.abs(v) >= 1000 ? `${(v / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })}k` : v.toLocaleString('en-US', { maximumFractionDigits: 2 }));
 
 /** One chart panel: axes with units, a grid, a line per series and metric, gaps where values are missing. */
 export function renderPanel(spec: PanelSpec): string {
@@ -46,10 +46,10 @@ export function renderPanel(spec: PanelSpec): string {
   out.push(`<text x="${box.x + MARGIN.left}" y="${box.y + 16}" class="panel-title">${escapeXml(spec.title)}</text>`);
   for (const t of yTicks) {
     out.push(`<line x1="${x0}" x2="${x1}" y1="${y(t)}" y2="${y(t)}" class="grid"/>`);
-    out.push(`<text x="${x0 - 6}" y="${y(t) + 4}" text-anchor="end" class="tick">${fmt(t)}</text>`);
+    out.push(`<text x="${x0 - 6}" y="${y(t) + 4}" text-anchor="end" class="tick">${formatEmbedTick(t)}</text>`);
   }
   for (const level of spec.levels) {
-    out.push(`<text x="${x(level)}" y="${y0 + 16}" text-anchor="middle" class="tick">${fmt(level)}</text>`);
+    out.push(`<text x="${x(level)}" y="${y0 + 16}" text-anchor="middle" class="tick">${formatEmbedTick(level)}</text>`);
   }
   out.push(`<line x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}" class="axis"/>`);
   out.push(`<text x="${(x0 + x1) / 2}" y="${y0 + 34}" text-anchor="middle" class="label">${escapeXml(spec.xLabel)}</text>`);
@@ -74,12 +74,12 @@ export function renderPanel(spec: PanelSpec): string {
         const v = valueOf(p, m.key) as number;
         if (p.flag) {
           // Hollow with a "!": the number is drawn, but it is the agent's ceiling, not the service's.
-          const title = escapeXml(`${s.label} · ${p.level}: ${fmt(v)} — not the service's: ${p.flag}`);
+          const title = escapeXml(`${s.label} · ${p.level}: ${formatEmbedTick(v)} — not the service's: ${p.flag}`);
           out.push(`<g class="flagged"><circle cx="${x(p.level)}" cy="${y(v)}" r="4.5" fill="#ffffff" stroke="${s.colour}" stroke-width="1.5"><title>${title}</title></circle>`);
           out.push(`<text x="${x(p.level)}" y="${y(v) - 8}" text-anchor="middle" class="flag-mark">!</text></g>`);
           continue;
         }
-        out.push(`<circle cx="${x(p.level)}" cy="${y(v)}" r="${m.faint ? 2 : 3}" fill="${s.colour}"${m.faint ? ' fill-opacity="0.55"' : ''}><title>${escapeXml(`${s.label} · ${p.level}: ${fmt(v)}`)}</title></circle>`);
+        out.push(`<circle cx="${x(p.level)}" cy="${y(v)}" r="${m.faint ? 2 : 3}" fill="${s.colour}"${m.faint ? ' fill-opacity="0.55"' : ''}><title>${escapeXml(`${s.label} · ${p.level}: ${formatEmbedTick(v)}`)}</title></circle>`);
       }
     }
   }

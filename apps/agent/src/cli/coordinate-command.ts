@@ -1,4 +1,4 @@
-import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
+import { formatLevel, formatMs, formatQps, formatSignedClockMs } from '@kneeboard/contracts/figures';
 import { coordinateSweep, type CoordinateOptions } from '../fleet/coordinate.ts';
 import type { SweepConfig } from '../sweep/config.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
@@ -17,7 +17,7 @@ export async function coordinate(cfg: SweepConfig, plan: Pick<CoordinateOptions,
     for (const p of r.curve) {
       say(`${formatLevel(p.level).padStart(12)} ${String(p.requests).padStart(9)} ${formatQps(p.qps).padStart(9)} ${formatMs(p.p50_ms).padStart(8)} ${formatMs(p.p99_ms).padStart(8)}  ${p.health?.generator_limited ? (p.health.reason ?? 'flagged') : ''}`);
     }
-    say(`agents: ${r.agents.agents.map((a) => `${a.agent_id} (${a.state}, ${a.stored} events, clock ${a.clock_offset_ms >= 0 ? '+' : ''}${a.clock_offset_ms.toFixed(1)} ms)`).join(', ')}`);
+    say(`agents: ${r.agents.agents.map((a) => `${a.agent_id} (${a.state}, ${a.stored} events, clock ${formatSignedClockMs(a.clock_offset_ms)} ms)`).join(', ')}`);
     say(`${r.status}: ${r.runUrl}`);
     if (r.runIds.length > 1) say(`${r.runIds.length} repeats of ${cfg.run.release} (the curve above is the first): ${r.runIds.join(',')}`);
     if (json) process.stdout.write(`${JSON.stringify({ run_id: r.runId, run_ids: r.runIds, run_url: r.runUrl, status: r.status, steps: r.fleet.steps, curve: r.curve, agents: r.agents })}\n`);

@@ -1,4 +1,4 @@
-import { formatInFlight, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
+import { formatCores, formatInFlight, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import type { LevelSummary } from '../load/level-stats.ts';
 
 interface Column {
@@ -12,8 +12,8 @@ export function msWithUnit(ms: number | null | undefined): string {
   return ms === null || ms === undefined ? '—' : `${formatMs(ms)} ms`;
 }
 
-/** CPU cores the agent used, two decimals (not a figure the web or the Markdown print). */
-const cores = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x.toFixed(2));
+/** CPU cores the agent used, two decimals. */
+const cores = formatCores;
 
 const LATENCY: Column[] = [
   { title: 'p50', width: 9, cell: (s) => msWithUnit(s.p50_ms) },

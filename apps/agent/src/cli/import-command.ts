@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ApiHttpError, fetchApi } from '@kneeboard/api-client';
 import { RunDetail } from '@kneeboard/contracts';
-import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
+import { formatLevel, formatMs, formatQps, formatSeconds } from '@kneeboard/contracts/figures';
 import { runFollow } from '../import/follow.ts';
 import { K6_DEFAULT_LATENCY_METRIC, K6_LATENCY_METRICS } from '../import/k6.ts';
 import { runImport, type ImportResult } from '../import/run-import.ts';
@@ -168,7 +168,7 @@ function printReport(r: ImportResult, say: (m: string) => void, curve: RunDetail
     for (const l of r.levels) {
       const p = curve?.find((c) => c.level === l.level);
       say(
-        `| ${formatLevel(l.level).padStart(8)} | ${String(l.requests).padStart(8)} | ${String(l.errors).padStart(6)} | ${((l.ended_at - l.measure_from) / 1000).toFixed(1).padStart(5)} s |` +
+        `| ${formatLevel(l.level).padStart(8)} | ${String(l.requests).padStart(8)} | ${String(l.errors).padStart(6)} | ${formatSeconds((l.ended_at - l.measure_from) / 1000).padStart(5)} s |` +
           ` ${String(p?.requests ?? '–').padStart(8)} | ${(p ? formatQps(p.qps) : '–').padStart(8)} | ${ms(p?.p50_ms ?? null).padStart(9)} | ${ms(p?.p99_ms ?? null).padStart(9)} |`,
       );
     }

@@ -1,5 +1,5 @@
 import type { SweepReporter } from '../sweep/reporter.ts';
-import { formatQps } from '@kneeboard/contracts/figures';
+import { formatQps, formatSeconds } from '@kneeboard/contracts/figures';
 import { columnsFor, rowNotes, tableHeader, tableRow } from './format.ts';
 
 export interface TerminalReporterOptions {
@@ -65,7 +65,7 @@ export function createTerminalReporter({ out, err, loadModel, parameter }: Termi
   if (live) {
     reporter.progress = ({ phase, elapsedMs, totalMs, qps, inFlight }) => {
       out.write(
-        `${CLEAR_LINE}  ${stepLabel} · ${phase} · ${(elapsedMs / 1000).toFixed(1)} s / ${(totalMs / 1000).toFixed(1)} s · ${formatQps(qps)} req/s · ${inFlight} in flight`,
+        `${CLEAR_LINE}  ${stepLabel} · ${phase} · ${formatSeconds(elapsedMs / 1000)} s / ${formatSeconds(totalMs / 1000)} s · ${formatQps(qps)} req/s · ${inFlight} in flight`,
       );
       progressShown = true;
     };

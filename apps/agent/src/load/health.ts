@@ -1,5 +1,5 @@
 import type { StepHealth } from '@kneeboard/contracts';
-import { formatInFlight, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
+import { formatInFlight, formatLevel, formatMs, formatPercent, formatQps } from '@kneeboard/contracts/figures';
 import type { AgentUsage } from './agent-monitor.ts';
 import type { OpenLoopCounts } from './open-loop.ts';
 
@@ -39,8 +39,6 @@ export const LIMITS = {
   loopDelayShareOfP50: 0.5,
 } as const;
 
-const pct = (x: number) => `${(x * 100).toFixed(x < 0.1 ? 1 : 0)}%`;
-
 /**
  * The agent's verdict on its own step: was the configured load really applied, and were the times
  * real? The first failing rule gives the one-sentence reason; any failing rule marks the step
@@ -70,12 +68,12 @@ export function judgeStep(h: HealthInput, lateToleranceMs: number): StepHealth {
     if (missed > 0) reasons.push(`${missed} of ${intended} sends were never made: all ${h.maxConnections} connections (--max-connections) were busy`);
     else if (sent < LIMITS.sendRatio * intended) reasons.push(`sent only ${formatQps(perS(sent))} of the ${formatQps(perS(intended))} requests/s due`);
     if (intended > 0 && late > LIMITS.lateShare * intended) {
-      reasons.push(`${pct(late / intended)} of sends left more than ${lateToleranceMs} ms after their intended time`);
+      reasons.push(`${formatPercent(late / intended)} of sends left more than ${lateToleranceMs} ms after their intended time`);
     }
   }
   const u = h.usage;
   if (u !== null && u.eventLoopUtilization > LIMITS.eventLoopUtilization) {
-    reasons.push(`${u.loopName ?? "the agent's event loop"} was busy ${pct(u.eventLoopUtilization)} of the time, so it — not the target — set the pace`);
+    reasons.push(`${u.loopName ?? "the agent's event loop"} was busy ${formatPercent(u.eventLoopUtilization)} of the time, so it — not the target — set the pace`);
   }
   const lagLimit = Math.max(LIMITS.loopDelayFloorMs, LIMITS.loopDelayShareOfP50 * (h.p50Ms ?? 0));
   if (u !== null && u.loopDelayP99Ms > lagLimit) {

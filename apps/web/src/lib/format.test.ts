@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatCompact, formatCount, formatDuration, formatRelative, formatSignificant, formatTimestamp, formatWithError } from './format.ts';
+import { formatSignificant, formatWithError } from '@kneeboard/contracts/figures';
+import { formatCompact, formatCount, formatDuration, formatRelative, formatTimestamp } from './format.ts';
 
 describe('format', () => {
   it('prints a missing value as a dash, and a real zero as zero', () => {

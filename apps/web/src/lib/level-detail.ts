@@ -4,6 +4,7 @@
  * its warm-up range. Pure, so the charts only draw. Missing values stay null (gaps).
  */
 import type { LevelDetail } from '@kneeboard/contracts';
+import { formatPercentile } from '@kneeboard/contracts/figures';
 import { formatCompact } from './format.ts';
 import type { SearchParams } from './view-state.ts';
 
@@ -14,10 +15,6 @@ export function nines(percent: number): number {
 
 export const NINES_TICKS = [0, 1, 2, 3, 4].map((n) => ({ x: n, label: n === 0 ? 'p0' : `p${formatPercentile(100 - 100 / 10 ** n)}` }));
 export const NINES_DOMAIN: [number, number] = [0, 4];
-
-export function formatPercentile(percent: number): string {
-  return String(Number(percent.toFixed(4)));
-}
 
 export interface SpectrumRow {
   x: number;

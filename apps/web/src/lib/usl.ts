@@ -10,8 +10,7 @@
  * evaluates the model.
  */
 import type { UslFit } from '@kneeboard/contracts';
-import { formatLevel } from '@kneeboard/contracts/figures';
-import { formatSignificant, formatWithError } from './format.ts';
+import { formatLevel, formatR2, formatSignificant, formatWithError } from '@kneeboard/contracts/figures';
 
 /** A point in pixels; undefined where the scale could not place it. */
 export interface PixelPoint {
@@ -83,7 +82,7 @@ export function uslFitSummary(fit: UslFit, trusted: boolean, parameter: string, 
     fit.model === 'usl'
       ? { key: 'kappa', symbol: 'κ', value: withSe(fit.kappa, fit.kappa_se), unit: '', hint: 'coherency: the cost of keeping units in step, growing with N²; it makes throughput fall past the peak' }
       : { key: 'kappa', symbol: 'κ', value: '0', unit: 'negligible', hint: 'coherency moves the fit by under 2% over the measured range, so it is fixed at 0 (Amdahl)' },
-    { key: 'r2', symbol: 'R²', value: formatSignificant(fit.r2, 3), unit: '', hint: trusted ? R2_HINT : `${R2_HINT}; the analysis does not trust the fit, so read σ, κ and the peak with care` },
+    { key: 'r2', symbol: 'R²', value: formatR2(fit.r2, 3), unit: '', hint: trusted ? R2_HINT : `${R2_HINT}; the analysis does not trust the fit, so read σ, κ and the peak with care` },
   ];
   let note: UslFitSummary['note'] = null;
   if (fit.model === 'usl' && fit.peak_level !== null && fit.peak_qps !== null) {

@@ -25,6 +25,7 @@ import {
   type LevelSelection,
   type RunGroupRef,
 } from '@kneeboard/contracts';
+import { formatPercentSetting } from '@kneeboard/contracts/figures';
 import { z } from 'zod';
 import { latencyKeysIn, metricOf, type ScaleKind } from '@kneeboard/chart-prep';
 import { LATENCY_SERIES, type LatencyKey } from './series.ts';
@@ -224,7 +225,7 @@ export const MIN_EFFECT_CHOICES: readonly number[] = [0.01, 0.02, 0.05, 0.1, 0.2
 
 /** `5%`, `2.5%`: a min_effect as the control and the review print it. */
 export function formatMinEffect(minEffect: number): string {
-  return `${Number((minEffect * 100).toFixed(2))}%`;
+  return formatPercentSetting(minEffect);
 }
 
 /** The control's options: the standard choices, plus the URL's own value when it is none of them (a link keeps its view). */

@@ -1,6 +1,6 @@
 import type { ChangeVerdict, CurvePoint, KneeBracket, LevelComparison, LevelFlag, MetricDelta, NoiseBasis, OverallComparison } from '@kneeboard/contracts';
 import { kneesWithinGrid } from '../knee-bracket.ts';
-import { formatChangeWithInterval, formatLevel, formatQps } from '@kneeboard/contracts/figures';
+import { formatChangeWithInterval, formatDegreesOfFreedom, formatLevel, formatQps, formatShare } from '@kneeboard/contracts/figures';
 import { headline } from './headline.ts';
 import { metricDelta, type SideVariance } from './metric-delta.ts';
 import { bootstrapQuantiles } from './resample.ts';
@@ -137,8 +137,8 @@ function overallVerdict(parts: MetricDelta[]): ChangeVerdict {
   return parts.some((d) => d.verdict === 'not comparable') ? 'not comparable' : 'insufficient data';
 }
 
-const pct = (x: number) => `±${(x * 100).toFixed(1)}%`;
-const dfText = (df: number) => (df >= 1e5 ? '∞' : df >= 10 ? df.toFixed(0) : df.toFixed(1));
+const pct = (x: number) => `±${formatShare(x)}`;
+const dfText = formatDegreesOfFreedom;
 
 /** What the intervals rest on, in words: how many runs a side, where the run-to-run spread came from, how sure it is. */
 function noiseBasis(base: RunGroup, head: RunGroup, borrowed: RunToRunNoise | null, consulted: CompareOptions['history'], spread: Record<Metric, Spread | null>, levelsUsed: number): NoiseBasis {

@@ -1,5 +1,5 @@
 import type { LevelDetail } from '@kneeboard/contracts';
-import { formatMs, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { formatMs, formatPercent, formatQps, formatSeconds } from '@kneeboard/contracts/figures';
 import { formatCount } from '../../lib/format.ts';
 
 /** Min/mean/max of the measurement window and its status codes, as two small tables. */
@@ -9,7 +9,7 @@ export function LevelStats({ detail: d }: { detail: LevelDetail }) {
       {/* Each table scrolls in its own box: on a phone the six columns are wider than the screen. */}
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Measured window">
       <table className="data" data-testid="level-latency-table">
-        <caption className="muted">measured window, {d.window_s.toFixed(1)} s</caption>
+        <caption className="muted">measured window, {formatSeconds(d.window_s)} s</caption>
         <thead>
           <tr>
             <th className="num">

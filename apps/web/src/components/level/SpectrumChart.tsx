@@ -2,7 +2,8 @@
 
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatMs } from '@kneeboard/contracts/figures';
-import { formatPercentile, NINES_DOMAIN, NINES_TICKS, type SpectrumRow } from '../../lib/level-detail.ts';
+import { formatPercentile } from '@kneeboard/contracts/figures';
+import { NINES_DOMAIN, NINES_TICKS, type SpectrumRow } from '../../lib/level-detail.ts';
 import { LATENCY_SERIES } from '../../lib/series.ts';
 import { AXIS_LABEL_STYLE, AXIS_LINE, AXIS_TICK, CHART_MARGIN, chartSize, GRID_STROKE, valueAxisProps } from '../run/chart-style.ts';
 

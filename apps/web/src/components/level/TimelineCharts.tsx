@@ -1,7 +1,7 @@
 'use client';
 
 import { CartesianGrid, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatMs, formatQps } from '@kneeboard/contracts/figures';
+import { formatElapsedSeconds, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import type { TimelineData } from '../../lib/level-detail.ts';
 import { LATENCY_SERIES, QPS_SERIES } from '../../lib/series.ts';
 import { AXIS_LABEL_STYLE, AXIS_LINE, AXIS_TICK, CHART_MARGIN, chartSize, GRID_STROKE, valueAxisProps } from '../run/chart-style.ts';
@@ -16,7 +16,7 @@ function timeAxis(domain: [number, number]) {
     type: 'number' as const,
     domain,
     allowDataOverflow: true,
-    tickFormatter: (t: number) => `${Number(t.toFixed(1))}`,
+    tickFormatter: (t: number) => formatElapsedSeconds(t, 1),
     tick: AXIS_TICK,
     axisLine: AXIS_LINE,
     tickLine: AXIS_LINE,
@@ -49,7 +49,7 @@ export function ThroughputOverTime({ data }: { data: TimelineData }) {
       <Warmup range={data.warmup} />
       <XAxis {...timeAxis(data.domain)} />
       <YAxis {...valueAxisProps({ label: 'throughput (req/s)', axis: null })} ticks={undefined} domain={[0, 'auto']} />
-      <Tooltip isAnimationActive={false} labelFormatter={(t) => `${Number(Number(t).toFixed(2))} s`} formatter={(v) => [`${formatQps(typeof v === 'number' ? v : null)} req/s`, 'throughput']} />
+      <Tooltip isAnimationActive={false} labelFormatter={(t) => `${formatElapsedSeconds(Number(t))} s`} formatter={(v) => [`${formatQps(typeof v === 'number' ? v : null)} req/s`, 'throughput']} />
       <Line dataKey="qps" name="throughput" stroke={QPS_SERIES.color} strokeWidth={2} dot={false} isAnimationActive={false} className="kb-timeline-qps" />
     </LineChart>
   );
@@ -63,7 +63,7 @@ export function LatencyOverTime({ data }: { data: TimelineData }) {
       <Warmup range={data.warmup} />
       <XAxis {...timeAxis(data.domain)} />
       <YAxis {...valueAxisProps({ label: 'latency (ms)', axis: null })} ticks={undefined} domain={[0, 'auto']} />
-      <Tooltip isAnimationActive={false} labelFormatter={(t) => `${Number(Number(t).toFixed(2))} s`} formatter={(v, name) => [`${formatMs(typeof v === 'number' ? v : null)} ms`, name]} />
+      <Tooltip isAnimationActive={false} labelFormatter={(t) => `${formatElapsedSeconds(Number(t))} s`} formatter={(v, name) => [`${formatMs(typeof v === 'number' ? v : null)} ms`, name]} />
       <Line dataKey="p50" name={P50.label} stroke={P50.color} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls={false} />
       <Line dataKey="p99" name={P99.label} stroke={P99.color} strokeWidth={2} dot={false} isAnimationActive={false} connectNulls={false} />
     </LineChart>

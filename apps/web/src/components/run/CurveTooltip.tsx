@@ -1,6 +1,6 @@
 import type { CurvePoint } from '@kneeboard/contracts';
 import type { QpsRow, RowBase } from '../../lib/curve-series.ts';
-import { formatLevel, formatMs, formatPercent, formatQps } from '@kneeboard/contracts/figures';
+import { formatLevel, formatMs, formatPercent, formatQps, formatSeconds, formatShare } from '@kneeboard/contracts/figures';
 import { formatCount } from '../../lib/format.ts';
 import { LATENCY_SERIES, QPS_SERIES, SPLIT_SERIES, USL_SERIES, type LatencyKey } from '../../lib/series.ts';
 
@@ -45,7 +45,7 @@ export function CurveTooltip({ active, payload, parameter, variant, visible = []
   const row = payload?.[0]?.payload as RowBase | undefined;
   if (!active || row === undefined) return null;
   const p: CurvePoint = row.point;
-  const errorRate = p.requests > 0 ? (100 * p.errors) / p.requests : 0;
+  const errorRate = p.requests > 0 ? p.errors / p.requests : 0;
   return (
     <div className="chart-tooltip" data-testid="chart-tooltip">
       <div className="tt-head">
@@ -67,8 +67,8 @@ export function CurveTooltip({ active, payload, parameter, variant, visible = []
             </>
           ) : null}
           <Line label="requests" value={formatCount(p.requests)} unit="" />
-          <Line label="errors" value={`${formatCount(p.errors)}${p.errors > 0 ? ` (${errorRate.toFixed(1)}%)` : ''}`} unit="" />
-          <Line label="window" value={p.window_s.toFixed(1)} unit="s" />
+          <Line label="errors" value={`${formatCount(p.errors)}${p.errors > 0 ? ` (${formatShare(errorRate)})` : ''}`} unit="" />
+          <Line label="window" value={formatSeconds(p.window_s)} unit="s" />
         </tbody>
       </table>
     </div>

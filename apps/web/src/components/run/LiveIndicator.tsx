@@ -1,5 +1,6 @@
 'use client';
 
+import { formatWholeSeconds } from '@kneeboard/contracts/figures';
 import { useEffect, useState } from 'react';
 import { secondsUntil } from '../../lib/backoff.ts';
 import type { LiveMode } from '../../lib/live.ts';
@@ -33,7 +34,7 @@ export function LiveIndicator({ mode, updatedAt, retryAt = null }: { mode: LiveM
       {mode === 'stream' || mode === 'polling' ? <span className="live-dot" aria-hidden /> : null}
       {TEXT[mode]}
       {mode === 'retrying' && retryAt !== null && now !== null ? <span className="live-retry"> · trying again in {secondsUntil(retryAt, now)} s</span> : null}
-      {ticking && age !== null ? <span className="live-age"> · updated {age < 1 ? '<1' : age.toFixed(0)} s ago</span> : null}
+      {ticking && age !== null ? <span className="live-age"> · updated {age < 1 ? '<1' : formatWholeSeconds(age)} s ago</span> : null}
     </span>
   );
 }

@@ -1,7 +1,7 @@
 import { agentRows, getRunAgents } from '../../lib/run-agents.ts';
+import { formatClockMs, formatSignedClockMs } from '@kneeboard/contracts/figures';
 import { formatCount } from '../../lib/format.ts';
 
-const signed = (ms: number) => `${ms >= 0 ? '+' : '−'}${Math.abs(ms).toFixed(1)} ms`;
 
 /**
  * Which agents drove a run of several (kneeboard sweep --agents): each one's events, clock offset
@@ -41,9 +41,9 @@ export async function RunAgents({ runId }: { runId: string }) {
                   {r.recorded !== null && r.recorded !== r.stored ? <span className="muted"> of {formatCount(r.recorded)} recorded</span> : null}
                 </td>
                 <td>
-                  {signed(r.clockOffsetMs)} <span className="muted">({r.clockRttMs.toFixed(1)} ms)</span>
+                  {formatSignedClockMs(r.clockOffsetMs)} ms <span className="muted">({formatClockMs(r.clockRttMs)} ms)</span>
                 </td>
-                <td>{r.worstStartMs === null ? '–' : `${r.worstStartMs.toFixed(1)} ms`}</td>
+                <td>{r.worstStartMs === null ? '–' : `${formatClockMs(r.worstStartMs)} ms`}</td>
                 <td>
                   {r.steps}
                   {r.lostOrBehind > 0 ? <strong> · {r.lostOrBehind} partial</strong> : null}

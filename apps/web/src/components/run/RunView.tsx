@@ -4,8 +4,7 @@ import { levelSelectionContains, type LevelDetail, type Run, type RunDetail } fr
 import { useCallback, useMemo, useState } from 'react';
 import { inProgressLevel, latencyData, normalizeCurve, qpsData, splitData } from '../../lib/curve-series.ts';
 import { curveTableRows } from '../../lib/curve-table.ts';
-import { formatLevel } from '@kneeboard/contracts/figures';
-import { formatSignificant } from '../../lib/format.ts';
+import { formatLevel, formatR2 } from '@kneeboard/contracts/figures';
 import { kneeMarker, type KneeMarkerSpec } from '../../lib/knee.ts';
 import { withLevelParam } from '../../lib/level-detail.ts';
 import { fitLine, levelDomain, sweepXScale, type ScaleKind } from '@kneeboard/chart-prep';
@@ -178,12 +177,12 @@ export function RunView({
                 <label
                   className="legend-toggle"
                   data-testid="toggle-usl"
-                  title={`The Universal Scalability Law fitted to the completed levels (R² = ${formatSignificant(fit.r2, 3)}); shown by default when the analysis trusts the fit`}
+                  title={`The Universal Scalability Law fitted to the completed levels (R² = ${formatR2(fit.r2, 3)}); shown by default when the analysis trusts the fit`}
                 >
                   <input type="checkbox" checked={showFit} onChange={() => setFitChoice(!showFit)} />
                   <span className="swatch swatch-dashed" style={{ color: USL_SERIES.color }} />
                   {USL_SERIES.label}
-                  <span className="muted">R² {formatSignificant(fit.r2, 2)}</span>
+                  <span className="muted">R² {formatR2(fit.r2)}</span>
                 </label>
               ) : null}
               {openLoop ? (
