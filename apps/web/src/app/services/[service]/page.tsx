@@ -6,6 +6,7 @@ import { ReleaseCompareForm } from '../../../components/releases/ReleaseCompareF
 import { ReleaseSection } from '../../../components/releases/ReleaseSection.tsx';
 import { ReleaseTrends } from '../../../components/releases/ReleaseTrend.tsx';
 import { RunSelectionProvider } from '../../../components/runs/RunSelection.tsx';
+import { WebhooksSection } from '../../../components/webhooks/WebhooksSection.tsx';
 import { ApiUnavailableError, getServiceReleases } from '../../../lib/api.ts';
 import { releaseTrends } from '../../../lib/release-trend.ts';
 import { releaseViews } from '../../../lib/releases.ts';
@@ -52,6 +53,7 @@ export default async function ServicePage({ params }: { params: Params }) {
           <ReleaseSection key={v.release} view={v} />
         ))}
       </RunSelectionProvider>
+      <WebhooksSection service={service} />
     </>
   );
 }
