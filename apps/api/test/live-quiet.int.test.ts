@@ -37,7 +37,7 @@ describe('a live view once the run is quiet', () => {
     for (;;) {
       const next = await events.next();
       const detail = RunDetail.parse(JSON.parse(next.value?.data ?? ''));
-      sources.push(detail.percentiles);
+      sources.push(detail.percentiles ?? 'none');
       if (detail.percentiles === 'exact' && detail.curve.reduce((n, p) => n + p.requests, 0) === 2_100) {
         expect(detail.curve).toEqual(stored.curve);
         break;
