@@ -68,3 +68,9 @@ export function Segmented<T extends string>({
     </span>
   );
 }
+
+/** The two choices of a scale control (the level axis, the latency axis). */
+export const SCALE_OPTIONS = [
+  { value: 'linear', label: 'linear' },
+  { value: 'log', label: 'log' },
+] as const;
