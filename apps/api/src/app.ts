@@ -44,7 +44,22 @@ import { buildComparison } from './services/compare.ts';
 import { CompareGuard } from './services/compare-guard.ts';
 import { ComparePool } from './services/compare-pool.ts';
 import { createFleetCoordinator } from './services/fleet-storage.ts';
+import { RunNotifier, type RunNotifierOptions } from './services/webhooks/run-notifier.ts';
+import { DEFAULT_SENDER_OPTIONS, WebhookSender, type WebhookSenderOptions } from './services/webhooks/webhook-sender.ts';
+import { webhookRoutes } from './routes/v1/webhooks.ts';
 import { composeRunDetail, loadRunDetail } from './services/run-detail.ts';
+
+/** Where the web app is when KNEEBOARD_WEB_URL does not say: the start command's. */
+const DEFAULT_WEB_URL = 'http://localhost:3000';
+/** A finished run is judged for webhooks this long after its finish. */
+const DEFAULT_SETTLE_MS = 2_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Judges finished runs for webhooks; `idle()` tells a test when it is done. */
+    runNotifier: RunNotifier;
+  }
+}
 
 export interface AppOptions {
   db: Db;
@@ -61,13 +76,15 @@ export interface AppOptions {
   retention?: RetentionPolicy | null;
   /** Start a comparison worker at once (the server does; the tests' many short-lived apps do not). */
   warmComparisons?: boolean;
+  /** Webhook retries and timeouts, when a finished run is judged, and the web app's address for permalinks. */
+  webhooks?: Partial<WebhookSenderOptions & RunNotifierOptions>;
 }
 
 /**
  * Builds the API as a Fastify instance without listening, so tests use app.inject() or listen on
  * port 0. Third-party plugins first, then the app's own, then the versioned routes.
  */
-export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {}, retention = DEFAULT_RETENTION, warmComparisons = false }: AppOptions) {
+export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {}, retention = DEFAULT_RETENTION, warmComparisons = false, webhooks: webhookOptions = {} }: AppOptions) {
   const limits: Limits = { ...DEFAULT_LIMITS, ...limitOptions };
   const app = Fastify({
     logger,
@@ -139,7 +156,15 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
     });
   }
 
-  const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots, bodies };
+  const { webUrl = DEFAULT_WEB_URL, settleMs = DEFAULT_SETTLE_MS, ...senderOptions } = webhookOptions;
+  const sender = new WebhookSender(db, { ...DEFAULT_SENDER_OPTIONS, ...senderOptions }, (err) => app.log.error({ err }, 'webhook delivery log write failed'));
+  const notifier = new RunNotifier(db, comparisons, sender, { webUrl, settleMs }, (err) => app.log.error({ err }, 'judging a finished run for webhooks failed'));
+  app.decorate('runNotifier', notifier);
+  app.addHook('onClose', async () => {
+    notifier.close();
+    sender.close();
+  });
+  const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots, bodies, webhooks: { sender, notifier, webUrl } };
   const fleet = createFleetCoordinator(db, hub, ingest, (err) => app.log.error({ err }, 'fleet write failed'));
   app.addHook('onClose', async () => fleet.close());
   await app.register(healthRoutes, deps);
@@ -161,6 +186,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
       await v1.register(serverMetricRoutes, deps);
       await v1.register(linkRoutes, deps);
       await v1.register(tokenRoutes, deps);
+      await v1.register(webhookRoutes, deps);
       await v1.register(agentRoutes, { ...deps, fleet });
     },
   );
