@@ -11,6 +11,8 @@ import {
   StepWindow,
   type CreateRunInput,
   type EventBatch,
+  ServerMetricsBatch,
+  type ServerMetricsBatchInput,
   type StepWindowInput,
 } from '@kneeboard/contracts';
 import type { EventColumns } from '@kneeboard/event-wire';
@@ -85,6 +87,11 @@ export class KneeboardApi {
   /** Posting a level again replaces its window: post with ended_at null at the start, then the final window. */
   async postStep(runId: string, step: StepWindowInput): Promise<void> {
     await this.call(`post step ${step.level}`, 'POST', endpointPath(ENDPOINTS.postStep, { id: runId }), StepWindow.parse(step));
+  }
+
+  /** A step's server metrics (issue 28): a retry rewrites the same seconds, so the API stores them once. */
+  async postServerMetrics(runId: string, batch: ServerMetricsBatchInput): Promise<void> {
+    await this.call(`post server metrics of level ${batch.level}`, 'POST', `/api/v1/runs/${runId}/server-metrics`, ServerMetricsBatch.parse(batch));
   }
 
   /** A JSON batch, resent with the same batch_id on retry, so the API stores it once. */

@@ -24,6 +24,11 @@ export interface SweepFlags {
   beforeLevel?: string;
   readyUrl?: string;
   readyTimeout?: number;
+  metricsUrl?: string;
+  metric?: string[];
+  targetPid?: number;
+  cgroup?: string;
+  cores?: number;
   duration?: number;
   warmup?: number;
   repeat?: number;
@@ -80,6 +85,11 @@ export const FLAG_FIELD = {
   beforeLevel: 'beforeLevel',
   readyUrl: 'readyUrl',
   readyTimeout: 'readyTimeoutMs',
+  metricsUrl: 'metricsUrl',
+  metric: 'metric',
+  targetPid: 'targetPid',
+  cgroup: 'cgroup',
+  cores: 'cores',
   duration: 'durationMs',
   warmup: 'warmupMs',
   repeat: 'repeat',

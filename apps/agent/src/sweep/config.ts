@@ -2,6 +2,8 @@ import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
 import { CreateRunBody, DEFAULT_API_URL, DEFAULT_WEB_URL, MAX_BATCH_EVENTS, parseSlos } from '@kneeboard/contracts';
 import { DEFAULT_RETRY_POLICY, DEFAULT_SPOOL_DIR, HTTP_TOKEN } from '@kneeboard/agent-sdk';
+import { DEFAULT_SELECTOR_TEXTS } from '@kneeboard/server-metrics';
+import { mergeSelectors } from './server-cost.ts';
 
 /** Concurrency above this is refused as a typo; the real bound is the open-file limit, checked at start. */
 export const MAX_CONCURRENCY = 100_000;
@@ -68,6 +70,16 @@ export const SweepFields = z
     beforeLevel: z.string().min(1).optional(),
     readyUrl: HttpUrl.optional(),
     readyTimeoutMs: z.number().positive().default(60_000),
+    /** What the server spends (issue 28), read every second of each step from one of: its Prometheus text endpoint… */
+    metricsUrl: HttpUrl.optional(),
+    /** …a process on this host (/proc/PID)… */
+    targetPid: z.number().int('must be a process id').positive('must be a process id').optional(),
+    /** …or a cgroup v2 directory on this host. */
+    cgroup: z.string().min(1).optional(),
+    /** Selectors `alias=fn(metric{label="v"})` besides the defaults (cpu, mem): see packages/server-metrics. */
+    metric: z.array(z.string()).optional(),
+    /** The cores the target may use, for the CPU verdict (a cgroup's cpu.max says it by itself). */
+    cores: z.number().positive('must be more than 0').max(100_000).optional(),
     run: CreateRunBody.pick({ service: true, name: true, release: true, git_sha: true, tags: true }),
     request: z
       .object({
@@ -115,6 +127,16 @@ export const SweepConfig = SweepFields
     }
     if (c.search && c.slo === undefined) ctx.addIssue({ code: 'custom', path: ['search'], message: 'needs --slo: the search finds the capacity under an SLO' });
     if (c.search && c.refine) ctx.addIssue({ code: 'custom', path: ['refine'], message: 'cannot be combined with --search (the search places its own levels)' });
+    const serverSources = [c.metricsUrl, c.targetPid, c.cgroup].filter((s) => s !== undefined).length;
+    if (serverSources > 1) ctx.addIssue({ code: 'custom', path: ['metricsUrl'], message: 'give one of --metrics-url, --target-pid, --cgroup (one source per run)' });
+    if (serverSources === 0 && (c.metric !== undefined || c.cores !== undefined)) ctx.addIssue({ code: 'custom', path: [c.metric !== undefined ? 'metric' : 'cores'], message: 'needs a source: --metrics-url, --target-pid or --cgroup' });
+    if (c.metric !== undefined) {
+      try {
+        mergeSelectors(DEFAULT_SELECTOR_TEXTS, c.metric);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: ['metric'], message: (err as Error).message });
+      }
+    }
     if (c.engine === 'node' && c.threads !== undefined) ctx.addIssue({ code: 'custom', path: ['threads'], message: 'needs the native engine (the Node engine is one thread)' });
     const loads = c.hold === undefined ? c.levels : [c.hold];
     const schema = c.loadModel === 'closed' ? Concurrency : Rate;

@@ -21,6 +21,7 @@ import { loadAt, SweepConfig, type SweepInput } from './config.ts';
 import { checkApi, checkOpenFiles, probeTarget } from './preflight.ts';
 import type { SweepReporter } from './reporter.ts';
 import { runStep, type StepContext, type StepEngine } from './run-step.ts';
+import { openServerCost, type SweepServerCost } from './server-cost.ts';
 import { refineLevels } from './refine-levels.ts';
 import { apiJudge, searchLevels, type SearchResult } from './search-levels.ts';
 import { SweepError } from './sweep-error.ts';
@@ -111,6 +112,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     return runBeforeLevel({ command: cfg.beforeLevel, level, parameter: cfg.parameter, readyUrl, readyRequest: request, timeoutMs: cfg.readyTimeoutMs, parseTiming, signal });
   };
 
+  let serverCost: SweepServerCost | undefined;
   try {
     await checkApi(api);
     const maxConnections = checkOpenFiles(cfg, warn);
@@ -121,6 +123,10 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     if (probe.computeMs === null && probe.queueMs === null) {
       warn(`the target sends no Server-Timing ${cfg.serverTiming.queue.join('/')} or ${cfg.serverTiming.compute.join('/')} duration: those columns will stay empty`);
     }
+    // What the server spends (issue 28): its source must answer before any load is sent.
+    const opened = await openServerCost(cfg, warn);
+    if (opened && 'error' in opened) throw new SweepError('target-unreachable', opened.error);
+    serverCost = opened?.cost;
 
     // Stops the steps on Ctrl-C, and also once events are being lost: load whose timings cannot be
     // stored is wasted on the target.
@@ -159,7 +165,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     const contexts: StepContext[] = recorders.map((rec) => ({
       engine,
       recorder: rec,
-      reporter,
+      reporter: serverCost ? serverCost.watch(reporter) : reporter,
       monitor: new AgentMonitor(),
       origin: target.origin,
       request,
@@ -186,6 +192,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
         for (const [r, ctx] of contexts.entries()) {
           if (halt.signal.aborted) return;
           const summary = await runStep(ctx, level, loadAt(cfg, level), offset + i);
+          serverCost?.stepEnded((batch) => api.postServerMetrics(ctx.recorder.runId, batch));
           levels.push(summary);
           perRun[r]!.push(summary);
           reporter.stepFinished?.(summary);
@@ -211,6 +218,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     } catch (err) {
       failure = err;
     }
+    await serverCost?.close();
     // Whatever happened, what was measured is delivered (or spooled) and the run is closed.
     const status = halt.signal.aborted || failure !== undefined ? 'aborted' : 'finished';
     const reports: Awaited<ReturnType<Recorder['finish']>>[] = [];
@@ -231,6 +239,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     const runIds = recorders.map((r) => r.runId);
     return { runId: recorder.runId, runIds, refinedLevels, search, engine: engine.kind, runUrl, status, loadModel: cfg.loadModel, parameter: cfg.parameter, levels, upload };
   } finally {
+    await serverCost?.close();
     if (engine.kind === 'native') engine.request.dispose();
     await api.close();
   }
