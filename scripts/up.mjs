@@ -23,6 +23,8 @@ const TARGET = `http://127.0.0.1:${TARGET_PORT}`;
 const NEXT_TARGET_PORT = TARGET_PORT + 1;
 const NEXT_TARGET = `http://127.0.0.1:${NEXT_TARGET_PORT}`;
 const DEMO = env.KNEEBOARD_DEMO !== '0';
+// Real CPU burnt per request by the demo targets, so the cost panel has something to show (8 workers × 1 ms of 20 ms: at most 0.4 of a core).
+const DEMO_CPU_MS = 1;
 const DATA_DIR = env.KNEEBOARD_DATA_DIR ?? resolve(fileURLToPath(new URL('..', import.meta.url)), '.data/clickhouse');
 const TOKENS = demoTokens(env);
 
@@ -83,8 +85,8 @@ try {
     ...(TOKENS.adminToken ? { KNEEBOARD_ADMIN_TOKEN: TOKENS.adminToken } : {}),
   });
   const web = run('web', ['--filter', '@kneeboard/web', 'start', '--port', String(WEB_PORT), '--hostname', '127.0.0.1'], { KNEEBOARD_API_URL: API });
-  const target = run('target', ['--filter', '@kneeboard/demo-target', 'start', '--workers', '8', '--service-ms', '20', '--port', String(TARGET_PORT)]);
-  const nextTarget = run('target v1.1', ['--filter', '@kneeboard/demo-target', 'start', '--workers', '12', '--service-ms', '20', '--port', String(NEXT_TARGET_PORT)]);
+  const target = run('target', ['--filter', '@kneeboard/demo-target', 'start', '--workers', '8', '--service-ms', '20', '--cpu-ms', String(DEMO_CPU_MS), '--port', String(TARGET_PORT)]);
+  const nextTarget = run('target v1.1', ['--filter', '@kneeboard/demo-target', 'start', '--workers', '12', '--service-ms', '20', '--cpu-ms', String(DEMO_CPU_MS), '--port', String(NEXT_TARGET_PORT)]);
   await Promise.all([
     waitFor(`${API}/healthz`, 'the API', api),
     waitFor(WEB, 'the web app', web),
@@ -100,6 +102,8 @@ try {
         const child = run('sweep', [
           'kneeboard', 'sweep', '--target', target, '--levels', '1,2,4,8,16,32,64', '--duration', '6s', '--warmup', '1s',
           '--service', 'demo-target', '--release', release, '--name', name, '--api', API, '--web', WEB,
+          // What each level costs the target (the run page's "What it costs"): its own /metrics; one Node process is one core.
+          '--metrics-url', `${target}/metrics`, '--cores', '1',
         ], TOKENS.sweepToken ? { KNEEBOARD_TOKEN: TOKENS.sweepToken } : {});
         child.on('exit', resolve);
       });
