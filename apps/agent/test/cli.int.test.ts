@@ -27,6 +27,9 @@ afterAll(async () => {
 });
 
 const spoolDir = mkdtempSync(join(tmpdir(), 'kb-cli-spool-'));
+// How long a sweep's CLI may take to start and run: on a loaded 2-core box the launcher alone took
+// over 20 s to print its table header. A bound on a hang, not on speed.
+const CLI_START_MS = 120_000;
 const base = () => ['sweep', '--target', `${target.url}/`, '--service', 'demo', '--release', 'cli-test', '--api', fake.url, '--spool-dir', spoolDir];
 
 describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
@@ -90,7 +93,7 @@ describe('kneeboard CLI (bin/kneeboard.mjs)', () => {
 
 describe.each(ENGINES)('kneeboard sweep on the %s engine', (engine) => {
   it('runs a sweep: the run URL and the table on a pipe (no progress line), JSON on stdout with --json', async () => {
-    const { code, stdout, stderr } = await runCli([...base(), '--engine', engine, '--levels', '1,2', '--duration', '500ms', '--warmup', '0', '--web', 'http://ui.test', '--json']).done;
+    const { code, stdout, stderr } = await runCli([...base(), '--engine', engine, '--levels', '1,2', '--duration', '500ms', '--warmup', '0', '--web', 'http://ui.test', '--json'], CLI_START_MS).done;
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
     expect(json.status).toBe('finished');
@@ -106,7 +109,7 @@ describe.each(ENGINES)('kneeboard sweep on the %s engine', (engine) => {
     expect(stderr).toMatch(/\|\s+2 \|\s+\d+/);
     expect(stderr).not.toContain('\x1b[2K');
     expect(fake.finishes.at(-1)).toEqual({ runId: json.run_id, status: 'finished' });
-  });
+  }, 2 * CLI_START_MS);
 
   it('refuses a target that speaks only HTTP/2 (prior-knowledge h2c) before the run, naming the protocol', async () => {
     // Neither engine speaks HTTP/2 (apps/agent/engine/README.md): such a target must fail loudly, not be measured.
@@ -126,9 +129,9 @@ describe.each(ENGINES)('kneeboard sweep on the %s engine', (engine) => {
   });
 
   it('on SIGINT: flushes, finishes the run as aborted, exits 130', async () => {
-    const run = runCli([...base(), '--engine', engine, '--levels', '2,4', '--duration', '10s', '--warmup', '0']);
+    const run = runCli([...base(), '--engine', engine, '--levels', '2,4', '--duration', '10s', '--warmup', '0'], CLI_START_MS);
     // Wait for the table header: the run exists and load is on its way.
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + CLI_START_MS;
     while (!run.stdout().includes('| concurrency |')) {
       if (Date.now() > deadline) throw new Error(`no table header; stdout so far: ${run.stdout()}`);
       await sleep(20);
@@ -144,7 +147,7 @@ describe.each(ENGINES)('kneeboard sweep on the %s engine', (engine) => {
     const recorded = Number(/(\d+) requests recorded/.exec(stdout)![1]);
     expect(recorded).toBeGreaterThan(0);
     expect(fake.events(runId).length).toBe(recorded);
-  });
+  }, 2 * CLI_START_MS);
 });
 
 describe('kneeboard sweep --rate and a starved agent, as a user sees them', () => {

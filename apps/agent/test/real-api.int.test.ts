@@ -16,10 +16,12 @@ let apiPort: number;
 let api: ApiProcess;
 let target: DemoTarget;
 
+// Start-up and the sweeps get room for a loaded box (the API alone was seen to take over 30 s to
+// start there): bounds on a hang, not on speed.
 beforeAll(async () => {
   apiPort = await freePort();
-  [api, target] = await Promise.all([startApi(dataDir, apiPort), startDemoTarget({ workers: 8, serviceMs: 10, port: 0 })]);
-});
+  [api, target] = await Promise.all([startApi(dataDir, apiPort, 120_000), startDemoTarget({ workers: 8, serviceMs: 10, port: 0 })]);
+}, 150_000);
 afterAll(async () => {
   await api.stop();
   await target.close();
@@ -103,7 +105,7 @@ describe('the agent CLI against the real API (ClickHouse embedded) on 127.0.0.1'
         ['sweep', '--target', `http://127.0.0.1:${port}/`, '--param', 'workers', '--levels', '1,2,4', '--concurrency', '8', '--before-level', command,
           '--ready-url', `http://127.0.0.1:${port}/healthz`, '--duration', '1s', '--warmup', '200ms', '--service', 'demo', '--release', 'workers', '--api', api.url, '--json',
           '--spool-dir', mkdtempSync(join(tmpdir(), 'kb-agent-spool-'))],
-        40_000,
+        120_000,
       );
       const { code, stdout, stderr } = await run.done;
       expect(code, stderr).toBe(0);
@@ -121,8 +123,9 @@ describe('the agent CLI against the real API (ClickHouse embedded) on 127.0.0.1'
       for (const [i, p] of detail.curve.entries()) {
         expect(p.qps).toBeLessThan(workers[i]! * 50 * 1.1);
         const busySlots = (p.qps * p.compute_p50_ms!) / 1000;
-        expect(busySlots / workers[i]!, JSON.stringify(p)).toBeGreaterThan(0.6);
         expect(busySlots / workers[i]!, JSON.stringify(p)).toBeLessThan(1.1);
+        // The slots stay busy while the agent keeps 8 requests out; a level it did not hold is flagged.
+        if (!p.health?.generator_limited) expect(busySlots / workers[i]!, JSON.stringify(p)).toBeGreaterThan(0.6);
       }
       expect(detail.curve.every((p) => p.health?.target === 8)).toBe(true);
       // Whether the agent held 8 is its own verdict (the box's speed is in it): it follows from its figures.
@@ -130,7 +133,7 @@ describe('the agent CLI against the real API (ClickHouse embedded) on 127.0.0.1'
     } finally {
       if (existsSync(pidFile)) process.kill(Number(readFileSync(pidFile, 'utf8')), 'SIGTERM');
     }
-  });
+  }, 240_000);
 
   it('fails clearly when the target is not ready after --before-level', async () => {
     const port = await freePort();
