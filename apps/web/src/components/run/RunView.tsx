@@ -11,6 +11,7 @@ import { useReplaceUrl } from '../common/useReplaceUrl.ts';
 import { LevelPanel } from '../level/LevelPanel.tsx';
 import { AnalysisSummary } from './AnalysisSummary.tsx';
 import { SCALE_OPTIONS, Segmented } from './ChartPanel.tsx';
+import { CostPanel } from './CostPanel.tsx';
 import { CurveTable } from './CurveTable.tsx';
 import { LatencyPanel } from './LatencyPanel.tsx';
 import { LiveIndicator } from './LiveIndicator.tsx';
@@ -93,6 +94,8 @@ export function RunView({
         <SplitPanel view={prepared} />
       </div>
       </LevelZoomContext.Provider>
+
+      <CostPanel runId={run.id} parameter={run.parameter} running={run.status === 'running'} />
 
       <div className="run-timeline">
         <RunTimelinePanel runId={run.id} parameter={run.parameter} running={run.status === 'running'} onOpenLevel={showLevel} />
