@@ -44,6 +44,22 @@ describe('GET /api/v1/services/:service/history', () => {
     expect(qps[0]!.ratio_high).toBeLessThan(1);
   });
 
+  it('is kept until a run of the service changes: a new finish, a label that regroups a run', async () => {
+    const read = async () => ServiceHistoryResponse.parse(await (await fetch(`${api.url}/api/v1/services/${SERVICE}/history`)).json());
+    const before = await read();
+    expect(await read()).toEqual(before);
+    const added = await storeSyntheticRun(api.url, { seed: 400, service: SERVICE, release: 'v13', levels: LEVELS, workers: 4, qpsScale: 0.8, latencyScale: 1.25 });
+    const after = await read();
+    expect(after.runs_read).toBe(before.runs_read + 1);
+    expect(after.series[0]!.points.releases.at(-1)!.release).toBe('v13');
+    // A series= label takes the run out of the automatic series into its own.
+    const labelled = await fetch(`${api.url}/api/v1/runs/${added}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ labels: ['series=canary'] }) });
+    expect(labelled.status).toBe(200);
+    const regrouped = await read();
+    expect(regrouped.series.find((s) => s.series.runs.includes(added))!.series.forced_by).not.toBeNull();
+    expect(regrouped.series[0]!.points.releases.map((r) => r.release)).not.toContain('v13');
+  });
+
   it('answers 404 naming the service when it has no runs, and 400 for a service name with control characters', async () => {
     const res = await fetch(`${api.url}/api/v1/services/nobody-here/history`);
     expect(res.status).toBe(404);
