@@ -133,6 +133,8 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   store.onChange((runId) => hub.stored(runId));
   app.addHook('onClose', async () => hub.close());
   const ingest = new IngestService(db, store, { lateDataGraceMs: DEFAULT_LATE_DATA_GRACE_MS, ...ingestRules });
+  // Every "run changed": batches from the store, everything else from the write path.
+  ingest.onRunChange((runId) => hub.notify(runId));
   // Before the first request: what a crashed process left half written is put right (rollup included).
   app.addHook('onReady', async () => {
     const recovered = await ingest.recover().catch((err: unknown) => void app.log.error({ err }, 'crash recovery at start-up failed; each run is recovered before its next write'));
@@ -149,11 +151,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   hub.onChange((runId) => comparisons.forget(runId));
   const liveSlots = new StreamSlots(limits.livePerClient, limits.liveTotal);
   if (retention) {
-    registerRetention(app, db, retention, (runId) => {
-      ingest.runs.forget(runId);
-      store.forget(runId);
-      hub.notify(runId);
-    });
+    registerRetention(app, db, retention, (runId) => ingest.forgetDeleted(runId));
   }
 
   const { webUrl = DEFAULT_WEB_URL, settleMs = DEFAULT_SETTLE_MS, ...senderOptions } = webhookOptions;

@@ -1,5 +1,5 @@
-import { BatchIdReused, markRunDeleted, purgeRun, runRowsLeft, type Arrival, type Db, type EventStore, type Recovered } from '@kneeboard/clickhouse';
-import type { IngestResponse } from '@kneeboard/contracts';
+import { BatchIdReused, finishRun, markRunDeleted, purgeRun, runRowsLeft, updateRun, upsertStep, type Arrival, type Db, type EventStore, type Recovered } from '@kneeboard/clickhouse';
+import type { IngestResponse, Run, RunStatus, StepWindow } from '@kneeboard/contracts';
 import { BatchRejected, decodeArrowBatch, decodeJsonBatch, encodeArrowColumns, type DecodedBatch, type EventBounds } from '@kneeboard/event-wire';
 import { HttpError } from '../errors.ts';
 import { eventBounds, refuseLateWrite } from './run-lifecycle.ts';
@@ -35,6 +35,7 @@ export class IngestService {
   readonly runs: RunStateCache;
   /** Runs this process has deleted or is deleting: refused at once, before storage says so. */
   readonly #deleted = new Set<string>();
+  readonly #changeListeners = new Set<(runId: string) => void>();
 
   constructor(
     private readonly db: Db,
@@ -43,6 +44,47 @@ export class IngestService {
     private readonly options: IngestOptions,
   ) {
     this.runs = new RunStateCache(db, options);
+  }
+
+  /**
+   * Told whenever this process changed a run other than by storing a batch (the store tells of
+   * those): a step window, a finish, its labels or note, a deletion. The one place runs change.
+   */
+  onRunChange(listener: (runId: string) => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
+  #changed(runId: string): void {
+    this.runs.invalidate(runId);
+    for (const listener of this.#changeListeners) listener(runId);
+  }
+
+  /** Records a step window (checked by the caller). */
+  async recordStep(runId: string, window: StepWindow): Promise<void> {
+    await upsertStep(this.db, runId, window);
+    this.#changed(runId);
+  }
+
+  /** Marks the run finished (or aborted); null for an unknown run. `before`: it was finished already (the caller judges a repeat). */
+  async finishRun(runId: string, status: Exclude<RunStatus, 'running'>, now: number, span: { started_at?: number | undefined; finished_at?: number | undefined }) {
+    const finished = await finishRun(this.db, runId, status, now, span);
+    if (finished) this.#changed(runId);
+    return finished;
+  }
+
+  /** Sets the run's labels and/or note; null for an unknown run. */
+  async updateRun(runId: string, change: { labels?: string[] | undefined; note?: string | undefined }): Promise<Run | null> {
+    const run = await updateRun(this.db, runId, change);
+    if (run) this.#changed(runId);
+    return run;
+  }
+
+  /** A run the retention sweep deleted: forgotten here, and its watchers told. */
+  forgetDeleted(runId: string): void {
+    this.runs.forget(runId);
+    this.store.forget(runId);
+    this.#changed(runId);
   }
 
   /** Whether this process has deleted the run or is deleting it (its tombstone may still be on its way). */
@@ -131,6 +173,8 @@ export class IngestService {
     }
     this.runs.forget(runId);
     this.store.forget(runId);
+    // Its watchers are told once the rows are gone (a fleet plan is dropped then).
+    this.#changed(runId);
   }
 
   /**

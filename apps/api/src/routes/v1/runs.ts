@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { finishRun, getRun, insertRun, listRuns, queryRunSummaries, updateRun } from '@kneeboard/clickhouse';
+import { getRun, insertRun, listRuns, queryRunSummaries } from '@kneeboard/clickhouse';
 import { ENDPOINTS, EVENT_TIME_SLACK_MS, percentilesWanted, type FinishRunBody, type Run } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { HttpError, notFound } from '../../errors.ts';
@@ -22,7 +22,7 @@ function refuseRefinish(run: Run, body: FinishRunBody, graceMs: number, now = Da
   if (late) throw late;
 }
 
-export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, ingest, webhooks }) => {
+export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, ingest, webhooks }) => {
   app.route({
     ...routeOf(ENDPOINTS.createRun),
     handler: async (req, reply) => {
@@ -54,7 +54,6 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
       if (!run) throw notFound('run');
       // Through the write path: the deletion wins over batches racing it, here and on other replicas.
       await orUnavailable('the deletion', () => ingest.deleteRun(run.id));
-      hub.notify(run.id);
       return reply.code(204).send(null);
     },
   });
@@ -62,9 +61,8 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
   app.route({
     ...routeOf(ENDPOINTS.updateRun),
     handler: async (req) => {
-      const run = await updateRun(db, req.params.id, req.body);
+      const run = await ingest.updateRun(req.params.id, req.body);
       if (!run) throw notFound('run');
-      hub.notify(run.id);
       return run;
     },
   });
@@ -79,14 +77,12 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub
         if (at !== undefined && at > now + EVENT_TIME_SLACK_MS) throw new HttpError(400, `${field} must not be in the future`, field);
       }
       const span = { started_at: req.body.started_at, finished_at: req.body.finished_at };
-      const finished = await orUnavailable('the finish', () => finishRun(db, req.params.id, req.body.status, now, span));
+      const finished = await orUnavailable('the finish', () => ingest.finishRun(req.params.id, req.body.status, now, span));
       if (!finished) throw notFound('run');
       const { run } = finished;
       if (finished.before) refuseRefinish(run, req.body, ingest.lateDataGraceMs, now);
       // The first finish is judged for webhooks; a repeated one (same span) changes nothing to judge.
       if (!finished.before) webhooks.notifier.runFinished(run);
-      ingest.runs.invalidate(run.id);
-      hub.notify(run.id);
       return run;
     },
   });
