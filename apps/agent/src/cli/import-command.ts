@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ApiHttpError, fetchApi } from '@kneeboard/api-client';
-import { RunDetail } from '@kneeboard/contracts';
+import { ApiHttpError, callApi } from '@kneeboard/api-client';
+import { ENDPOINTS, type RunDetail } from '@kneeboard/contracts';
 import { formatLevel, formatMs, formatQps, formatSeconds } from '@kneeboard/contracts/figures';
 import { runFollow } from '../import/follow.ts';
 import { K6_DEFAULT_LATENCY_METRIC, K6_LATENCY_METRICS } from '../import/k6.ts';
@@ -143,7 +143,7 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
 /** The curve as the API stores it, to show the stored counts beside the file's; null if the API cannot say. */
 async function storedCurve(api: string, runId: string): Promise<RunDetail['curve'] | null> {
   try {
-    return (await fetchApi(`${api.replace(/\/+$/, '')}/api/v1/runs/${runId}`, RunDetail, { init: { signal: AbortSignal.timeout(10_000) } })).curve;
+    return (await callApi(ENDPOINTS.getRun, { params: { id: runId } }, { baseUrl: api, init: { signal: AbortSignal.timeout(10_000) } })).curve;
   } catch (err) {
     if (err instanceof ApiHttpError) return null; // the API answered but will not say: no comparison column, no warning
     process.stderr.write(`warning: could not read the stored curve back (${(err as Error).message})\n`);

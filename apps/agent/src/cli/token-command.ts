@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
-import { ApiHttpError, ApiNetworkError, ApiShapeError, describeStatus, fetchApiText, parseApiJson } from '@kneeboard/api-client';
+import { ApiHttpError, ApiNetworkError, ApiShapeError, callApi, describeStatus, type CallInput } from '@kneeboard/api-client';
 import { describeCause } from '@kneeboard/agent-sdk';
-import { CreatedToken, CreateTokenBody, DEFAULT_API_URL, ListTokensResponse, TokenInfo, TokenScope, type CreateTokenBody as CreateTokenInput } from '@kneeboard/contracts';
+import { CreateTokenBody, DEFAULT_API_URL, endpointPath, ENDPOINTS, TokenScope, type CreateTokenBody as CreateTokenInput, type EndpointSpec, type ParamsOf, type SuccessOf, type TokenInfo } from '@kneeboard/contracts';
 import { EXIT } from './exit-codes.ts';
 import { parseDuration } from './parse-flags.ts';
 import { tokenOption } from './token-option.ts';
@@ -15,10 +15,11 @@ interface ApiFlags {
 class TokenCommandError extends Error {}
 
 /** One call to the token routes through the shared core (@kneeboard/api-client), the admin token in its header; a refusal becomes one sentence. */
-async function callApi(flags: ApiFlags, method: string, path: string, body?: unknown): Promise<unknown> {
-  const url = `${flags.api.replace(/\/+$/, '')}${path}`;
+async function tokenCall<E extends EndpointSpec>(flags: ApiFlags, ep: E, input: CallInput<E> = {}): Promise<SuccessOf<E>> {
+  const { method } = ep;
+  const path = endpointPath(ep, (input.params ?? {}) as ParamsOf<E>);
   try {
-    return parseApiJson(method, url, await fetchApiText(url, { method, json: body, headers: flags.token ? { authorization: `Bearer ${flags.token}` } : {} }));
+    return await callApi(ep, input, { baseUrl: flags.api, token: flags.token });
   } catch (err) {
     if (err instanceof ApiNetworkError) throw new TokenCommandError(`cannot reach the Kneeboard API at ${flags.api} (${describeCause(err.cause)})`);
     if (err instanceof ApiHttpError) {
@@ -79,7 +80,7 @@ export function tokenCommand(): Command {
           process.exitCode = EXIT.usage;
           return;
         }
-        const created = CreatedToken.parse(await callApi(flags, 'POST', '/api/v1/tokens', body.data));
+        const created = await tokenCall(flags, ENDPOINTS.createToken, { body: body.data });
         if (flags.json) process.stdout.write(`${JSON.stringify(created, null, 2)}\n`);
         else {
           process.stdout.write(`${created.token}\n`);
@@ -93,7 +94,7 @@ export function tokenCommand(): Command {
   token.addCommand(
     common(new Command('list').description('list tokens (ids, scopes, services; never secrets)')).action(
       action(async (flags: ApiFlags) => {
-        const { tokens } = ListTokensResponse.parse(await callApi(flags, 'GET', '/api/v1/tokens'));
+        const { tokens } = await tokenCall(flags, ENDPOINTS.listTokens);
         process.stdout.write(flags.json ? `${JSON.stringify(tokens, null, 2)}\n` : table(tokens));
       }),
     ),
@@ -108,8 +109,7 @@ export function tokenCommand(): Command {
         .option('--confirm <name>', 'required to revoke env_admin, the token KNEEBOARD_ADMIN_TOKEN sets: --confirm KNEEBOARD_ADMIN_TOKEN (a new value of it, and a restart, recovers)'),
     ).action(
       action(async (id: string, flags: ApiFlags & { confirm?: string }) => {
-        const query = flags.confirm === undefined ? '' : `?confirm=${encodeURIComponent(flags.confirm)}`;
-        const revoked = TokenInfo.parse(await callApi(flags, 'DELETE', `/api/v1/tokens/${encodeURIComponent(id)}${query}`));
+        const revoked = await tokenCall(flags, ENDPOINTS.revokeToken, { params: { id }, query: { confirm: flags.confirm } });
         process.stdout.write(flags.json ? `${JSON.stringify(revoked, null, 2)}\n` : `revoked ${revoked.id} (${revoked.name})\n`);
       }),
     ),

@@ -1,6 +1,7 @@
 import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
-import { CompareResponse, RELEASE_REF_PREFIX } from '@kneeboard/contracts';
+import { endpointUrl } from '@kneeboard/api-client';
+import { CompareResponse, ENDPOINTS, RELEASE_REF_PREFIX } from '@kneeboard/contracts';
 import { gate, type GateResult } from './gate.ts';
 import { getOrExplain, resolveRun } from './resolve-run.ts';
 
@@ -28,7 +29,7 @@ export async function runCompare(flags: CompareFlags, out: NodeJS.WritableStream
   const base = await resolveGroup(flags.base, '--base');
   const heads = await Promise.all(flags.head.map((h) => resolveGroup(h, '--head')));
   const qs = new URLSearchParams([['base', base], ...heads.map((h): [string, string] => ['head', h]), ['min_effect', String(flags.failOnRegression)]]);
-  const report = await getOrExplain(`${flags.api}/api/v1/compare?${qs}`, flags.api, CompareResponse, 'compare', flags.token);
+  const report = await getOrExplain(endpointUrl(ENDPOINTS.compare, { query: qs }, flags.api), flags.api, CompareResponse, 'compare', flags.token);
   const result = gate(report);
   if (flags.json) {
     out.write(`${JSON.stringify({ ...report, gate: result }, null, 2)}\n`);

@@ -1,5 +1,6 @@
 import { planCapacitySearch, searchObservation, type SearchObservation, type SearchStep } from '@kneeboard/analysis';
-import { Capacity, formatSlos, type SloClause } from '@kneeboard/contracts';
+import { authorization, endpointUrl } from '@kneeboard/api-client';
+import { Capacity, ENDPOINTS, formatSlos, type SloClause } from '@kneeboard/contracts';
 import type { Recorder } from '@kneeboard/agent-sdk';
 import type { SweepConfig } from './config.ts';
 
@@ -21,13 +22,13 @@ export type JudgeLevel = (level: number) => Promise<SearchObservation[]>;
  * earlier window: the run keeps the newer measurement.
  */
 export function apiJudge(cfg: Pick<SweepConfig, 'api' | 'token'>, recorders: readonly Recorder[], slos: readonly SloClause[]): JudgeLevel {
-  const query = `slo=${encodeURIComponent(formatSlos(slos))}`;
-  const headers: Record<string, string> = cfg.token ? { authorization: `Bearer ${cfg.token}` } : {};
+  const slo = formatSlos(slos);
+  const headers = authorization(cfg.token);
   return async (level) => {
     await Promise.all(recorders.map((r) => r.flush()));
     const observations: SearchObservation[] = [];
     for (const rec of recorders) {
-      const res = await fetch(`${cfg.api.replace(/\/+$/, '')}/api/v1/runs/${rec.runId}/analysis?${query}`, { headers });
+      const res = await fetch(endpointUrl(ENDPOINTS.runAnalysis, { params: { id: rec.runId }, query: { slo } }, cfg.api), { headers });
       if (!res.ok) throw new Error(`the API answered ${res.status} when asked for capacity: ${await res.text()}`);
       const body = (await res.json()) as { capacity?: unknown };
       const capacity = Capacity.parse(body.capacity);
