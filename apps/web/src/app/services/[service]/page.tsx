@@ -4,10 +4,15 @@ import { notFound } from 'next/navigation';
 import { ApiErrorNotice } from '../../../components/common/ApiErrorNotice.tsx';
 import { ReleaseCompareForm } from '../../../components/releases/ReleaseCompareForm.tsx';
 import { ReleaseSection } from '../../../components/releases/ReleaseSection.tsx';
+import { HistoryTrends } from '../../../components/releases/HistoryTrends.tsx';
 import { ReleaseTrends } from '../../../components/releases/ReleaseTrend.tsx';
 import { RunSelectionProvider } from '../../../components/runs/RunSelection.tsx';
 import { WebhooksSection } from '../../../components/webhooks/WebhooksSection.tsx';
+import { ENDPOINTS } from '@kneeboard/contracts';
 import { ApiUnavailableError, getServiceReleases } from '../../../lib/api.ts';
+import { callWithCredential } from '../../../lib/credential-call.ts';
+import { historyTrends } from '../../../lib/history-trends.ts';
+import { requestCredential } from '../../../lib/server-credentials.ts';
 import { releaseTrends } from '../../../lib/release-trend.ts';
 import { releaseViews } from '../../../lib/releases.ts';
 
@@ -29,6 +34,9 @@ export default async function ServicePage({ params }: { params: Params }) {
   }
   if (releases.length === 0) notFound();
   const views = releaseViews(releases);
+  // The history's series and change points; an API without it (or a read it refuses) leaves the simple trend.
+  const history = await callWithCredential(ENDPOINTS.serviceHistory, { params: { service } }, await requestCredential());
+  const trends = history.ok ? historyTrends(service, history.value) : [];
   const runs = views.reduce((n, v) => n + v.runs.length, 0);
   return (
     <>
@@ -42,7 +50,7 @@ export default async function ServicePage({ params }: { params: Params }) {
           <Link href={`/?service=${encodeURIComponent(service)}`}>as a list</Link>
         </span>
       </div>
-      <ReleaseTrends series={releaseTrends(releases)} />
+      {trends.length > 0 ? <HistoryTrends series={trends} /> : <ReleaseTrends series={releaseTrends(releases)} />}
       <ReleaseCompareForm service={service} views={views} />
       <p className="muted small release-hint">
         Newest release first. <em>Compare with …</em> puts the release’s newest finished run against the newest finished run of the release
