@@ -40,7 +40,7 @@ describe('the sweep flags take their defaults from SweepConfig only', () => {
 
   it('the table covers the flags with a default', () => {
     expect(defaulted.map(([key]) => key).sort()).toEqual(
-      ['api', 'arrivals', 'computeMetric', 'deliveryTimeout', 'duration', 'engine', 'flushInterval', 'maxConnections', 'maxOver', 'precision', 'queueMetric', 'readyTimeout', 'repeat', 'spoolDir', 'thinkTime', 'timeout', 'warmup', 'web'].sort(),
+      ['api', 'arrivals', 'computeMetric', 'deliveryTimeout', 'duration', 'engine', 'flushInterval', 'http', 'maxConnections', 'maxOver', 'precision', 'queueMetric', 'readyTimeout', 'repeat', 'spoolDir', 'thinkTime', 'timeout', 'warmup', 'web'].sort(),
     );
   });
 

@@ -18,6 +18,15 @@ pub enum Arrivals {
     Poisson,
 }
 
+/// Which HTTP the step speaks (`--http`; `--http2` is `--http 2`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Http {
+    H1,
+    H2,
+    /// https://: ALPN offers h2 and http/1.1 and the server's pick is used (http://: HTTP/1.1).
+    Auto,
+}
+
 #[derive(Clone, Debug)]
 pub struct Config {
     pub addr: SocketAddr,
@@ -44,12 +53,17 @@ pub struct Config {
     pub batch_ms: f64,
     /// Set for an https:// URL: the connections speak TLS (rustls) under HTTP/1.1.
     pub tls: Option<TlsOptions>,
+    pub http: Http,
+    /// HTTP/2: the connections the streams are spread over (None: as many as the server's
+    /// SETTINGS_MAX_CONCURRENT_STREAMS calls for, at least one per thread).
+    pub connections: Option<usize>,
 }
 
 pub const USAGE: &str = "usage: kneeboard-engine --url http[s]://host:port/path --mode closed|open --load N [--threads N]
   [--warmup-ms X] [--duration-ms X] [--timeout-ms X] [--method M] [--header 'Name: value']... [--body-file PATH]
   [--max-connections N] [--arrivals uniform|poisson] [--think-time-ms X] [--compute-metric a,b] [--queue-metric a,b]
   [--late-tolerance-ms X] [--batch-events N] [--batch-ms X] [--cpu-burn-ms X] [--insecure] [--ca-file PEM]
+  [--http 1.1|2|auto] [--http2] [--connections N]
 Events and control frames go to stdout (see README.md); stdin takes `stop` and `cancel` lines.";
 
 pub fn parse(args: &[String]) -> Result<Config, String> {
@@ -77,6 +91,8 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
         batch_events: 4096,
         batch_ms: 50.0,
         tls: None,
+        http: Http::H1,
+        connections: None,
     };
     let mut insecure = false;
     let mut ca_file: Option<String> = None;
@@ -99,6 +115,20 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
                 i += 1;
                 continue;
             }
+            "--http2" => {
+                c.http = Http::H2;
+                i += 1;
+                continue;
+            }
+            "--http" => {
+                c.http = match value()?.as_str() {
+                    "1.1" => Http::H1,
+                    "2" => Http::H2,
+                    "auto" => Http::Auto,
+                    v => return Err(format!("--http: 1.1, 2 or auto, got {v:?}")),
+                }
+            }
+            "--connections" => c.connections = Some(num(1.0)? as usize),
             "--ca-file" => ca_file = Some(value()?),
             "--url" => url = Some(value()?),
             "--path" => path = Some(value()?),
@@ -187,6 +217,9 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
     } else if insecure || ca_file.is_some() {
         return Err("--insecure/--ca-file: only for an https:// URL".into());
     }
+    if c.connections.is_some() && c.http == Http::H1 {
+        return Err("--connections: only with --http2 or --http auto (HTTP/1.1 has one connection per request in flight)".into());
+    }
     c.path = path.unwrap_or(url_path);
     if !c.path.starts_with('/') {
         return Err(format!("--path: must start with /, got {:?}", c.path));
@@ -241,6 +274,21 @@ mod tests {
         let c = parse(&args("--url https://127.0.0.1:8443 --load 1")).unwrap();
         assert_eq!((c.addr.port(), c.tls.unwrap().server_name.as_str()), (8443, "127.0.0.1"));
         assert!(parse(&args("--url http://127.0.0.1:9 --load 1")).unwrap().tls.is_none());
+    }
+
+    #[test]
+    fn http_version_flags() {
+        let c = parse(&args("--url http://127.0.0.1:9 --load 8 --http2 --connections 2")).unwrap();
+        assert_eq!((c.http, c.connections), (Http::H2, Some(2)));
+        let c = parse(&args("--url https://localhost --load 8 --http auto")).unwrap();
+        assert_eq!((c.http, c.connections), (Http::Auto, None));
+        assert_eq!(parse(&args("--url http://127.0.0.1:9 --load 8")).unwrap().http, Http::H1);
+        assert!(parse(&args("--url http://127.0.0.1:9 --load 8 --http 3"))
+            .unwrap_err()
+            .starts_with("--http:"));
+        assert!(parse(&args("--url http://127.0.0.1:9 --load 8 --connections 2"))
+            .unwrap_err()
+            .starts_with("--connections"));
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub const ERROR_KINDS: &[&str] = &[
     "socket error",
     "certificate not trusted",
     "TLS error",
+    "HTTP/2 stream reset",
+    "HTTP/2 protocol error",
 ];
 
 pub const CONNECT_TIMEOUT: u8 = 10;
@@ -31,6 +33,10 @@ pub const MALFORMED: u8 = 14;
 const OTHER: u8 = 15;
 pub const CERT_UNTRUSTED: u8 = 16;
 pub const TLS_FAILED: u8 = 17;
+/// The server reset the stream (RST_STREAM other than REFUSED_STREAM, which is retried).
+pub const H2_RESET: u8 = 18;
+/// A connection-level HTTP/2 failure: bad frames or header blocks, or no h2 from ALPN.
+pub const H2_PROTOCOL: u8 = 19;
 
 /// The kind byte of a TLS failure: a certificate the roots do not vouch for (or for another
 /// name) is its own kind, so the CLI can say "pass --insecure or --ca-file".
@@ -78,5 +84,7 @@ mod tests {
         let untrusted = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
         assert_eq!(name(tls_kind(&untrusted)), "certificate not trusted");
         assert_eq!(name(tls_kind(&rustls::Error::DecryptError)), "TLS error");
+        assert_eq!(name(H2_RESET), "HTTP/2 stream reset");
+        assert_eq!(name(H2_PROTOCOL), "HTTP/2 protocol error");
     }
 }

@@ -4,6 +4,7 @@
 
 mod config;
 mod errors;
+mod h2;
 mod http;
 mod loop_stats;
 mod server_timing;
@@ -12,7 +13,7 @@ mod tls;
 mod wire;
 mod worker;
 
-use config::{Config, Mode};
+use config::{Config, Http, Mode};
 use loop_stats::LoopStats;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -53,24 +54,59 @@ fn main() {
     }
 }
 
-fn run(cfg: Config) -> std::io::Result<()> {
+/// `--http auto`: over TLS, what the server picks by ALPN (probed once, before the step); over
+/// plain TCP there is no ALPN, and HTTP/1.1 is what an unknown server speaks.
+fn resolve_http(cfg: &Config) -> std::io::Result<bool> {
+    match (cfg.http, &cfg.tls) {
+        (Http::H1, _) => Ok(false),
+        (Http::H2, _) => Ok(true),
+        (Http::Auto, None) => Ok(false),
+        (Http::Auto, Some(o)) => {
+            let config = tls::client_config(o, &[tls::ALPN_H2, tls::ALPN_HTTP11]).map_err(std::io::Error::other)?;
+            let name = tls::server_name(o).map_err(std::io::Error::other)?;
+            let timeout = Duration::from_secs_f64((cfg.timeout_ms / 1000.0).min(10.0));
+            // A probe that fails decides nothing: HTTP/1.1, whose connections then fail as events.
+            Ok(tls::server_picks_h2(config, name, cfg.addr, timeout).unwrap_or(false))
+        }
+    }
+}
+
+fn run(mut cfg: Config) -> std::io::Result<()> {
+    let use_h2 = resolve_http(&cfg)?;
+    cfg.http = if use_h2 { Http::H2 } else { Http::H1 };
     let cfg = Arc::new(cfg);
     let load = cfg.load;
     // Built once (the system's roots are read here), shared by every connection of every worker.
+    let alpn = if use_h2 { tls::ALPN_H2 } else { tls::ALPN_HTTP11 };
     let tls_target: Option<TlsTarget> = match &cfg.tls {
         Some(o) => Some((
-            tls::client_config(o).map_err(std::io::Error::other)?,
+            tls::client_config(o, &[alpn]).map_err(std::io::Error::other)?,
             tls::server_name(o).map_err(std::io::Error::other)?,
         )),
         None => None,
     };
+    // HTTP/2: how many connections the streams may use (each thread has at least one).
+    let conns_limit = match (use_h2, cfg.connections) {
+        (true, Some(n)) => n.min(cfg.max_connections),
+        _ => cfg.max_connections,
+    };
     // Never more threads than connections: a thread with no connection could send nothing.
     let threads = match cfg.mode {
-        Mode::Closed => cfg.threads.min(load as usize).min(cfg.max_connections),
-        Mode::Open => cfg.threads.min(cfg.max_connections),
+        Mode::Closed => cfg.threads.min(load as usize).min(conns_limit),
+        Mode::Open => cfg.threads.min(conns_limit),
     }
     .max(1);
     let request = Arc::new(http::build_request(&cfg.method, &cfg.path, &cfg.host, &cfg.headers, &cfg.body));
+    let h2_request = use_h2.then(|| {
+        Arc::new(h2::build_request(
+            &cfg.method,
+            cfg.tls.is_some(),
+            &cfg.host,
+            &cfg.path,
+            &cfg.headers,
+            &cfg.body,
+        ))
+    });
 
     let (frame_tx, frame_rx) = mpsc::channel::<Vec<u8>>();
     let writer = std::thread::Builder::new().name("writer".into()).spawn(move || {
@@ -114,13 +150,14 @@ fn run(cfg: Config) -> std::io::Result<()> {
 
     let kinds: Vec<String> = errors::ERROR_KINDS.iter().map(|k| json_string(k)).collect();
     let hello = format!(
-        "{{\"type\":\"hello\",\"protocol\":{},\"engine\":{},\"t0_epoch_ms\":{},\"threads\":{},\"addr\":{},\"tls\":{},\"error_kinds\":[{}]}}",
+        "{{\"type\":\"hello\",\"protocol\":{},\"engine\":{},\"t0_epoch_ms\":{},\"threads\":{},\"addr\":{},\"tls\":{},\"http\":{},\"error_kinds\":[{}]}}",
         wire::PROTOCOL,
         json_string(concat!("kneeboard-engine ", env!("CARGO_PKG_VERSION"))),
         json_number(t0_epoch_ms),
         threads,
         json_string(&cfg.addr.to_string()),
         cfg.tls.is_some(),
+        json_string(if use_h2 { "2" } else { "1.1" }),
         kinds.join(",")
     );
     let _ = frame_tx.send(json_frame(&hello));
@@ -128,8 +165,8 @@ fn run(cfg: Config) -> std::io::Result<()> {
     let (msg_tx, msg_rx) = mpsc::channel::<Msg>();
     let share = |total: usize, i: usize| total / threads + usize::from(i < total % threads);
     let conns_total = match cfg.mode {
-        Mode::Closed => (load as usize).min(cfg.max_connections),
-        Mode::Open => cfg.max_connections,
+        Mode::Closed => (load as usize).min(conns_limit),
+        Mode::Open => conns_limit,
     };
     let global_gap_ns = if cfg.mode == Mode::Open { 1e9 / load } else { 0.0 };
     let mut handles = Vec::with_capacity(threads);
@@ -153,6 +190,7 @@ fn run(cfg: Config) -> std::io::Result<()> {
             request.clone(),
             frame_tx.clone(),
             tls_target.clone(),
+            h2_request.clone(),
         )?;
         wakers.push(waker);
         let done = msg_tx.clone();

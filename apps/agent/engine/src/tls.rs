@@ -32,7 +32,12 @@ pub fn host_of(authority: &str) -> &str {
 }
 
 /// The shared client config, or why it cannot be built (a setup failure: exit 1).
-pub fn client_config(o: &TlsOptions) -> Result<Arc<ClientConfig>, String> {
+/// ALPN names, in our order of preference.
+pub const ALPN_H2: &[u8] = b"h2";
+pub const ALPN_HTTP11: &[u8] = b"http/1.1";
+
+/// `alpn`: what the handshake offers — the step's one protocol, or both for `--http auto`'s probe.
+pub fn client_config(o: &TlsOptions, alpn: &[&[u8]]) -> Result<Arc<ClientConfig>, String> {
     let provider = Arc::new(ring::default_provider());
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()
@@ -55,9 +60,30 @@ pub fn client_config(o: &TlsOptions) -> Result<Arc<ClientConfig>, String> {
         .dangerous()
         .with_custom_certificate_verifier(Arc::new(policy))
         .with_no_client_auth();
-    // HTTP/1.1 only: a server that would pick h2 by ALPN must answer in HTTP/1.1 instead.
-    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    // One protocol per step: a server that would pick h2 must answer an HTTP/1.1 step in HTTP/1.1.
+    config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
     Ok(Arc::new(config))
+}
+
+/// `--http auto` over TLS, before the step: one handshake offering h2 and http/1.1. True when
+/// the server picks h2 (the step then offers only what it picked, so every connection agrees).
+pub fn server_picks_h2(
+    config: Arc<ClientConfig>,
+    name: ServerName<'static>,
+    addr: std::net::SocketAddr,
+    timeout: std::time::Duration,
+) -> Result<bool, String> {
+    let mut sock = std::net::TcpStream::connect_timeout(&addr, timeout).map_err(|e| e.to_string())?;
+    sock.set_read_timeout(Some(timeout)).map_err(|e| e.to_string())?;
+    sock.set_write_timeout(Some(timeout)).map_err(|e| e.to_string())?;
+    let mut conn = rustls::ClientConnection::new(config, name).map_err(|e| e.to_string())?;
+    while conn.is_handshaking() {
+        conn.complete_io(&mut sock).map_err(|e| e.to_string())?;
+    }
+    let h2 = conn.alpn_protocol() == Some(ALPN_H2);
+    conn.send_close_notify();
+    let _ = conn.complete_io(&mut sock);
+    Ok(h2)
 }
 
 /// The name the handshake sends (SNI) and checks the certificate against.
@@ -184,16 +210,16 @@ mod tests {
     }
 
     #[test]
-    fn config_offers_http11_only() {
+    fn config_offers_the_alpn_asked_for() {
         let o = TlsOptions {
             server_name: "localhost".into(),
             ..Default::default()
         };
-        let c = client_config(&o).unwrap();
+        let c = client_config(&o, &[ALPN_HTTP11]).unwrap();
         assert_eq!(c.alpn_protocols, vec![b"http/1.1".to_vec()]);
         assert!(server_name(&o).is_ok());
-        let insecure = client_config(&TlsOptions { insecure: true, ..o }).unwrap();
-        assert_eq!(insecure.alpn_protocols, vec![b"http/1.1".to_vec()]);
+        let insecure = client_config(&TlsOptions { insecure: true, ..o }, &[ALPN_H2, ALPN_HTTP11]).unwrap();
+        assert_eq!(insecure.alpn_protocols, vec![b"h2".to_vec(), b"http/1.1".to_vec()]);
     }
 
     #[test]
@@ -207,9 +233,9 @@ mod tests {
             insecure: false,
             ca_file: Some(p.to_string_lossy().into_owned()),
         };
-        let missing = client_config(&o(&dir.join("missing.pem"))).unwrap_err();
+        let missing = client_config(&o(&dir.join("missing.pem")), &[ALPN_HTTP11]).unwrap_err();
         assert!(missing.starts_with("--ca-file: cannot read"), "{missing}");
-        let none = client_config(&o(&empty)).unwrap_err();
+        let none = client_config(&o(&empty), &[ALPN_HTTP11]).unwrap_err();
         assert!(none.starts_with("--ca-file: no certificate"), "{none}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -10,7 +10,8 @@
 //!   per value.
 
 /// 2: `hello` says `tls`, `end` carries `tls` (handshakes of the step), two TLS error kinds.
-pub const PROTOCOL: u32 = 2;
+/// 3: `--http`/`--http2`/`--connections`, `hello` says `http` ("1.1" or "2"), two HTTP/2 error kinds.
+pub const PROTOCOL: u32 = 3;
 pub const KIND_CANCELLED: u8 = 255;
 
 /// One worker's events since its last hand-off.

@@ -78,6 +78,9 @@ export function sweepCommand(): Command {
     .addOption(field('--engine <engine>', 'load engine: native (Rust, apps/agent/engine), node, or auto (native when built)', 'engine').choices(['auto', 'node', 'native']))
     .option('--insecure', 'https:// targets: accept any certificate (self-signed, another name) — a warning is printed')
     .option('--ca-file <pem>', 'https:// targets: PEM certificates to trust besides the system roots (a private CA, or the server’s own certificate)')
+    .addOption(field('--http <version>', 'native engine: 1.1, 2 (HTTP/2: prior knowledge on http://, ALPN h2 on https://) or auto (https://: what the server picks by ALPN)', 'http').choices(['1.1', '2', 'auto']))
+    .option('--http2', 'native engine: HTTP/2, the same as --http 2 (the level is streams in flight)')
+    .addOption(opt('--connections <n>', 'HTTP/2: connections the streams are spread over (default: as few as the server’s stream limit allows)').argParser(parsePositiveInt))
     .addOption(opt('--threads <n>', 'native engine: worker threads (default: the cores this process may use)').argParser(parsePositiveInt))
     .option('--engine-binary <path>', 'native engine: the binary to run (default: the one cargo builds in apps/agent/engine)')
     .option('--json', 'print the final per-level table as JSON on stdout (the live view goes to stderr)')
@@ -128,8 +131,9 @@ async function sweep(flags: SweepFlags): Promise<void> {
     cfg.hold === undefined
       ? `${cfg.loadModel === 'closed' ? 'concurrency' : `${cfg.arrivals} rate (req/s)`} ${cfg.levels.join(',')}`
       : `${cfg.parameter} ${cfg.levels.join(',')} at ${cfg.loadModel === 'closed' ? `concurrency ${cfg.hold}` : `${cfg.hold} req/s`}`;
-  const chosen = resolveEngine(cfg.engine, new URL(cfg.target), cfg.engineBinary ?? DEFAULT_ENGINE_BINARY);
-  const engine = 'engine' in chosen ? ` · ${chosen.engine} engine${chosen.engine === 'native' && cfg.threads !== undefined ? `, ${cfg.threads} threads` : ''}` : '';
+  const chosen = resolveEngine(cfg.engine, new URL(cfg.target), cfg.engineBinary ?? DEFAULT_ENGINE_BINARY, cfg.http);
+  const http = cfg.http === '2' ? ', HTTP/2' : cfg.http === 'auto' ? ', HTTP by ALPN' : '';
+  const engine = 'engine' in chosen ? ` · ${chosen.engine} engine${chosen.engine === 'native' && cfg.threads !== undefined ? `, ${cfg.threads} threads` : ''}${http}` : '';
   if (cfg.insecure) process.stderr.write(`warning: --insecure: the certificate of ${new URL(cfg.target).host} is not checked; anyone in between could answer for it\n`);
   reporter.say(`sweep ${cfg.request.method} ${cfg.target} · ${cfg.loadModel} loop · ${load} · ${cfg.warmupMs / 1000} s warm-up + ${cfg.durationMs / 1000} s measured per level${engine}`);
 

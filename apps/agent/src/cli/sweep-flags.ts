@@ -19,6 +19,9 @@ export interface SweepFlags {
   engine?: 'auto' | 'node' | 'native';
   insecure?: boolean;
   caFile?: string;
+  http?: '1.1' | '2' | 'auto';
+  http2?: boolean;
+  connections?: number;
   threads?: number;
   param?: string;
   beforeLevel?: string;
@@ -81,6 +84,8 @@ export const FLAG_FIELD = {
   engine: 'engine',
   insecure: 'insecure',
   caFile: 'caFile',
+  http: 'http',
+  connections: 'connections',
   threads: 'threads',
   beforeLevel: 'beforeLevel',
   readyUrl: 'readyUrl',
@@ -146,8 +151,12 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
     loadModel = 'closed';
     levels = f.concurrency ?? f.levels ?? DEFAULT_CLOSED_LEVELS;
   }
+  if (f.http2 && f.http !== undefined && f.http !== '2') return { error: `--http2 and --http ${f.http}: give one of them` };
+  // The Node engine has no HTTP/2: said here, naming the flag the user typed.
+  if (f.http2 && f.engine === 'node') return { error: '--http2: needs the native engine (--engine native or auto); the Node engine speaks HTTP/1.1 only' };
   const file = f.requestFile ?? {};
   const fields = fieldsFromFlags(f);
+  if (f.http2) fields.http = '2';
   const levelsFlag = f.param === undefined && f.rate ? '--rate' : f.concurrency && f.param === undefined ? '--concurrency' : '--levels';
   return {
     levelsFlag,

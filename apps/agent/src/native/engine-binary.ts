@@ -14,6 +14,8 @@ function agentRoot(): string {
 export const DEFAULT_ENGINE_BINARY = join(agentRoot(), 'engine/target/release/kneeboard-engine');
 
 export type EngineChoice = 'auto' | 'node' | 'native';
+/** The sweep's `--http`: HTTP/2 (`2`, `auto`) exists on the native engine only. */
+export type HttpChoice = '1.1' | '2' | 'auto';
 
 export function isExecutable(path: string): boolean {
   try {
@@ -30,9 +32,11 @@ export function isExecutable(path: string): boolean {
  * with what to do, never a silent fallback. A binary older than the CLI (protocol 1, no TLS) is
  * refused at its first frame with "rebuild it".
  */
-export function resolveEngine(choice: EngineChoice, target: URL, binary: string): { engine: 'node' | 'native'; note?: string } | { error: string } {
-  if (choice === 'node') return { engine: 'node' };
+export function resolveEngine(choice: EngineChoice, target: URL, binary: string, http: HttpChoice = '1.1'): { engine: 'node' | 'native'; note?: string } | { error: string } {
+  const h2 = http === '2' ? '--http2' : '--http auto';
+  if (choice === 'node') return http === '1.1' ? { engine: 'node' } : { error: `${h2}: needs the native engine; the Node engine speaks HTTP/1.1 only` };
   const built = isExecutable(binary);
+  if (http !== '1.1' && !built) return { error: `${h2}: needs the native engine, which is not built (${binary}): run \`cargo build --release\` in apps/agent/engine` };
   if (choice === 'native') {
     if (!built) return { error: `the native engine is not built (${binary}): run \`cargo build --release\` in apps/agent/engine, or use --engine node` };
     return { engine: 'native' };

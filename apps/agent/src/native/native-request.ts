@@ -14,7 +14,12 @@ export interface NativeRequest {
  * header value with a line break would split the request, so it is refused here, as undici
  * refuses it on the Node engine.
  */
-export function prepareNativeRequest(origin: string, req: TargetRequest, timing: { compute: readonly string[]; queue: readonly string[] }): NativeRequest {
+export function prepareNativeRequest(
+  origin: string,
+  req: TargetRequest,
+  timing: { compute: readonly string[]; queue: readonly string[] },
+  protocol: { http: '1.1' | '2' | 'auto'; connections?: number } = { http: '1.1' },
+): NativeRequest {
   const args = ['--url', origin, '--path', req.path, '--method', req.method, '--timeout-ms', String(req.timeoutMs)];
   for (const [name, value] of Object.entries(req.headers)) {
     if (/[\r\n]/.test(value)) throw new Error(`header ${name}: a value must not contain a line break`);
@@ -24,6 +29,9 @@ export function prepareNativeRequest(origin: string, req: TargetRequest, timing:
   // Only for https:// (the engine refuses them on http://); the engine reads the CA file itself.
   if (req.tls?.insecure) args.push('--insecure');
   else if (req.tls?.caFile !== undefined) args.push('--ca-file', req.tls.caFile);
+  // HTTP/2 (and how many connections its streams use) is the engine's to speak; 1.1 is its default.
+  if (protocol.http !== '1.1') args.push('--http', protocol.http);
+  if (protocol.connections !== undefined) args.push('--connections', String(protocol.connections));
   let dir: string | undefined;
   if (req.body !== undefined) {
     dir = mkdtempSync(join(tmpdir(), 'kb-engine-body-'));

@@ -9,7 +9,7 @@ import { FrameReader, KIND_CANCELLED, type EventColumnsFrame } from './frames.ts
 import type { NativeRequest } from './native-request.ts';
 
 /** The protocol version this CLI speaks; the engine says its own in `hello`. */
-export const ENGINE_PROTOCOL = 2;
+export const ENGINE_PROTOCOL = 3;
 
 const Hello = z.object({ type: z.literal('hello'), protocol: z.number(), t0_epoch_ms: z.number(), threads: z.number(), error_kinds: z.array(z.string()) });
 const Progress = z.object({ type: z.literal('progress'), in_flight: z.number() });

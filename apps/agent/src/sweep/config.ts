@@ -62,6 +62,13 @@ export const SweepFields = z
     insecure: z.boolean().default(false),
     /** https:// targets: a PEM file of certificates trusted besides the system's roots. */
     caFile: z.string().min(1).optional(),
+    /**
+     * Native engine: which HTTP. `2` is HTTP/2 (prior knowledge over http://, ALPN h2 over https://);
+     * `auto` offers h2 and http/1.1 by ALPN and uses the server's pick (http:// stays HTTP/1.1).
+     */
+    http: z.enum(['1.1', '2', 'auto']).default('1.1'),
+    /** HTTP/2: the connections the level's streams are spread over (default: as few as the server's stream limit allows). */
+    connections: z.number().int('must be a whole number').min(1, 'must be at least 1').max(MAX_CONCURRENCY, `must be at most ${MAX_CONCURRENCY}`).optional(),
     /** Native engine: worker threads (default: the cores this process may use). */
     threads: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1024, 'must be at most 1024').optional(),
     /** Native engine: the binary (default: apps/agent/engine/target/release/kneeboard-engine). */
@@ -138,6 +145,8 @@ export const SweepConfig = SweepFields
       }
     }
     if (c.engine === 'node' && c.threads !== undefined) ctx.addIssue({ code: 'custom', path: ['threads'], message: 'needs the native engine (the Node engine is one thread)' });
+    if (c.engine === 'node' && c.http !== '1.1') ctx.addIssue({ code: 'custom', path: ['http'], message: 'needs the native engine (the Node engine speaks HTTP/1.1 only)' });
+    if (c.connections !== undefined && c.http === '1.1') ctx.addIssue({ code: 'custom', path: ['connections'], message: 'needs --http2 or --http auto (HTTP/1.1 opens one connection per request in flight)' });
     const loads = c.hold === undefined ? c.levels : [c.hold];
     const schema = c.loadModel === 'closed' ? Concurrency : Rate;
     for (const [i, load] of loads.entries()) {

@@ -49,8 +49,8 @@ export function checkOpenFiles(cfg: SweepConfig, warn: (m: string) => void, limi
 }
 
 /** One request exactly as the sweep will send it; an error status or no answer stops the sweep before it starts. */
-export async function probeTarget(target: URL, request: TargetRequest, parseTiming: ServerTimingParser): Promise<Completion> {
-  const outcome = await sendOnce(target.origin, request, parseTiming);
+export async function probeTarget(target: URL, request: TargetRequest, parseTiming: ServerTimingParser, send = sendOnce): Promise<Completion> {
+  const outcome = await send(target.origin, request, parseTiming);
   if (outcome.status === 0 && isUntrustedCertificate(outcome.errorKind)) {
     throw new SweepError('target-unreachable', `${UNTRUSTED_CERTIFICATE} (the target at ${target.href} answered with a certificate the system's roots do not vouch for: ${outcome.errorKind})`);
   }

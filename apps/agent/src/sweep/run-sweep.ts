@@ -19,6 +19,7 @@ import type { LevelSummary } from '../load/level-stats.ts';
 import { runBeforeLevel } from './before-level.ts';
 import { loadAt, SweepConfig, type SweepInput } from './config.ts';
 import { checkApi, checkOpenFiles, probeTarget } from './preflight.ts';
+import { sendOnceH2 } from '../load/h2-probe.ts';
 import type { SweepReporter } from './reporter.ts';
 import { runStep, type StepContext, type StepEngine } from './run-step.ts';
 import { openServerCost, type SweepServerCost } from './server-cost.ts';
@@ -85,14 +86,14 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
   const request = targetRequestOf(cfg);
   const parseTiming = createServerTimingParser(cfg.serverTiming);
   const binary = cfg.engineBinary ?? DEFAULT_ENGINE_BINARY;
-  const chosen = resolveEngine(cfg.engine, target, binary);
+  const chosen = resolveEngine(cfg.engine, target, binary, cfg.http);
   if ('error' in chosen) throw new SweepError('config', chosen.error);
   if (chosen.note !== undefined) warn(chosen.note);
   if (chosen.engine === 'node' && cfg.threads !== undefined) warn(`--threads ${cfg.threads} is ignored: the Node engine is one thread`);
   let engine: StepEngine = { kind: 'node' };
   if (chosen.engine === 'native') {
     try {
-      engine = { kind: 'native', binary, request: prepareNativeRequest(target.origin, request, cfg.serverTiming), threads: cfg.threads };
+      engine = { kind: 'native', binary, request: prepareNativeRequest(target.origin, request, cfg.serverTiming, { http: cfg.http, connections: cfg.connections }), threads: cfg.threads };
     } catch (err) {
       throw new SweepError('config', (err as Error).message);
     }
@@ -119,7 +120,8 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     if (spoolDir !== null) await resendLeftovers(api, spoolDir, warn);
     // With a --before-level command the target may only exist once the first level's command ran.
     await prepare(cfg.levels[0]!);
-    const probe = await probeTarget(target, request, parseTiming);
+    // --http2: the probe speaks HTTP/2 too (an h2-only target refuses HTTP/1.1).
+    const probe = await probeTarget(target, request, parseTiming, cfg.http === '2' ? sendOnceH2 : undefined);
     if (probe.computeMs === null && probe.queueMs === null) {
       warn(`the target sends no Server-Timing ${cfg.serverTiming.queue.join('/')} or ${cfg.serverTiming.compute.join('/')} duration: those columns will stay empty`);
     }

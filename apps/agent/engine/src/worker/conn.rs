@@ -42,11 +42,14 @@ pub(super) struct Conn {
     pub(super) tls: Option<Box<ClientConnection>>,
     /// When TCP connected: the TLS handshake's start.
     pub(super) connected_ns: u64,
+    /// HTTP/2 connections: the session and what waits for it (`h2conn.rs`); `req`, `reader`
+    /// and `written` are HTTP/1.1's.
+    pub(super) h2: Option<Box<super::h2conn::H2Conn>>,
 }
 
 impl Conn {
     /// A write that would block: ask to be woken when the socket can take more (once, until it does).
-    fn want_writable(&mut self, registry: &mio::Registry, i: usize) {
+    pub(super) fn want_writable(&mut self, registry: &mio::Registry, i: usize) {
         if !self.writable_interest {
             self.writable_interest = true;
             let _ = registry.reregister(&mut self.stream, Token(i), Interest::READABLE | Interest::WRITABLE);
@@ -82,7 +85,7 @@ impl Worker {
         }
     }
 
-    fn connect(&mut self, now: u64) -> io::Result<usize> {
+    pub(super) fn connect(&mut self, now: u64) -> io::Result<usize> {
         let tls = match &self.tls {
             Some((config, name)) => Some(Box::new(
                 ClientConnection::new(config.clone(), name.clone()).map_err(io::Error::other)?,
@@ -112,6 +115,7 @@ impl Worker {
             last_io_ns: now,
             tls,
             connected_ns: now,
+            h2: None,
         });
         self.conn_count += 1;
         Ok(i)
@@ -144,8 +148,14 @@ impl Worker {
                 return self.tls_send(i, now);
             }
             c.state = State::Busy;
+            if c.h2.is_some() {
+                return self.h2_write(i, now); // the preface and SETTINGS
+            }
             self.write(i, now);
             return;
+        }
+        if c.h2.is_some() {
+            return self.h2_on_ready(i, readable, writable);
         }
         if c.tls.is_some() {
             if writable {
@@ -441,6 +451,9 @@ impl Worker {
 
     /// Requests past the timeout since their last byte: errors, their connections closed.
     pub(super) fn sweep_timeouts(&mut self, now: u64) {
+        if self.h2.is_some() {
+            return self.h2_sweep(now);
+        }
         for i in 0..self.conns.len() {
             let Some(c) = self.conns[i].as_ref() else { continue };
             if c.req.is_none() || now.saturating_sub(c.last_io_ns) < self.timeout_ns {

@@ -4,8 +4,10 @@
 //! here; what happens on a connection is in `conn.rs`.
 
 mod conn;
+mod h2conn;
 
 use crate::config::{Arrivals, Config, Mode};
+use crate::h2;
 use crate::loop_stats::LoopStats;
 use crate::sys::Timer;
 use crate::tls::HandshakeStats;
@@ -116,6 +118,15 @@ pub struct Worker {
     head_request: bool,
     tls: Option<TlsTarget>,
     handshakes: HandshakeStats,
+    /// HTTP/2 steps: the request every stream sends (None: HTTP/1.1).
+    h2: Option<Arc<h2::Request>>,
+    /// HTTP/2: the servers' SETTINGS_MAX_CONCURRENT_STREAMS as last seen (100, the RFC's floor,
+    /// until one says): how many requests a connection still connecting is expected to take.
+    h2_max_streams: usize,
+    /// HTTP/2: connections with bytes to write, flushed once at the end of the loop turn.
+    h2_dirty: Vec<usize>,
+    /// HTTP/2: streams that ended, handed from the sessions to the recorder.
+    h2_done: Vec<h2::Outcome>,
 }
 
 impl Worker {
@@ -126,6 +137,7 @@ impl Worker {
         request: Arc<Vec<u8>>,
         tx: Sender<Vec<u8>>,
         tls: Option<TlsTarget>,
+        h2: Option<Arc<h2::Request>>,
     ) -> io::Result<(Worker, Arc<Waker>)> {
         let poll = Poll::new()?;
         let waker = Arc::new(Waker::new(poll.registry(), WAKER)?);
@@ -159,6 +171,10 @@ impl Worker {
             buf: vec![0; READ_BUF],
             tls,
             handshakes: HandshakeStats::default(),
+            h2,
+            h2_max_streams: 100,
+            h2_dirty: Vec::new(),
+            h2_done: Vec::new(),
         };
         Ok((w, waker))
     }
@@ -205,6 +221,9 @@ impl Worker {
             if now >= self.next_sweep_ns {
                 self.sweep_timeouts(now);
                 self.next_sweep_ns = now + SWEEP_NS;
+            }
+            if self.h2.is_some() {
+                self.h2_flush_dirty();
             }
             if !self.batch.is_empty()
                 && (self.batch.len() >= self.cfg.batch_events || now - self.last_flush_ns >= (self.cfg.batch_ms * 1e6) as u64)
@@ -286,7 +305,7 @@ impl Worker {
                     if self.in_window(due) {
                         self.open.intended += 1;
                     }
-                    if self.backlog.is_empty() && self.outstanding < self.plan.max_conns {
+                    if self.h2.is_none() && self.backlog.is_empty() && self.outstanding < self.plan.max_conns {
                         self.assign(due, now);
                     } else if self.backlog.len() < MAX_BACKLOG {
                         self.backlog.push_back(due);
@@ -323,8 +342,9 @@ impl Worker {
     }
 
     /// A request that should leave now: on a free connection, or it waits in the backlog.
+    /// (HTTP/2: always the backlog, which `pump` hands to streams at the end of the loop turn.)
     fn submit(&mut self, intended: u64, now: u64) {
-        if self.backlog.is_empty() && self.outstanding < self.plan.max_conns {
+        if self.h2.is_none() && self.backlog.is_empty() && self.outstanding < self.plan.max_conns {
             self.assign(intended, now);
         } else {
             self.backlog.push_back(intended);
@@ -333,6 +353,9 @@ impl Worker {
 
     /// Waiting requests take connections as they free up (oldest first; late, timed from when they were due).
     fn pump(&mut self, now: u64) {
+        if self.h2.is_some() {
+            return self.h2_pump(now);
+        }
         while self.outstanding < self.plan.max_conns {
             let Some(intended) = self.backlog.pop_front() else { break };
             self.assign(intended, now);
@@ -340,6 +363,7 @@ impl Worker {
     }
 
     fn abandon_backlog(&mut self) {
+        // (An HTTP/2 request sent and refused carries RETRIED: it counted as sent, not missed.)
         let missed = self.backlog.iter().filter(|&&t| self.in_window(t)).count() as u64;
         self.open.missed += missed;
         self.backlog.clear();
@@ -367,6 +391,9 @@ impl Worker {
     /// Ctrl-C's second stage: requests still out are forgotten. They are reported as cancelled
     /// (not events) so the on-the-wire count still covers the time they were out.
     fn cancel_all(&mut self, now: u64) {
+        if self.h2.is_some() {
+            self.h2_cancel_all(now);
+        }
         for i in 0..self.conns.len() {
             let Some(c) = self.conns[i].as_mut() else { continue };
             if let Some(req) = c.req.take() {
