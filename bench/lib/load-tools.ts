@@ -118,11 +118,11 @@ export async function k6(bin: string, core: number, url: string, c: number, seco
 }
 
 /** The kneeboard CLI for one level, --json, on the given engine; numbers from its own table. */
-export async function kneeboard(engine: 'native' | 'node', core: number, url: string, c: number, seconds: number, api: string): Promise<ToolResult> {
+export async function kneeboard(engine: 'native' | 'node', core: number, url: string, c: number, seconds: number, api: string, extra: string[] = []): Promise<ToolResult> {
   const spool = mkdtempSync(join(tmpdir(), 'kb-bench-spool-'));
   const args = [KNEEBOARD, 'sweep', '--target', url, '-c', String(c), '-d', `${seconds}s`, '--warmup', '1s', '--engine', engine];
   if (engine === 'native') args.push('--threads', '1');
-  args.push('--service', 'bench', '--release', 'throughput', '--api', api, '--spool-dir', spool, '--json');
+  args.push(...extra, '--service', 'bench', '--release', 'throughput', '--api', api, '--spool-dir', spool, '--json');
   const r = await runPinned(core, process.execPath, args);
   if (r.code !== 0) throw new Error(`kneeboard exited ${r.code}: ${r.stdout}\n${r.stderr}`);
   const l = (JSON.parse(r.stdout) as { levels: KneeboardLevel[] }).levels[0]!;
@@ -140,17 +140,19 @@ export interface NginxOptions {
   workers?: number;
   /** Serve HTTPS on a self-signed certificate made here (ECDSA P-256, as most public sites serve). */
   tls?: boolean;
+  /** With tls: HTTP/2 as well, by ALPN (nginx 1.22's `listen … ssl http2`; `http2 on` from 1.25.1). */
+  http2?: boolean;
 }
 
 /** nginx pinned to `core` (one worker unless told), answering "ok" on keep-alive connections; no daemon, a temp prefix. */
 export async function startNginx(core: number | string, port: number, options: NginxOptions = {}): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const { workers = 1, tls = false } = options;
+  const { workers = 1, tls = false, http2 = false } = options;
   const dir = mkdtempSync(join(tmpdir(), 'kb-nginx-'));
   if (tls) {
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
       '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
   }
-  const listen = tls ? `listen 127.0.0.1:${port} ssl backlog=16384;
+  const listen = tls ? `listen 127.0.0.1:${port} ssl${http2 ? ' http2' : ''} backlog=16384;
     ssl_certificate ${dir}/cert.pem;
     ssl_certificate_key ${dir}/key.pem;` : `listen 127.0.0.1:${port} backlog=16384;`;
   writeFileSync(
@@ -204,8 +206,8 @@ http {
  * kneeboard CLI: its frames are read by this bench process (not pinned), and the requests that
  * completed inside the window after the warm-up, ÷ its length, give the rate.
  */
-export function engineAlone(core: number, url: string, c: number, seconds: number, warmupMs = 1_000): Promise<ToolResult> {
-  const args = ['--url', url, '--mode', 'closed', '--load', String(c), '--threads', '1', '--warmup-ms', String(warmupMs), '--duration-ms', String(seconds * 1000)];
+export function engineAlone(core: number, url: string, c: number, seconds: number, warmupMs = 1_000, extra: string[] = []): Promise<ToolResult> {
+  const args = ['--url', url, '--mode', 'closed', '--load', String(c), '--threads', '1', '--warmup-ms', String(warmupMs), '--duration-ms', String(seconds * 1000), ...extra];
   if (url.startsWith('https:')) args.push('--insecure');
   const child = spawn('bash', ['-c', `${PRIORITY} taskset -c ${core} "$0" "$@"`, DEFAULT_ENGINE_BINARY, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const reader = new FrameReader();

@@ -1,5 +1,5 @@
 //! kneeboard-engine: one step of a Kneeboard sweep — a closed or open loop over keep-alive
-//! HTTP/1.1, plain or over TLS — with every request's times streamed to the `kneeboard` CLI on stdout. The contract
+//! HTTP/1.1 or HTTP/2, plain or over TLS — with every request's times streamed to the `kneeboard` CLI on stdout. The contract
 //! (flags in, frames out, `stop`/`cancel` on stdin) is in README.md.
 
 mod config;
