@@ -70,6 +70,24 @@ describe('server metrics → each level’s cost', () => {
     }
     expect(c.levels[0]!.efficiency_per_core).toBe(1);
     expect(c.levels[1]!.notes).toEqual(['cpu: no samples between 08:00:03 and 08:00:05 (HTTP 500)']);
+
+    // The CSV carries the figures (as the page prints them), the Markdown the table and the notes.
+    const csv = (await (await fetch(`${api.url}/api/v1/runs/${runId}/curve.csv`)).text()).trim().split('\n');
+    const header = csv[0]!.split(',');
+    expect(header.slice(-6)).toEqual(['cores_used', 'cores_available', 'peak_memory_bytes', 'qps_per_core', 'cpu_seconds_per_1k', 'efficiency_per_core']);
+    // The cost cells are the last six (plain numbers; the flag cell before them may hold a quoted comma).
+    const row = (level: number) => Object.fromEntries(csv[1 + c.levels.findIndex((l) => l.level === level)]!.split(',').slice(-6).map((v, i) => [header.at(i - 6), v]));
+    expect(row(2)).toMatchObject({ cores_used: '0.5', cores_available: '2', peak_memory_bytes: '50000000', qps_per_core: '20', cpu_seconds_per_1k: '50', efficiency_per_core: '1' });
+    const md = await (await fetch(`${api.url}/api/v1/runs/${runId}/cost.md`)).text();
+    expect(md).toContain('| 2 | 0.50 of 2 | 47.7 MiB | 20.0 | 50 | 100% |');
+    expect(md).toContain('- concurrency 4: cpu: no samples between 08:00:03 and 08:00:05 (HTTP 500)');
+  });
+
+  it('leaves the curve CSV of a run without server metrics as it was (no cost columns)', async () => {
+    const runId = await storeRun();
+    const header = (await (await fetch(`${api.url}/api/v1/runs/${runId}/curve.csv`)).text()).split('\n')[0]!;
+    expect(header).not.toContain('cores_used');
+    expect(header.endsWith(',flag')).toBe(true);
   });
 
   it('stores a second once: a second agent (or a retry) posting the same seconds replaces them, never adds', async () => {

@@ -1,4 +1,5 @@
-import { CPU_METRIC, formatCoresUsed, formatLevel, MEMORY_METRIC, type CurvePoint, type LevelCost, type RunCost, type ServerMetricSource, type StepWindow } from '@kneeboard/contracts';
+import { CPU_METRIC, formatBytes, formatCoresUsed, formatLevel, formatPercent, formatQps, formatSignificant, MEMORY_METRIC, type CurvePoint, type LevelCost, type RunCost, type ServerMetricSource, type StepWindow } from '@kneeboard/contracts';
+import { escapeMarkdownText } from './markdown-text.ts';
 
 /**
  * What each level cost the server (issue 28), from the per-second values the agent stored: cores
@@ -86,4 +87,20 @@ export function costVerdict(levels: readonly LevelCost[], knee: number | null, p
   if (at.cores_available === null) return `${where} with ${used} cores busy (cores available unknown: pass --cores to judge)`;
   const of = `${used} of ${formatCoresUsed(at.cores_available)} cores busy`;
   return at.cores_used >= CPU_SATURATED_SHARE * at.cores_available ? `${where} with ${of}: CPU-bound` : `${where} with ${of}: not CPU — look for a lock, a pool or I/O`;
+}
+
+/** The cost per level as a Markdown table (for a review or a pull request), the verdict above it; every figure through contracts' figures. */
+export function costMarkdown(cost: RunCost, parameter: string): string {
+  if (cost.levels.length === 0) return 'No server metrics in this run (sweep with `--metrics-url`, `--target-pid` or `--cgroup`).\n';
+  const lines = [
+    ...(cost.verdict ? [`**${escapeMarkdownText(cost.verdict)}**`, ''] : []),
+    `| ${escapeMarkdownText(parameter)} | cores used | peak memory | req/s per core | CPU-s per 1,000 req | efficiency per core |`,
+    '|---:|---:|---:|---:|---:|---:|',
+    ...cost.levels.map((l) => {
+      const cores = l.cores_available === null ? formatCoresUsed(l.cores_used) : `${formatCoresUsed(l.cores_used)} of ${formatCoresUsed(l.cores_available)}`;
+      return `| ${formatLevel(l.level)} | ${cores} | ${formatBytes(l.peak_memory_bytes)} | ${formatQps(l.qps_per_core)} | ${formatSignificant(l.cpu_seconds_per_1k)} | ${formatPercent(l.efficiency_per_core)} |`;
+    }),
+  ];
+  const notes = cost.levels.flatMap((l) => l.notes.map((n) => `- ${escapeMarkdownText(parameter)} ${formatLevel(l.level)}: ${escapeMarkdownText(n)}`));
+  return `${[...lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n')}\n`;
 }

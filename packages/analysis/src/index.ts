@@ -19,4 +19,4 @@ export { capacityUnderSlos, CAPACITY_CONFIDENCE, MIN_TAIL_SAMPLES, type Capacity
 export { planCapacitySearch, searchObservation, SEARCH_DEFAULTS, type SearchObservation, type SearchOptions, type SearchStep } from './capacity-search.ts';
 export { projectCapacity, PROJECTION_ASSUMPTION, type ProjectionInput } from './capacity-projection.ts';
 export * from './history/index.ts';
-export { runCost, levelCost, costVerdict, CPU_SATURATED_SHARE, type StepMetrics, type CostInput } from './cost.ts';
+export { runCost, levelCost, costVerdict, costMarkdown, CPU_SATURATED_SHARE, type StepMetrics, type CostInput } from './cost.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CurvePoint, StepWindow } from '@kneeboard/contracts';
-import { costVerdict, runCost, type StepMetrics } from '../src/cost.ts';
+import { costMarkdown, costVerdict, runCost, type StepMetrics } from '../src/cost.ts';
 
 const T0 = 1_800_000_000; // epoch seconds
 const point = (level: number, qps: number, window_s = 10): CurvePoint => ({
@@ -92,5 +92,31 @@ describe('runCost', () => {
     const noCpu = runCost({ ...input, metrics: [{ ...metrics(1, 0, 1, 2), series: new Map() }] });
     expect(noCpu.levels[0]).toMatchObject({ cores_used: null, qps_per_core: null, cpu_seconds_per_1k: null, efficiency_per_core: null, peak_memory_bytes: null, seconds: 0 });
     expect(noCpu.verdict).toBeNull();
+  });
+});
+
+describe('costMarkdown', () => {
+  it('prints the verdict, one row per level through the figures, and each step’s notes escaped', () => {
+    const cost = {
+      verdict: 'saturates at 4 with 1.9 of 2 cores busy: CPU-bound',
+      levels: [
+        { level: 1, source: 'process' as const, cores_used: 0.5, cores_available: 2, peak_memory_bytes: 50 * 1024 * 1024, qps_per_core: 200, cpu_seconds_per_1k: 5, efficiency_per_core: 1, seconds: 10, notes: [] },
+        { level: 4, source: 'process' as const, cores_used: null, cores_available: null, peak_memory_bytes: null, qps_per_core: null, cpu_seconds_per_1k: null, efficiency_per_core: null, seconds: 0, notes: ['cpu: no samples between 12:00:03 and 12:00:05 (HTTP 500) *x*'] },
+      ],
+    };
+    expect(costMarkdown(cost, 'concurrency')).toBe(
+      [
+        '**saturates at 4 with 1.9 of 2 cores busy: CPU-bound**',
+        '',
+        '| concurrency | cores used | peak memory | req/s per core | CPU-s per 1,000 req | efficiency per core |',
+        '|---:|---:|---:|---:|---:|---:|',
+        '| 1 | 0.50 of 2 | 50.0 MiB | 200 | 5 | 100% |',
+        '| 4 | — | — | — | — | — |',
+        '',
+        '- concurrency 4: cpu: no samples between 12:00:03 and 12:00:05 (HTTP 500) \\*x\\*',
+        '',
+      ].join('\n'),
+    );
+    expect(costMarkdown({ verdict: null, levels: [] }, 'concurrency')).toMatch(/^No server metrics/);
   });
 });

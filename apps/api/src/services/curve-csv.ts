@@ -1,10 +1,13 @@
 import { levelFlags } from '@kneeboard/analysis/compare';
-import { csvCell, type Capacity, type CurvePoint, type RunDetail } from '@kneeboard/contracts';
+import { csvCell, type Capacity, type CurvePoint, type LevelCost, type RunCost, type RunDetail } from '@kneeboard/contracts';
 
 const COLUMNS = [
   'level', 'requests', 'errors', 'qps', 'window_s', 'mean_ms', 'p50_ms', 'p90_ms', 'p99_ms', 'p999_ms',
   'compute_p50_ms', 'compute_p99_ms', 'queue_p50_ms', 'queue_p99_ms', 'other_p50_ms', 'in_progress',
 ] as const satisfies ReadonlyArray<keyof CurvePoint>;
+
+/** What each level cost the server (issue 28), added only for a run with server metrics, so other runs' files are unchanged. */
+const COST_COLUMNS = ['cores_used', 'cores_available', 'peak_memory_bytes', 'qps_per_core', 'cpu_seconds_per_1k', 'efficiency_per_core'] as const satisfies ReadonlyArray<keyof LevelCost>;
 
 /**
  * The curve as CSV for spreadsheets: one row per level, empty cells (not zeros) for missing values,
@@ -12,11 +15,13 @@ const COLUMNS = [
  * capacity (`slo=`), a `capacity` column holds each level's judgement under every SLO (holds,
  * breaks, unclear, skipped) and a `capacity_slo` column the SLOs, on the first row only.
  */
-export function curveCsv(detail: Pick<RunDetail, 'curve' | 'analysis' | 'run'>, capacity?: Capacity): string {
+export function curveCsv(detail: Pick<RunDetail, 'curve' | 'analysis' | 'run'>, capacity?: Capacity, cost?: RunCost): string {
   const flags = levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter);
   const judged = new Map(capacity?.levels.map((l) => [l.level, l.judgement]));
   const extra = (p: CurvePoint, i: number) => (capacity ? [csvCell(judged.get(p.level) ?? null), csvCell(i === 0 ? capacity.slos.join(' ') : null)] : []);
-  const rows = detail.curve.map((p, i) => [...COLUMNS.map((c) => csvCell(p[c])), csvCell(flags.get(p.level) ?? null), ...extra(p, i)].join(','));
-  const header = [...COLUMNS, 'flag', ...(capacity ? ['capacity', 'capacity_slo'] : [])];
+  const costs = cost && cost.levels.length > 0 ? new Map(cost.levels.map((l) => [l.level, l])) : null;
+  const costCells = (p: CurvePoint) => (costs ? COST_COLUMNS.map((c) => csvCell(costs.get(p.level)?.[c] ?? null)) : []);
+  const rows = detail.curve.map((p, i) => [...COLUMNS.map((c) => csvCell(p[c])), csvCell(flags.get(p.level) ?? null), ...extra(p, i), ...costCells(p)].join(','));
+  const header = [...COLUMNS, 'flag', ...(capacity ? ['capacity', 'capacity_slo'] : []), ...(costs ? COST_COLUMNS : [])];
   return `${[header.join(','), ...rows].join('\n')}\n`;
 }

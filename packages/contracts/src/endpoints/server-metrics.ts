@@ -32,4 +32,14 @@ export const serverMetricEndpoints = {
     params: RunIdParams,
     responses: { 200: RunCost, 404: ApiError },
   }),
+  getRunCostMarkdown: endpoint({
+    method: 'GET',
+    path: `${API_PREFIX}/runs/:id/cost.md`,
+    scope: 'read',
+    share: 'run',
+    summary: 'What each level cost the server, as a Markdown table with the CPU verdict (for a review or a pull request)',
+    tags: ['runs'],
+    params: RunIdParams,
+    produces: 'text/markdown',
+  }),
 } as const;

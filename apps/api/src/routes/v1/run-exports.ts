@@ -4,6 +4,7 @@ import type { RouteDeps } from '../../deps.ts';
 import { curveCsv } from '../../services/curve-csv.ts';
 import { runCurveSvg } from '../../services/curve-svg.ts';
 import { runCapacity } from '../../services/run-capacity.ts';
+import { loadRunCost } from '../../services/run-cost.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
 import { routeOf } from '../endpoint-route.ts';
 
@@ -29,11 +30,12 @@ export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { d
     handler: async (req, reply) => {
       const detail = await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query));
       const capacity = req.query.slo ? await runCapacity(db, detail, req.query.slo) : undefined;
+      const cost = await loadRunCost(db, detail);
       return reply
         .type('text/csv; charset=utf-8')
         .header(PERCENTILES_HEADER, detail.percentiles ?? 'rollup')
         .header('content-disposition', `attachment; filename="${`${detail.run.service}-${detail.run.release}-curve.csv`.replace(/[^\w.@-]+/g, '_')}"`)
-        .send(curveCsv(detail, capacity));
+        .send(curveCsv(detail, capacity, cost));
     },
   });
 };

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { runCost } from '@kneeboard/analysis';
-import { getRun, insertServerMetrics, listSteps, queryServerMetrics } from '@kneeboard/clickhouse';
+import { costMarkdown } from '@kneeboard/analysis';
+import { insertServerMetrics, listSteps } from '@kneeboard/clickhouse';
 import { ENDPOINTS, MAX_SERVER_METRIC_POINTS } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
-import { HttpError, notFound } from '../../errors.ts';
+import { HttpError } from '../../errors.ts';
 import { orUnavailable } from '../../ingest/storage-failure.ts';
-import { loadRunDetail } from '../../services/run-detail.ts';
+import { loadRunCost } from '../../services/run-cost.ts';
+import { requireRunDetail } from '../../services/run-detail.ts';
 import { routeOf } from '../endpoint-route.ts';
 
 /** A second may lie this far outside its step's window: the agent's clock and the last scrape's rounding. */
@@ -41,11 +42,14 @@ export const serverMetricRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
 
   app.route({
     ...routeOf(ENDPOINTS.getRunCost),
-    handler: async (req) => {
-      const { id } = req.params;
-      const [run, detail, metrics] = await Promise.all([getRun(db, id), loadRunDetail(db, id), queryServerMetrics(db, id)]);
-      if (!run || !detail) throw notFound('run');
-      return runCost({ curve: detail.curve, steps: detail.steps, metrics, knee: detail.analysis.knee?.level ?? null, parameter: run.parameter });
+    handler: async (req) => loadRunCost(db, await requireRunDetail(db, req.params.id)),
+  });
+
+  app.route({
+    ...routeOf(ENDPOINTS.getRunCostMarkdown),
+    handler: async (req, reply) => {
+      const detail = await requireRunDetail(db, req.params.id);
+      return reply.type('text/markdown; charset=utf-8').send(costMarkdown(await loadRunCost(db, detail), detail.run.parameter));
     },
   });
 };
