@@ -1,5 +1,5 @@
 import { ARROW_STREAM_CONTENT_TYPE, type EventBatch } from '@kneeboard/contracts';
-import { allocateColumns, encodeArrowColumns } from '@kneeboard/event-wire';
+import { allocateColumns, encodeArrowColumns, type EventColumns } from '@kneeboard/event-wire';
 import { batchOf, prng } from './helpers.ts';
 
 export const T0 = 1_800_000_000_000;
@@ -28,8 +28,8 @@ export function randomBatch(batchId: string, n: number, seed: number, level = 1)
   );
 }
 
-/** The canonical Arrow stream of a JSON batch (what the SDK sends). */
-export function arrowOf(b: EventBatch): Uint8Array {
+/** A JSON batch's columns as the API holds them once checked (nulls as NaN). */
+export function columnsOf(b: EventBatch): EventColumns {
   const c = allocateColumns(b.level.length);
   c.level.set(b.level);
   c.ts_ms.set(b.ts_ms);
@@ -37,7 +37,12 @@ export function arrowOf(b: EventBatch): Uint8Array {
   c.compute_ms.set(b.compute_ms.map((v) => v ?? Number.NaN));
   c.queue_ms.set(b.queue_ms.map((v) => v ?? Number.NaN));
   c.status.set(b.status);
-  return encodeArrowColumns(c);
+  return c;
+}
+
+/** The canonical Arrow stream of a JSON batch (what the SDK sends). */
+export function arrowOf(b: EventBatch): Uint8Array {
+  return encodeArrowColumns(columnsOf(b));
 }
 
 export async function postArrow(apiUrl: string, runId: string, bytes: Uint8Array, query: Record<string, string>): Promise<{ status: number; body: unknown }> {

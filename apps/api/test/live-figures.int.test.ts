@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchIdReused, openEventStore, queryExactCurve, queryRollupCurve, SharedInsertFailed, type EventStore, type StoreBatch } from '@kneeboard/clickhouse';
 import type { CurvePoint, EventBatch } from '@kneeboard/contracts';
-import { allocateColumns, encodeArrowColumns, type EventColumns } from '@kneeboard/event-wire';
+import { encodeArrowColumns } from '@kneeboard/event-wire';
 import { createRun, postJson, startTestApi, type TestApi } from './helpers.ts';
-import { randomBatch, T0 } from './ingest-support.ts';
+import { columnsOf, randomBatch, T0 } from './ingest-support.ts';
 
 /**
  * The embedded store's live figures (store/live-figures.ts): read from storage once, then every
@@ -18,17 +18,6 @@ beforeAll(async () => {
   store = openEventStore(api.db);
 });
 afterAll(async () => api?.close());
-
-function columnsOf(b: EventBatch): EventColumns {
-  const c = allocateColumns(b.level.length);
-  c.level.set(b.level);
-  c.ts_ms.set(b.ts_ms);
-  c.latency_ms.set(b.latency_ms);
-  c.compute_ms.set(b.compute_ms.map((v) => v ?? Number.NaN));
-  c.queue_ms.set(b.queue_ms.map((v) => v ?? Number.NaN));
-  c.status.set(b.status);
-  return c;
-}
 
 function batchFor(runId: string, b: EventBatch, arrow?: Uint8Array): StoreBatch {
   const columns = columnsOf(b);
