@@ -147,3 +147,36 @@ describe('webhooks: told of a regression against the release before, retried, si
     expect(ApiError.parse(gone.body).field).toBe('webhook');
   });
 });
+
+describe('webhooks: told of a change point in the history once, whenever it is found', () => {
+  let api: TestApi;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    api = await startTestApi({ webhooks: { settleMs: 10, retryBaseMs: 50, webUrl: WEB } });
+  });
+  afterAll(async () => {
+    await api.close();
+    await receiver.close();
+  });
+
+  it('sends the change point at v7 once, with the comparison across it, though it is found releases later', async () => {
+    const service = 'drifting';
+    const created = await postJson(`${api.url}/api/v1/services/${service}/webhooks`, { url: `${receiver.url}/cp`, events: ['change_point'], threshold_pct: 5 });
+    expect(created.status).toBe(201);
+    // Sequential: a release's place is its first run's creation time. Peak QPS 20% lower from v7 on.
+    for (let i = 0; i < 12; i++) {
+      await storeSyntheticRun(api.url, { seed: 100 + i, service, release: `v${i + 1}`, levels: [1, 2, 4, 8], workers: 4, ...(i >= 6 ? { qpsScale: 0.8, latencyScale: 1.25 } : {}) });
+      await api.app.runNotifier.idle();
+    }
+    const told = receiver.received.map((r) => WebhookNotification.parse(JSON.parse(r.body)));
+    expect(told.map((n) => [n.event, n.release])).toEqual([['change_point', 'v7']]);
+    const [n] = told;
+    expect(n!.figures.find((f) => f.name === 'Peak throughput')!.change_pct).toBeLessThan(-15);
+    expect(n!.summary).toMatch(/^Change point at v7 \(after v6\)/);
+    expect([...new URL(n!.url).searchParams]).toEqual([
+      ['base', `release:${service}@v6`],
+      ['head', `release:${service}@v7`],
+    ]);
+  });
+});

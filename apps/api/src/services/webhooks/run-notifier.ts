@@ -19,7 +19,7 @@ const pct = (ratio: number | null) => (ratio === null ? null : Math.round(ratio 
 
 /**
  * Tells a service's webhooks when one of its runs finishes worse than the release before it, or
- * lands a change point in its history. Judged once per finished run, in the background, one run
+ * when its history shows a change point it had not told of. Judged once per finished run, in the background, one run
  * at a time; a run already notified (per webhook and event, from the delivery log) is not told
  * of again — a re-finish, or another API replica that judged it first.
  */
@@ -109,25 +109,34 @@ export class RunNotifier {
     };
   }
 
-  /** Change points the run's release lands in the series the run belongs to. */
+  /**
+   * Change points in the series the run belongs to, one notification per release where features
+   * changed. A change point is often found only releases after it happened (E-divisive needs
+   * points on both sides), so any change point counts, not only one at this run's release; its
+   * release's first run is the notification's run, which is how the log tells it was sent before.
+   */
   async #changePoints(run: Run): Promise<WebhookNotification[]> {
     const history = await loadServiceHistory(this.db, run.service);
     const out: WebhookNotification[] = [];
     for (const s of history?.series ?? []) {
       if (!s.series.runs.includes(run.id)) continue;
-      for (const cp of s.change_points.filter((c) => c.release === run.release)) {
-        const name = FEATURE_NAMES[cp.feature] ?? cp.feature;
+      const byRelease = new Map<string, typeof s.change_points>();
+      for (const cp of s.change_points) byRelease.set(cp.release, [...(byRelease.get(cp.release) ?? []), cp]);
+      for (const [release, cps] of byRelease) {
+        const first = cps[0]!;
+        const runId = s.points.releases[first.release_index]?.runs[0]?.run_id ?? null;
         const qs = new URLSearchParams([
-          ['base', formatRunGroupRef({ kind: 'release', service: run.service, release: cp.previous_release })],
-          ['head', formatRunGroupRef({ kind: 'release', service: run.service, release: cp.release })],
+          ['base', formatRunGroupRef({ kind: 'release', service: run.service, release: first.previous_release })],
+          ['head', formatRunGroupRef({ kind: 'release', service: run.service, release })],
         ]);
+        const changed = cps.map((cp) => `${FEATURE_NAMES[cp.feature] ?? cp.feature} ${formatChange(cp.ratio - 1)}`).join(', ');
         out.push({
           event: 'change_point',
           service: run.service,
-          release: run.release,
-          run_id: run.id,
-          summary: `${name} changed ${formatChange(cp.ratio - 1)} at ${cp.release} (after ${cp.previous_release}), series ${s.series.name}`,
-          figures: [{ name, change_pct: pct(cp.ratio - 1)!, low_pct: pct(cp.ratio_low - 1), high_pct: pct(cp.ratio_high - 1) }],
+          release,
+          run_id: runId,
+          summary: `Change point at ${release} (after ${first.previous_release}) in series ${s.series.name}: ${changed}${release === run.release ? '' : ` — seen with ${run.release}'s runs`}`,
+          figures: cps.map((cp) => ({ name: FEATURE_NAMES[cp.feature] ?? cp.feature, change_pct: pct(cp.ratio - 1)!, low_pct: pct(cp.ratio_low - 1), high_pct: pct(cp.ratio_high - 1) })),
           url: `${this.options.webUrl}/compare?${qs}`,
           sent_at: Date.now(),
         });
