@@ -101,6 +101,13 @@ describe('server metrics → each level’s cost', () => {
     expect(c.levels[0]!.seconds).toBe(11);
     const rows = await api.db.client.query({ query: 'SELECT count() AS n FROM kb_server_metrics_v1 FINAL WHERE run_id = {id:UUID}', query_params: { id: runId }, format: 'JSONEachRow' });
     expect(Number(((await rows.json()) as Array<{ n: string }>)[0]!.n)).toBe(26);
+
+    // Deleting the run takes its server metrics with it.
+    expect((await fetch(`${api.url}/api/v1/runs/${runId}`, { method: 'DELETE' })).status).toBe(204);
+    for (const table of ['kb_server_metrics_v1', 'kb_server_metric_steps_v1']) {
+      const left = await api.db.client.query({ query: `SELECT count() AS n FROM ${table} WHERE run_id = {id:UUID}`, query_params: { id: runId }, format: 'JSONEachRow' });
+      expect(Number(((await left.json()) as Array<{ n: string }>)[0]!.n), table).toBe(0);
+    }
   });
 
   it('refuses bad posts with a 400 naming the field, and too many points with a 413, storing nothing', async () => {

@@ -9,6 +9,8 @@ const RUN_TABLES = [
   ['kb_request_seconds_v1', 'run_id'],
   ['kb_batches_v1', 'run_id'],
   ['kb_steps_v1', 'run_id'],
+  ['kb_server_metrics_v1', 'run_id'],
+  ['kb_server_metric_steps_v1', 'run_id'],
   ['kb_fleet_steps_v1', 'run_id'],
   ['kb_fleet_agents_v1', 'run_id'],
   ['kb_runs_v1', 'id'],
