@@ -48,6 +48,11 @@ export function sweepCommand(): Command {
     .addOption(opt('--target-pid <pid>', "what the server spends: read /proc/PID every second of each step (a target on this host)").argParser(parsePositiveInt))
     .option('--cgroup <dir>', 'what the server spends: read a cgroup v2 directory (cpu.stat, memory.current) every second of each step')
     .addOption(opt('--cores <n>', 'the cores the target may use, for the CPU verdict (a cgroup says it in cpu.max)').argParser(Number))
+    .option('--metrics-url <url>', "what the server spends: scrape its Prometheus text endpoint every second of each step (default metrics: process_cpu_seconds_total, process_resident_memory_bytes)")
+    .option('--metric <selector>', "with a server source: another metric, 'alias=rate|mean|max(name{label=\"v\"})'; cpu= and mem= replace the defaults (repeatable)", collectSlo)
+    .addOption(opt('--target-pid <pid>', "what the server spends: read /proc/PID every second of each step (a target on this host)").argParser(parsePositiveInt))
+    .option('--cgroup <dir>', 'what the server spends: read a cgroup v2 directory (cpu.stat, memory.current) every second of each step')
+    .addOption(opt('--cores <n>', 'the cores the target may use, for the CPU verdict (a cgroup says it in cpu.max)').argParser(Number))
     .addOption(duration('-d, --duration <time>', 'measured time per level (500ms, 10s, 2m)', 'durationMs'))
     .addOption(duration('--warmup <time>', 'unmeasured time at the start of each level', 'warmupMs'))
     .addOption(field('--repeat <n>', 'sweep the release n times as n runs, levels interleaved, so comparisons measure run-to-run noise', 'repeat').argParser(parsePositiveInt))
@@ -122,6 +127,12 @@ async function sweep(flags: SweepFlags): Promise<void> {
   const cfg = checked.data;
   if (cfg.search && flags.agents !== undefined) {
     process.stderr.write('error: --search with --agents: not yet; search with one agent, or sweep a grid with --agents\n');
+    process.exitCode = EXIT.usage;
+    return;
+  }
+  if (flags.agents !== undefined && (cfg.metricsUrl ?? cfg.targetPid ?? cfg.cgroup) !== undefined) {
+    // One source per run, read once: that is the coordinator's job, not built yet (issue 28).
+    process.stderr.write('error: --metrics-url/--target-pid/--cgroup with --agents: not yet; read the server with one agent\n');
     process.exitCode = EXIT.usage;
     return;
   }
