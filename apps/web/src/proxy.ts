@@ -8,6 +8,7 @@
  *   the proxy sends it to the API — after refusing writes a hostile page could send through the
  *   user's browser.
  */
+import { bearer } from '@kneeboard/api-client';
 import { NextResponse, type NextRequest } from 'next/server';
 import { cookieOptions, credentialOf, isHttps, SHARE_COOKIE, TokenText } from './lib/credentials.ts';
 import { serverEnv } from './lib/env.ts';
@@ -26,7 +27,7 @@ function proxyApi(request: NextRequest): NextResponse {
   const target = new URL(`${KNEEBOARD_API_URL}${request.nextUrl.pathname}${request.nextUrl.search}`);
   const headers = new Headers(request.headers);
   const credential = credentialOf(request.cookies, KNEEBOARD_API_TOKEN);
-  if (credential.kind !== 'none' && !headers.has('authorization')) headers.set('authorization', `Bearer ${credential.token}`);
+  if (credential.kind !== 'none' && !headers.has('authorization')) headers.set('authorization', bearer(credential.token));
   // The API has no use for the dashboard's cookies (and must not see the session's token twice).
   headers.delete('cookie');
   // An event stream must reach the browser event by event. `next start` gzips proxied responses

@@ -4,20 +4,20 @@
  * (@kneeboard/api-client); the credential, caching and what a failure means for a page are this file's.
  */
 import {
-  CompareResponse,
-  LevelDetail,
-  Link,
-  ListRunsResponse,
-  ListServicesResponse,
+  ENDPOINTS,
   MAX_RUNS_PER_GROUP,
-  RunDetail,
-  ServiceReleasesResponse,
+  type CompareResponse,
+  type EndpointSpec,
+  type LevelDetail,
+  type Link,
+  type RunDetail,
   type RunSummary,
+  type ServiceReleasesResponse,
   type ServiceSummary,
+  type SuccessOf,
 } from '@kneeboard/contracts';
-import { ApiHttpError, ApiNetworkError, ApiShapeError, describeStatus, fetchApi } from '@kneeboard/api-client';
+import { ApiHttpError, ApiNetworkError, ApiShapeError, callApi, describeStatus, type CallInput } from '@kneeboard/api-client';
 import { forbidden, unauthorized } from 'next/navigation';
-import type { z } from 'zod';
 import { serverEnv } from './env.ts';
 import { requestCredential } from './server-credentials.ts';
 import { runsFilterQuery, type RunsFilter } from './runs-filter.ts';
@@ -40,12 +40,12 @@ const TIMEOUT_MS = 5000;
  * GET through the shared core (@kneeboard/api-client) with what only this server adds: the
  * request's credential, no Next.js caching, a timeout, and 401/403 as the app's own pages.
  */
-async function get<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+async function get<E extends EndpointSpec>(ep: E, input: CallInput<E>): Promise<SuccessOf<E>> {
   const { KNEEBOARD_API_URL: base } = serverEnv();
   const credential = await requestCredential();
-  const headers: Record<string, string> = credential.kind !== 'none' ? { authorization: `Bearer ${credential.token}` } : {};
+  const token = credential.kind !== 'none' ? credential.token : undefined;
   try {
-    return await fetchApi(`${base}${path}`, schema, { headers, init: { cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS) } });
+    return await callApi(ep, input, { baseUrl: base, token, init: { cache: 'no-store', signal: AbortSignal.timeout(TIMEOUT_MS) } });
   } catch (err) {
     // No token, a revoked or expired one, or a share link asked for more than its view: the app's
     // unauthorized.tsx / forbidden.tsx pages say which, with the right status.
@@ -68,9 +68,9 @@ function unavailable(err: unknown): unknown {
 }
 
 /** GET and parse; null on 404 (when allowed); anything else unexpected is an ApiUnavailableError. */
-async function getParsed<T>(path: string, schema: z.ZodType<T>, allow404: boolean): Promise<T | null> {
+async function getParsed<E extends EndpointSpec>(ep: E, input: CallInput<E>, allow404: boolean): Promise<SuccessOf<E> | null> {
   try {
-    return await get(path, schema);
+    return await get(ep, input);
   } catch (err) {
     if (err instanceof ApiHttpError && err.status === 404 && allow404) return null;
     throw unavailable(err);
@@ -78,8 +78,9 @@ async function getParsed<T>(path: string, schema: z.ZodType<T>, allow404: boolea
 }
 
 export async function listRuns(filter: RunsFilter, limit = 200): Promise<RunSummary[]> {
-  const q = runsFilterQuery(filter);
-  const res = await getParsed(`/api/v1/runs${q}${q ? '&' : '?'}limit=${limit}`, ListRunsResponse, false);
+  const query = new URLSearchParams(runsFilterQuery(filter));
+  query.set('limit', String(limit));
+  const res = await getParsed(ENDPOINTS.listRuns, { query }, false);
   return res?.runs ?? [];
 }
 
@@ -88,19 +89,18 @@ export async function listRuns(filter: RunsFilter, limit = 200): Promise<RunSumm
  * newest first, at most MAX_RUNS_PER_GROUP (empty when it has none).
  */
 export async function listReleaseRunIds(service: string, release: string): Promise<string[]> {
-  const q = new URLSearchParams({ service, release, status: 'finished', limit: String(MAX_RUNS_PER_GROUP) });
-  const res = await getParsed(`/api/v1/runs?${q}`, ListRunsResponse, false);
+  const res = await getParsed(ENDPOINTS.listRuns, { query: { service, release, status: 'finished', limit: MAX_RUNS_PER_GROUP } }, false);
   return (res?.runs ?? []).map((r) => r.id);
 }
 
 /** The run's detail, or null when the API says 404. */
 export async function getRun(id: string): Promise<RunDetail | null> {
-  return getParsed(`/api/v1/runs/${encodeURIComponent(id)}`, RunDetail, true);
+  return getParsed(ENDPOINTS.getRun, { params: { id } }, true);
 }
 
 /** Inside one level of a run, for a link that opens its panel (`?level=8`); null on 404. */
 export async function getLevelDetail(id: string, level: number): Promise<LevelDetail | null> {
-  return getParsed(`/api/v1/runs/${encodeURIComponent(id)}/levels/${encodeURIComponent(String(level))}`, LevelDetail, true);
+  return getParsed(ENDPOINTS.runLevel, { params: { id, level } }, true);
 }
 
 /**
@@ -109,7 +109,7 @@ export async function getLevelDetail(id: string, level: number): Promise<LevelDe
  */
 export async function getCompare(state: CompareViewState): Promise<{ ok: true; report: CompareResponse } | { ok: false; error: string }> {
   try {
-    return { ok: true, report: await get(`/api/v1/compare${compareApiQuery(state)}`, CompareResponse) };
+    return { ok: true, report: await get(ENDPOINTS.compare, { query: new URLSearchParams(compareApiQuery(state)) }) };
   } catch (err) {
     if (err instanceof ApiHttpError && (err.status === 400 || err.status === 404)) return { ok: false, error: err.body?.message ?? describeStatus(err.status, err.body) };
     throw unavailable(err);
@@ -117,15 +117,15 @@ export async function getCompare(state: CompareViewState): Promise<{ ok: true; r
 }
 
 export async function listServices(): Promise<ServiceSummary[]> {
-  return (await getParsed('/api/v1/services', ListServicesResponse, false))?.services ?? [];
+  return (await getParsed(ENDPOINTS.listServices, {}, false))?.services ?? [];
 }
 
 export async function getServiceReleases(service: string): Promise<ServiceReleasesResponse> {
-  const res = await getParsed(`/api/v1/services/${encodeURIComponent(service)}/releases`, ServiceReleasesResponse, false);
+  const res = await getParsed(ENDPOINTS.serviceReleases, { params: { service } }, false);
   return res ?? { service, releases: [] };
 }
 
 /** The path a short link stands for, or null when the code is unknown. */
 export async function resolveLink(code: string): Promise<Link | null> {
-  return getParsed(`/api/v1/links/${encodeURIComponent(code)}`, Link, true);
+  return getParsed(ENDPOINTS.getLink, { params: { code } }, true);
 }

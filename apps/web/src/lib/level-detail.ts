@@ -1,5 +1,5 @@
 /**
- * Prepares one level's detail (`GET /api/v1/runs/{id}/levels/{level}`) for the level panel's
+ * Prepares one level's detail (ENDPOINTS.runLevel) for the level panel's
  * charts: the percentile spectrum on a "nines" axis, the histogram's bars, the step's timeline with
  * its warm-up range. Pure, so the charts only draw. Missing values stay null (gaps).
  */

@@ -1,5 +1,5 @@
-import { ApiHttpError, fetchApi } from '@kneeboard/api-client';
-import { RunAgents } from '@kneeboard/contracts';
+import { ApiHttpError, callApi } from '@kneeboard/api-client';
+import { ENDPOINTS, type RunAgents } from '@kneeboard/contracts';
 import { serverEnv } from './env.ts';
 import { requestCredential } from './server-credentials.ts';
 
@@ -49,8 +49,9 @@ export async function getRunAgents(runId: string): Promise<RunAgents | null> {
   // of the run it shows (the API lets a share token read /agents), and no one sees more.
   const credential = await requestCredential();
   try {
-    return await fetchApi(`${base}/api/v1/runs/${encodeURIComponent(runId)}/agents`, RunAgents, {
-      headers: credential.kind !== 'none' ? { authorization: `Bearer ${credential.token}` } : {},
+    return await callApi(ENDPOINTS.runAgents, { params: { id: runId } }, {
+      baseUrl: base,
+      token: credential.kind !== 'none' ? credential.token : undefined,
       init: { cache: 'no-store', signal: AbortSignal.timeout(5_000) },
     });
   } catch (err) {

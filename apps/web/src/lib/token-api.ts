@@ -3,19 +3,18 @@
  * (see credentials.ts). Fetch, parse and errors are the shared core's (@kneeboard/api-client); a
  * refusal becomes a result with a sentence here.
  */
-import { ApiHttpError, ApiNetworkError, ApiShapeError, fetchApi } from '@kneeboard/api-client';
-import { CreatedToken, ListTokensResponse, TokenInfo, type CreateTokenBody } from '@kneeboard/contracts';
-import type { z } from 'zod';
+import { ApiHttpError, ApiNetworkError, ApiShapeError, callApi, type CallInput } from '@kneeboard/api-client';
+import { ENDPOINTS, type CreateTokenBody, type EndpointSpec, type SuccessOf, type TokenInfo } from '@kneeboard/contracts';
 import type { Credential } from './credentials.ts';
 import { serverEnv } from './env.ts';
 
 export type TokenApiResult<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
 
-async function call<T>(method: string, path: string, credential: Credential, schema: z.ZodType<T>, body?: unknown): Promise<TokenApiResult<T>> {
+async function call<E extends EndpointSpec>(ep: E, input: CallInput<E>, credential: Credential): Promise<TokenApiResult<SuccessOf<E>>> {
   const { KNEEBOARD_API_URL: base } = serverEnv();
-  const headers: Record<string, string> = credential.kind !== 'none' ? { authorization: `Bearer ${credential.token}` } : {};
+  const token = credential.kind !== 'none' ? credential.token : undefined;
   try {
-    return { ok: true, value: await fetchApi(`${base}${path}`, schema, { method, json: body, headers, init: { cache: 'no-store', signal: AbortSignal.timeout(5000) } }) };
+    return { ok: true, value: await callApi(ep, input, { baseUrl: base, token, init: { cache: 'no-store', signal: AbortSignal.timeout(5000) } }) };
   } catch (err) {
     if (err instanceof ApiNetworkError) return { ok: false, status: 0, message: `cannot reach the Kneeboard API at ${base}: ${err.message}` };
     if (err instanceof ApiHttpError) return { ok: false, status: err.status, message: err.body?.message ?? `HTTP ${err.status}` };
@@ -26,12 +25,12 @@ async function call<T>(method: string, path: string, credential: Credential, sch
 }
 
 export async function listTokens(credential: Credential): Promise<TokenApiResult<TokenInfo[]>> {
-  const res = await call('GET', '/api/v1/tokens', credential, ListTokensResponse);
+  const res = await call(ENDPOINTS.listTokens, {}, credential);
   return res.ok ? { ok: true, value: res.value.tokens } : res;
 }
 
-export const createToken = (body: CreateTokenBody, credential: Credential) => call('POST', '/api/v1/tokens', credential, CreatedToken, body);
+export const createToken = (body: CreateTokenBody, credential: Credential) => call(ENDPOINTS.createToken, { body }, credential);
 
 /** `confirm`: the token's name, which the API asks for to revoke the bootstrap admin token. */
 export const revokeToken = (id: string, credential: Credential, confirm?: string) =>
-  call('DELETE', `/api/v1/tokens/${encodeURIComponent(id)}${confirm === undefined ? '' : `?confirm=${encodeURIComponent(confirm)}`}`, credential, TokenInfo);
+  call(ENDPOINTS.revokeToken, { params: { id }, query: { confirm } }, credential);

@@ -203,7 +203,7 @@ export function compareViewPath(state: CompareViewState, page: 'compare' | 'revi
   return `/${page}${queryString(pairs)}`;
 }
 
-/** The API query for this comparison's statistics (`GET /api/v1/compare`). */
+/** The API query for this comparison's statistics (ENDPOINTS.compare). */
 export function compareApiQuery(state: CompareViewState): string {
   const pairs = comparePairs(state);
   if (state.minEffect !== DEFAULT_MIN_EFFECT) pairs.push(['min_effect', String(state.minEffect)]);

@@ -1,6 +1,6 @@
 'use client';
 
-import type { CompareResponse, RunDetail } from '@kneeboard/contracts';
+import { endpointPath, ENDPOINTS, type CompareResponse, type RunDetail } from '@kneeboard/contracts';
 import Link from 'next/link';
 import { ListLink } from '../common/ListLink.tsx';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -112,11 +112,11 @@ export function CompareView({
           </Link>
           <ExportMenu
             links={charts.series.flatMap((s) => [
-              { label: `CSV · ${s.label}`, href: `/api/v1/runs/${s.runId}/curve.csv` },
-              { label: `JSON · ${s.label} (run detail)`, href: `/api/v1/runs/${s.runId}`, fileName: `kneeboard-${s.runId}.json` },
+              { label: `CSV · ${s.label}`, href: endpointPath(ENDPOINTS.runCurveCsv, { id: s.runId }) },
+              { label: `JSON · ${s.label} (run detail)`, href: endpointPath(ENDPOINTS.getRun, { id: s.runId }), fileName: `kneeboard-${s.runId}.json` },
             ])}
             json={{ label: 'JSON · this comparison (runs, statistics, view)', fileParts: [service, groups.map((s) => s.label).join(' vs '), 'comparison'], data: () => ({ view: path, settings: state, comparison: stats.ok ? stats.report : null, runs: details }) }}
-            embed={{ imagePath: `/api/v1/compare.svg${queryString([...comparePairs(state), ...svgViewPairs(state)])}`, viewPath: path, alt: title }}
+            embed={{ imagePath: `${endpointPath(ENDPOINTS.compareSvg, {})}${queryString([...comparePairs(state), ...svgViewPairs(state)])}`, viewPath: path, alt: title }}
           />
         </div>
       </div>

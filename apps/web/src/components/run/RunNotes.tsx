@@ -8,7 +8,7 @@ import { addLabel, MAX_NOTE_LENGTH, removeLabel } from '../../lib/labels.ts';
 type Saved = Pick<Run, 'labels' | 'note'>;
 
 /**
- * Labels (chips) and a note on a run, set by people after the fact (`PATCH /api/v1/runs/{id}`).
+ * Labels (chips) and a note on a run, set by people after the fact (ENDPOINTS.updateRun).
  * The note is printed with the run in the performance review.
  */
 export function RunNotes({

@@ -1,6 +1,6 @@
 'use client';
 
-import type { LevelSelection, Run } from '@kneeboard/contracts';
+import { endpointPath, ENDPOINTS, type LevelSelection, type Run } from '@kneeboard/contracts';
 import Link from 'next/link';
 import { queryString, svgViewPairs, type ChartSettings } from '../../lib/view-state.ts';
 import { LevelRangePicker } from '../common/LevelRangePicker.tsx';
@@ -42,10 +42,10 @@ export function RunToolbar({
         )}
         <ExportMenu
           links={[
-            { label: 'CSV · the curve, one row per level', href: `/api/v1/runs/${run.id}/curve.csv` },
-            { label: 'JSON · the run detail (curve, steps, analysis)', href: `/api/v1/runs/${run.id}`, fileName: `kneeboard-${run.id}.json` },
+            { label: 'CSV · the curve, one row per level', href: endpointPath(ENDPOINTS.runCurveCsv, { id: run.id }) },
+            { label: 'JSON · the run detail (curve, steps, analysis)', href: endpointPath(ENDPOINTS.getRun, { id: run.id }), fileName: `kneeboard-${run.id}.json` },
           ]}
-          embed={{ imagePath: `/api/v1/runs/${run.id}/curve.svg${queryString(svgViewPairs(settings))}`, viewPath: path, alt: title }}
+          embed={{ imagePath: `${endpointPath(ENDPOINTS.runCurveSvg, { id: run.id })}${queryString(svgViewPairs(settings))}`, viewPath: path, alt: title }}
         />
         {readOnly ? null : (
           <>

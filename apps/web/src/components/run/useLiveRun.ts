@@ -1,7 +1,7 @@
 'use client';
 
-import { fetchApi } from '@kneeboard/api-client';
-import { LIVE_EVENT, RunDetail } from '@kneeboard/contracts';
+import { callApi, endpointUrl } from '@kneeboard/api-client';
+import { ENDPOINTS, LIVE_EVENT, type RunDetail } from '@kneeboard/contracts';
 import { useEffect, useState } from 'react';
 import { backoffDelay } from '../../lib/backoff.ts';
 import { isNewer, parseRunDetail, type LiveMode } from '../../lib/live.ts';
@@ -20,8 +20,8 @@ export interface LiveRun {
 }
 
 /**
- * Keeps a running run's detail current: Server-Sent Events from the same-origin
- * `/api/v1/runs/{id}/live`, or polling `GET /api/v1/runs/{id}` every second when the stream fails
+ * Keeps a running run's detail current: Server-Sent Events from the same-origin run's live
+ * stream (ENDPOINTS.runLive), or polling the run (ENDPOINTS.getRun) every second when the stream fails
  * (no EventSource, a non-stream response, or repeated drops). A run that is not running is static.
  * When the API stops answering altogether the tries back off (1, 2, 4 … 30 s, the countdown in
  * `retryAt`); the first answer after that reopens the stream if it had worked, so a dropped stream
@@ -58,7 +58,7 @@ export function useLiveRun(initial: RunDetail): LiveRun {
     };
     const fetchOnce = async (): Promise<RunDetail | null> => {
       inFlight = new AbortController();
-      return fetchApi(`/api/v1/runs/${encodeURIComponent(id)}`, RunDetail, { init: { cache: 'no-store', signal: inFlight.signal } });
+      return callApi(ENDPOINTS.getRun, { params: { id } }, { init: { cache: 'no-store', signal: inFlight.signal } });
     };
     const poll = async () => {
       if (stopped) return;
@@ -95,7 +95,7 @@ export function useLiveRun(initial: RunDetail): LiveRun {
     function openStream() {
       let errors = 0;
       setMode('connecting');
-      source = new EventSource(`/api/v1/runs/${encodeURIComponent(id)}/live`);
+      source = new EventSource(endpointUrl(ENDPOINTS.runLive, { params: { id } }));
       source.addEventListener(LIVE_EVENT.snapshot, (event) => {
         errors = 0;
         const parsed = parseRunDetail((event as MessageEvent<string>).data);

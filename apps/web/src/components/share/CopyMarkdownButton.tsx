@@ -4,7 +4,7 @@ import { fetchCompareMarkdown } from '../../lib/client-api.ts';
 import { useCopyToClipboard } from './copy.ts';
 
 /**
- * The comparison as Markdown for a pull request (`GET /api/v1/compare.md`, linking back to this
+ * The comparison as Markdown for a pull request (ENDPOINTS.compareMarkdown, linking back to this
  * dashboard), copied to the clipboard and shown for copying by hand when the browser will not.
  */
 export function CopyMarkdownButton({ apiQuery }: { apiQuery: string }) {

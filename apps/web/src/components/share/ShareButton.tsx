@@ -4,7 +4,7 @@ import { createShortLink } from '../../lib/client-api.ts';
 import { useCopyToClipboard } from './copy.ts';
 
 /**
- * Stores the view's full URL path as a short link (`POST /api/v1/links`) and offers `/s/{code}`,
+ * Stores the view's full URL path as a short link (ENDPOINTS.createLink) and offers `/s/{code}`,
  * copied to the clipboard when the browser allows. A link made for an earlier state of the view
  * is dropped as soon as the view changes.
  */

@@ -4,7 +4,7 @@ import { ApiErrorNotice } from '../../../components/common/ApiErrorNotice.tsx';
 import { ApiUnavailableError, resolveLink } from '../../../lib/api.ts';
 
 /**
- * A short link: look the code up (`GET /api/v1/links/{code}`) and redirect to the view it stands
+ * A short link: look the code up (ENDPOINTS.getLink) and redirect to the view it stands
  * for. Only paths inside this app are followed (the contract's ViewPath), never another site.
  */
 export default async function ShortLinkPage({ params }: { params: Promise<{ code: string }> }) {
