@@ -178,10 +178,12 @@ export class LiveHub {
       if (fromMemory) {
         this.#fromMemory++;
         detail = figures.compose(channel.base as RunDetail, await figures.live.curve(runId));
-        // Once nothing more arrives, the figures as storage gives them (exact where `auto` says so).
+        // Once nothing more arrives, the figures as storage gives them (exact where `auto` says so),
+        // and the next batch's figures read afresh: whatever the memory got wrong lasts one burst.
         channel.quiet = setTimeout(() => {
           channel.quiet = null;
           channel.full = true;
+          figures.live.reset(runId);
           this.#schedule(runId);
         }, QUIET_MS);
       } else {

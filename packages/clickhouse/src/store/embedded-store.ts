@@ -70,10 +70,12 @@ export class EmbeddedEventStore extends KnownBatchesStore implements EventStore 
     return Promise.resolve();
   }
 
-  protected prepare(runId: string): Promise<void> {
+  protected async prepare(runId: string): Promise<void> {
     // A process that died mid-insert may have left ledger rows naming events that are not there,
     // or a rollup short of the raw rows: put right before this process writes to the run.
-    return this.#recovery.run(runId).then(() => undefined);
+    const recovered = await this.#recovery.run(runId);
+    // Figures read before the repair would miss what it rebuilt.
+    if (recovered.secondsRebuilt > 0) this.live.reset(runId);
   }
 
   protected write(batch: StoreBatch, hash: string): Promise<void> {
