@@ -1,4 +1,4 @@
-import type { CreateRunInput, EventBatch } from '@kneeboard/contracts';
+import { endpointPath, ENDPOINTS, type CreateRunInput, type EventBatch } from '@kneeboard/contracts';
 
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: unknown }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -6,7 +6,7 @@ export async function postJson(url: string, body: unknown): Promise<{ status: nu
 }
 
 export async function createRun(baseUrl: string, body: Partial<CreateRunInput> = {}): Promise<string> {
-  const res = await postJson(`${baseUrl}/api/v1/runs`, { service: 'checkout', release: 'v1.0.0', ...body });
+  const res = await postJson(`${baseUrl}${endpointPath(ENDPOINTS.createRun, {})}`, { service: 'checkout', release: 'v1.0.0', ...body });
   if (res.status !== 201) throw new Error(`create run failed: ${res.status} ${JSON.stringify(res.body)}`);
   return (res.body as { id: string }).id;
 }

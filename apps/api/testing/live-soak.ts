@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { endpointPath, ENDPOINTS } from '@kneeboard/contracts';
 import { batchOf, createRun, postJson } from './http.ts';
 
 /**
@@ -43,7 +44,7 @@ export async function runLiveSoak(o: LiveSoakOptions): Promise<LiveSoakResult> {
   const batchEveryMs = o.batchEveryMs ?? 250;
   const t0 = 1_800_000_000_000;
   const runId = await createRun(o.url, { service: 'soak', release: 'live' });
-  const step = await postJson(`${o.url}/api/v1/runs/${runId}/steps`, { level: 1, started_at: t0, measure_from: t0, ended_at: t0 + 86_000_000 });
+  const step = await postJson(`${o.url}${endpointPath(ENDPOINTS.postStep, { id: runId })}`, { level: 1, started_at: t0, measure_from: t0, ended_at: t0 + 86_000_000 });
   if (step.status !== 200) throw new Error(`step refused: ${JSON.stringify(step.body)}`);
 
   const stop = new AbortController();
@@ -51,7 +52,7 @@ export async function runLiveSoak(o: LiveSoakOptions): Promise<LiveSoakResult> {
   let viewersLost = 0;
   const viewer = async () => {
     try {
-      const res = await fetch(`${o.url}/api/v1/runs/${runId}/live`, { signal: stop.signal });
+      const res = await fetch(`${o.url}${endpointPath(ENDPOINTS.runLive, { id: runId })}`, { signal: stop.signal });
       if (res.status !== 200 || !res.body) throw new Error(`live answered ${res.status}`);
       const decoder = new TextDecoder();
       // A reader loop, not `for await`: the web app type-checks this file with the DOM's ReadableStream, which has no async iterator.
@@ -84,7 +85,7 @@ export async function runLiveSoak(o: LiveSoakOptions): Promise<LiveSoakResult> {
     while (Date.now() - started < o.durationMs) {
       const at = t0 + batches * 1_000;
       const rows = Array.from({ length: batchEvents }, (_, i) => ({ level: 1, ts: at + (i * 1_000) / batchEvents, latency: 1 + (i % 97) }));
-      const res = await postJson(`${o.url}/api/v1/runs/${runId}/events`, batchOf(rows, `soak-${batches}`));
+      const res = await postJson(`${o.url}${endpointPath(ENDPOINTS.postEvents, { id: runId })}`, batchOf(rows, `soak-${batches}`));
       if (res.status !== 200) throw new Error(`batch ${batches} refused: ${res.status} ${JSON.stringify(res.body)}`);
       batches++;
       events += batchEvents;

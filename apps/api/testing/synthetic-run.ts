@@ -1,4 +1,4 @@
-import type { StepHealth } from '@kneeboard/contracts';
+import { endpointPath, ENDPOINTS, type StepHealth } from '@kneeboard/contracts';
 import { prng } from '@kneeboard/analysis/testing';
 import { batchOf, createRun, postJson } from './http.ts';
 
@@ -46,11 +46,11 @@ export async function storeSyntheticRun(apiUrl: string, o: SyntheticRunOptions):
       return { level, ts: from(i) + ((k + rand()) * windowMs) / n, latency, compute: Math.min(latency, serviceMs), queue: Math.max(0, latency - serviceMs) };
     });
   });
-  await Promise.all(levels.map((level, i) => postJson(`${apiUrl}/api/v1/runs/${runId}/steps`, { level, started_at: from(i), measure_from: from(i), ended_at: from(i) + windowMs, health: o.health?.[level] ?? null })));
+  await Promise.all(levels.map((level, i) => postJson(`${apiUrl}${endpointPath(ENDPOINTS.postStep, { id: runId })}`, { level, started_at: from(i), measure_from: from(i), ended_at: from(i) + windowMs, health: o.health?.[level] ?? null })));
   for (let i = 0; i < rows.length; i += 50_000) {
-    const res = await postJson(`${apiUrl}/api/v1/runs/${runId}/events`, batchOf(rows.slice(i, i + 50_000), `synthetic-${i}`));
+    const res = await postJson(`${apiUrl}${endpointPath(ENDPOINTS.postEvents, { id: runId })}`, batchOf(rows.slice(i, i + 50_000), `synthetic-${i}`));
     if (res.status !== 200) throw new Error(`ingest failed: ${res.status} ${JSON.stringify(res.body)}`);
   }
-  await postJson(`${apiUrl}/api/v1/runs/${runId}/finish`, {});
+  await postJson(`${apiUrl}${endpointPath(ENDPOINTS.finishRun, { id: runId })}`, {});
   return runId;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EpochMs, Level, MAX_LEVEL, RunId } from './common.ts';
 
-/** `GET /api/v1/runs/{id}/levels/{level}`: the level as it appears in the curve (a number, e.g. `8` or `0.5`). */
+/** ENDPOINTS.runLevel's params: the level as it appears in the curve (a number, e.g. `8` or `0.5`). */
 export const LevelParams = z.object({ id: RunId, level: z.coerce.number().positive().max(MAX_LEVEL, `must be at most ${MAX_LEVEL}`) });
 export type LevelParams = z.infer<typeof LevelParams>;
 

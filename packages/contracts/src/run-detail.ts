@@ -16,7 +16,7 @@ export const RunDetail = z.object({
 });
 export type RunDetail = z.infer<typeof RunDetail>;
 
-/** Server-Sent Event names on `GET /api/v1/runs/{id}/live`. Each `snapshot` carries a full RunDetail. */
+/** Server-Sent Event names on a run's live stream (ENDPOINTS.runLive). Each `snapshot` carries a full RunDetail. */
 export const LIVE_EVENT = { snapshot: 'snapshot', end: 'end' } as const;
 
 /** The data of the `end` event: the run's final status. */

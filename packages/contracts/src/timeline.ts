@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EpochMs, Level, RunId } from './common.ts';
 
-/** `GET /api/v1/runs/{id}/timeline`: the whole run against wall-clock time. */
+/** ENDPOINTS.runTimeline: the whole run against wall-clock time. */
 export const TimelineParams = z.object({ id: RunId });
 export type TimelineParams = z.infer<typeof TimelineParams>;
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EpochMs, IngestEpochMs, RunId } from './common.ts';
+import { API_PREFIX } from './endpoints/endpoint.ts';
 import { NONBLANK_LINE, plainLine } from './text.ts';
 
 /**
@@ -12,7 +13,7 @@ export const TokenScope = z.enum(['ingest', 'write', 'admin', 'share']);
 export type TokenScope = z.infer<typeof TokenScope>;
 
 /** The public part of a token, shown in lists and used to revoke it; the secret is never stored. */
-export const TokenId = z.string().regex(/^[a-z0-9_]{3,40}$/, 'must be a token id as listed by GET /api/v1/tokens');
+export const TokenId = z.string().regex(/^[a-z0-9_]{3,40}$/, `must be a token id as listed by GET ${API_PREFIX}/tokens`);
 
 export const CreateTokenBody = z
   .object({
