@@ -33,8 +33,8 @@ describe('demo target on 127.0.0.1', () => {
   });
 
   it('with W=2, S=200 and 4 concurrent requests: two take ~200 ms, two ~400 ms after ~200 ms of queue', async () => {
-    // 200 ms, so the four requests' arrivals — spread by however slowly a busy box sends them — are
-    // close together beside S; the bounds below leave 50 ms for that spread.
+    // 200 ms, so the four requests' arrivals — spread by however slowly a busy box sends them (60 ms
+    // was seen) — are close together beside S; the bounds below leave 100 ms for that spread.
     target = await startDemoTarget({ workers: 2, serviceMs: 200, port: 0 });
     const url = target.url;
     const agent = await warmAgent(url, 4);
@@ -55,11 +55,11 @@ describe('demo target on 127.0.0.1', () => {
     }
     for (const slow of [c, d]) {
       // It waited about one service time: until one of the first two released its slot.
-      expect(slow.timing.queue).toBeGreaterThan(Math.min(a.timing.compute, b.timing.compute) - 50);
+      expect(slow.timing.queue).toBeGreaterThan(Math.min(a.timing.compute, b.timing.compute) - 100);
       expect(slow.timing.queue).toBeLessThan(Math.max(a.timing.compute, b.timing.compute) + 2);
       // A slot makes up its previous timer's lateness (so its ceiling stays 1000/S on a busy box):
       // a queued request's compute can be shorter than S, but queue + compute is two service times.
-      expect(slow.timing.queue + slow.timing.compute).toBeGreaterThan(350);
+      expect(slow.timing.queue + slow.timing.compute).toBeGreaterThan(300);
       expect(slow.latencyMs).toBeGreaterThanOrEqual(slow.timing.queue + slow.timing.compute);
     }
     expect(target.stats().maxInFlight).toBe(4);
