@@ -7,7 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeApi } from '@kneeboard/agent-sdk/testing';
+import { spawn } from 'node:child_process';
+import { constants as h2constants } from 'node:http2';
+import { DEFAULT_ENGINE_BINARY } from '../src/native/engine-binary.ts';
+import { FrameReader } from '../src/native/frames.ts';
 import { runSweep, type SweepInput } from '../src/index.ts';
+import { closedPort } from './support/closed-port.ts';
 import { runCli } from './support/run-cli.ts';
 
 /**
@@ -81,10 +86,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const s of [h2c, h2tls, h1tls]) {
-    (s as Server).closeAllConnections?.();
-    s?.close();
-  }
+  for (const s of [h2c, h2tls, h1tls]) s?.close();
   await fake?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -194,5 +196,53 @@ describe('the CLI’s HTTP/2 flags', () => {
     expect(level.errors).toBe(0);
     expect(served.sessions.size - 1).toBe(2);
     expect(served.byVersion['1.1']).toBeUndefined();
+  });
+});
+
+/** The engine binary alone for 300 ms at c = 4 over --http2: its error kinds, counted, and its exit code. */
+async function engineKinds(url: string): Promise<{ code: number | null; kinds: Record<string, number> }> {
+  const child = spawn(DEFAULT_ENGINE_BINARY, ['--url', url, '--http2', '--load', '4', '--duration-ms', '300', '--threads', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const reader = new FrameReader();
+  const kinds: Record<string, number> = {};
+  let names: string[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    for (const f of reader.push(chunk)) {
+      if (f.kind === 'json') {
+        const v = f.value as { type: string; error_kinds?: string[] };
+        if (v.type === 'hello') names = v.error_kinds!;
+      } else {
+        for (const k of f.errorKind) kinds[k === 0 ? 'ok' : names[k - 1]!] = (kinds[k === 0 ? 'ok' : names[k - 1]!] ?? 0) + 1;
+      }
+    }
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, kinds };
+}
+
+describe('HTTP/2 failures on the native engine alone (the CLI preflight is bypassed here)', () => {
+  it('a refused connection fails the requests that waited for it, and the step still ends', async () => {
+    const { code, kinds } = await engineKinds(`http://127.0.0.1:${await closedPort()}/`);
+    expect(code).toBe(0);
+    expect(Object.keys(kinds)).toEqual(['ECONNREFUSED']);
+    expect(kinds.ECONNREFUSED).toBeGreaterThan(4);
+  });
+
+  it('a stream the server resets is an "HTTP/2 stream reset" error, one per reset the server sent', async () => {
+    let resets = 0;
+    const server = createH2cServer();
+    server.on('stream', (stream) => {
+      resets++;
+      stream.on('error', () => {}); // the reset is ours to send, not an error here
+      stream.close(h2constants.NGHTTP2_INTERNAL_ERROR);
+    });
+    const port = await listen(server);
+    try {
+      const { code, kinds } = await engineKinds(`http://127.0.0.1:${port}/`);
+      expect(code).toBe(0);
+      expect(kinds).toEqual({ 'HTTP/2 stream reset': resets });
+      expect(resets).toBeGreaterThan(4);
+    } finally {
+      server.close();
+    }
   });
 });

@@ -403,6 +403,10 @@ impl Worker {
     /// A connection failed or closed: its request (if any) is an error event with `kind`.
     fn drop_conn(&mut self, i: usize, kind: Option<u8>) {
         let c = self.conns[i].as_mut().expect("connection exists");
+        if c.h2.is_some() {
+            // (A connect or handshake failure of an HTTP/2 connection: its streams and waiting requests.)
+            return self.h2_drop(i, kind.unwrap_or(errors::CLOSED_BY_PEER));
+        }
         let req = c.req.take();
         self.close(i);
         let Some(req) = req else { return };
