@@ -6,7 +6,10 @@
  * inserted straight into the migrated tables (rollup view and all), no API, for `--ceiling-seconds`
  * — on the embedded engine as its store does at best (`--senders` batches per insert, ledger rows
  * first, one insert at a time), on a server `--senders` inserts side by side. `--rate` (events/s)
- * overrides half the ceiling.
+ * overrides half the ceiling. On the embedded engine a second table compares, at the same moments
+ * and in one process while `--senders` loops store batches through the EventStore as fast as it
+ * takes them, what a live snapshot's figures cost: from the store's memory, or by the queries a
+ * snapshot made before (run, steps, curve), which wait behind the inserts.
  *
  * The real API process (embedded ClickHouse, or a ClickHouse server with --modes server) on
  * loopback. `--senders` loops post Arrow batches as an agent would: each batch holds the requests
@@ -25,11 +28,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { insertEventBatch, insertEventGroup, migrate, openDb, writeLedger, type Db } from '@kneeboard/clickhouse';
+import { getRun, insertEventBatch, insertEventGroup, insertRun, listSteps, migrate, openDb, openEventStore, queryCurve, upsertStep, writeLedger, type Db } from '@kneeboard/clickhouse';
 import { startServerProcess } from '@kneeboard/api/testing';
 import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
 import { ARROW_STREAM_CONTENT_TYPE, MAX_BATCH_EVENTS } from '@kneeboard/contracts';
-import { allocateColumns, encodeArrowColumns } from '@kneeboard/event-wire';
+import { allocateColumns, encodeArrowColumns, type EventColumns } from '@kneeboard/event-wire';
 import { Pool } from 'undici';
 import { newestShown, readLiveSnapshots } from './lib/live-snapshots.ts';
 import { cpuSeconds, loadAverage } from './lib/process-cpu.ts';
@@ -53,7 +56,7 @@ const senders = Number(values.senders);
 const SETTLE_MS = 3_000;
 
 /** `count` requests done evenly over (from, to], wall-clock stamps, 1–9 ms latencies. */
-function batchBody(from: number, to: number, count: number): Uint8Array {
+function batchColumns(from: number, to: number, count: number): EventColumns {
   const c = allocateColumns(count);
   const dt = (to - from) / count;
   for (let i = 0; i < count; i++) {
@@ -66,8 +69,10 @@ function batchBody(from: number, to: number, count: number): Uint8Array {
     c.queue_ms[i] = latency * 0.1;
     c.status[i] = 200;
   }
-  return encodeArrowColumns(c);
+  return c;
 }
+
+const batchBody = (from: number, to: number, count: number): Uint8Array => encodeArrowColumns(batchColumns(from, to, count));
 
 /** The ceiling's batch: 20,000 requests over the last second, one level. */
 const CEILING_BATCH = 20_000;
@@ -113,6 +118,62 @@ async function engineCeiling(server: ClickHouseServer | null): Promise<number> {
       }
     }
     return events / ((performance.now() - started) / 1000);
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The embedded store at its own pace, and a snapshot's figures read both ways every 100 ms. */
+async function snapshotCost(): Promise<Record<string, string | number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'kb-bench-snapshot-'));
+  const db = openDb({ mode: 'embedded', path: dir });
+  try {
+    await migrate(db);
+    const run = await insertRun(db, { service: 'bench', release: 'snapshot-cost', load_model: 'closed', parameter: 'concurrency', tags: {} });
+    const start = Date.now();
+    await upsertStep(db, run.id, { level: 1, started_at: start - 60_000, measure_from: start - 60_000, ended_at: null });
+    const store = openEventStore(db);
+    const live = store.live;
+    if (!live) throw new Error('the embedded store keeps live figures');
+    const columns = batchColumns(start - 1_000, start, CEILING_BATCH);
+    const arrow = encodeArrowColumns(columns);
+    await live.curve(run.id);
+    let n = 0;
+    let events = 0;
+    const until = performance.now() + ceilingSeconds * 1000;
+    const memoryMs: number[] = [];
+    const queryMs: number[] = [];
+    const started = performance.now();
+    await Promise.all([
+      ...Array.from({ length: senders }, async () => {
+        while (performance.now() < until) {
+          await store.store({ runId: run.id, batchId: `s-${n++}`, agentId: 'bench', columns, arrow, receivedAt: Date.now() });
+          events += CEILING_BATCH;
+        }
+      }),
+      (async () => {
+        while (performance.now() < until) {
+          let t = performance.now();
+          await live.curve(run.id);
+          memoryMs.push(performance.now() - t);
+          t = performance.now();
+          await Promise.all([getRun(db, run.id), listSteps(db, run.id), queryCurve(db, run.id, 'rollup')]);
+          queryMs.push(performance.now() - t);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      })(),
+    ]);
+    return {
+      mode: 'embedded',
+      'stored events/s': Math.round(events / ((performance.now() - started) / 1000)),
+      probes: memoryMs.length,
+      'memory p50 ms': quantile(memoryMs, 0.5),
+      'memory p95 ms': quantile(memoryMs, 0.95),
+      'queries p50 ms': quantile(queryMs, 0.5),
+      'queries p95 ms': quantile(queryMs, 0.95),
+      'load avg': loadAverage().toFixed(2),
+    };
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });
@@ -229,8 +290,12 @@ async function measure(mode: string, server: ClickHouseServer | null, ceiling: n
 }
 
 const rows: Array<Record<string, string | number>> = [];
+const snapshots: Array<Record<string, string | number>> = [];
 for (const mode of values.modes.split(',')) {
-  if (mode === 'embedded') rows.push(await measure(mode, null, await engineCeiling(null)));
+  if (mode === 'embedded') {
+    snapshots.push(await snapshotCost());
+    rows.push(await measure(mode, null, await engineCeiling(null)));
+  }
   else {
     const server = await startClickHouseServer();
     try {
@@ -240,4 +305,5 @@ for (const mode of values.modes.split(',')) {
     }
   }
 }
+if (snapshots.length > 0) report('live-snapshot-cost', snapshots, { seconds: ceilingSeconds, senders });
 report('live-lag-at-rate', rows, { seconds, ceiling_seconds: ceilingSeconds, rate: values.rate ?? 'half the engine ceiling', senders, settle_ms: SETTLE_MS, target: { lag_p95_ms: 1000, viewers: 20 } });
