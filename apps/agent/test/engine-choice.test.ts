@@ -26,4 +26,12 @@ describe('resolveEngine (--engine auto|node|native)', () => {
     expect(resolveEngine('native', http, missing)).toEqual({ error: expect.stringContaining('cargo build --release') });
     expect(resolveEngine('native', https, built)).toEqual({ engine: 'native' });
   });
+
+  it('HTTP/2 (--http2, --http auto) is the native engine’s only: never a silent fallback to node', () => {
+    expect(resolveEngine('auto', https, built, '2')).toEqual({ engine: 'native' });
+    expect(resolveEngine('auto', http, built, 'auto')).toEqual({ engine: 'native' });
+    expect(resolveEngine('node', http, built, '2')).toEqual({ error: expect.stringMatching(/^--http2: needs the native engine/) });
+    expect(resolveEngine('node', https, built, 'auto')).toEqual({ error: expect.stringMatching(/^--http auto: needs the native engine/) });
+    expect(resolveEngine('auto', http, missing, '2')).toEqual({ error: expect.stringContaining('cargo build --release') });
+  });
 });
