@@ -1,6 +1,6 @@
 import type { CompareResponse, HeadComparison, LevelComparison, MetricDelta } from '@kneeboard/contracts';
 import { escapeMarkdownText } from '../markdown-text.ts';
-import { formatChangeWithInterval, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
+import { formatChangeWithInterval, formatLevel, formatMs, formatPercentSetting, formatQps } from '@kneeboard/contracts/figures';
 
 const ms = (x: number | null) => (x === null ? formatMs(x) : `${formatMs(x)} ms`);
 const mark = (d: MetricDelta) => (d.verdict === 'regression' ? ' 🔴' : d.verdict === 'improvement' ? ' 🟢' : d.verdict === 'not comparable' ? ' ⚠️' : '');
@@ -33,9 +33,8 @@ function headSection(head: HeadComparison, baseRelease: string, parameter: strin
  */
 export function compareMarkdown(report: CompareResponse, parameter: string, links: { view?: string; svg?: string } = {}): string {
   const out = report.heads.flatMap((head) => headSection(head, report.base.release, parameter, links.svg));
-  const pct = Math.round(report.settings.min_effect * 100);
   out.push(
-    `<sub>Intervals: ${Math.round(report.settings.confidence * 100)}% for all the verdicts together, on the log of head ÷ base, from the run-to-run spread and each run's own sampling noise; changes under ${pct}% are not called; ⚠️ marks levels where the agent, not the service, was the limit.${links.view ? ` [Open in Kneeboard](${links.view})` : ''}</sub>`,
+    `<sub>Intervals: ${formatPercentSetting(report.settings.confidence)} for all the verdicts together, on the log of head ÷ base, from the run-to-run spread and each run's own sampling noise; changes under ${formatPercentSetting(report.settings.min_effect)} are not called; ⚠️ marks levels where the agent, not the service, was the limit.${links.view ? ` [Open in Kneeboard](${links.view})` : ''}</sub>`,
   );
   return `${out.join('\n')}\n`;
 }
