@@ -125,12 +125,6 @@ async function sweep(flags: SweepFlags): Promise<void> {
     process.exitCode = EXIT.usage;
     return;
   }
-  if (flags.agents !== undefined && (cfg.metricsUrl ?? cfg.targetPid ?? cfg.cgroup) !== undefined) {
-    // One source per run, read once: that is the coordinator's job, not built yet (issue 28).
-    process.stderr.write('error: --metrics-url/--target-pid/--cgroup with --agents: not yet; read the server with one agent\n');
-    process.exitCode = EXIT.usage;
-    return;
-  }
   if (flags.agents !== undefined) return coordinate(cfg, { agents: flags.agents, heartbeatTimeoutMs: flags.agentTimeout, leadMs: flags.barrierLead }, flags.json === true);
   const reporter = createTerminalReporter({ out: flags.json ? process.stderr : process.stdout, err: process.stderr, loadModel: cfg.loadModel, parameter: cfg.parameter });
   const load =

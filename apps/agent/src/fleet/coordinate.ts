@@ -5,6 +5,7 @@ import { KneeboardApi, withRetry } from '@kneeboard/agent-sdk';
 import { ApiHttpError } from '@kneeboard/api-client';
 import type { CurvePoint, FleetPlanInput, FleetStatus, RunAgents } from '@kneeboard/contracts';
 import type { SweepConfig } from '../sweep/config.ts';
+import { openServerCost, type SweepServerCost } from '../sweep/server-cost.ts';
 import { checkApi } from '../sweep/preflight.ts';
 import { repeatRun } from '../sweep/repeat-run.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
@@ -54,11 +55,16 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
   const say = o.say ?? (() => {});
   const api = new KneeboardApi({ baseUrl: cfg.api, token: cfg.token, retry: cfg.retry });
   const extension = new PlanExtension(cfg, say, o.signal ?? new AbortController().signal);
+  let serverCost: SweepServerCost | undefined;
   try {
     await checkApi(api);
     // Before any run is made: told at the end, after the whole sweep, it would cost the user the sweep.
     const unreadable = await coordinatorReadProblem(cfg.api, cfg.token);
     if (unreadable) throw new SweepError('config', unreadable);
+    // What the server spends (issue 28): read here, once per run, never by the agents.
+    const opened = await openServerCost(cfg, say);
+    if (opened && 'error' in opened) throw new SweepError('target-unreachable', opened.error);
+    serverCost = opened?.cost;
     // With a --before-level command the target may only exist once the first level's command ran.
     await extension.prepare(cfg.levels[0]!);
     // --repeat: one run per repeat, its levels interleaved with the others' in one plan, so drift
@@ -96,7 +102,9 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
 
     let status: FleetStatus;
     try {
-      status = await followPlan(fleet, cfg, o, say, extension);
+      status = await followPlan(fleet, cfg, o, say, extension, (s) =>
+        serverCost?.postStep({ level: s.level, startedAt: s.barrier_at, measureFrom: s.barrier_at + cfg.warmupMs, endedAt: s.barrier_at + cfg.warmupMs + cfg.durationMs }, (batch) => api.postServerMetrics(s.run_id, batch)),
+      );
     } catch (err) {
       if (err instanceof SweepError) {
         // A --before-level command failed or the target never became ready: the agents are
@@ -111,6 +119,7 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
       for (const id of runIds) await api.finishRun(id, 'aborted').catch(() => undefined);
       throw new SweepError('api-failed', `${planLost(err)}; run ${runUrl} is marked aborted, with the events the agents delivered`, { cause: err });
     }
+    await serverCost?.close();
     const runStatus = o.signal?.aborted ? 'aborted' : 'finished';
     for (const id of runIds) await api.finishRun(id, runStatus);
     let detail: Awaited<ReturnType<FleetApi['detail']>>;
@@ -123,6 +132,7 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
     }
     return { runId, runIds, runUrl, status: runStatus, fleet: status, curve: detail.curve, agents };
   } finally {
+    await serverCost?.close();
     await api.close();
   }
 }
@@ -142,7 +152,14 @@ function planLost(err: unknown): string {
 }
 
 /** Polls the plan's status, telling the user who joined and which step settled, until it is done and the agents left. */
-async function followPlan(fleet: FleetApi, cfg: SweepConfig, o: CoordinateOptions, say: (line: string) => void, extension: PlanExtension): Promise<FleetStatus> {
+async function followPlan(
+  fleet: FleetApi,
+  cfg: SweepConfig,
+  o: CoordinateOptions,
+  say: (line: string) => void,
+  extension: PlanExtension,
+  onSettled?: (step: FleetStatus['steps'][number]) => void,
+): Promise<FleetStatus> {
   const statusOf = () => withRetry(() => fleet.status(), STATUS_RETRY);
   let status: FleetStatus = await statusOf();
   const told = new Set<number>();
@@ -158,6 +175,7 @@ async function followPlan(fleet: FleetApi, cfg: SweepConfig, o: CoordinateOption
     for (const s of status.steps) {
       if (!s.finished || told.has(s.index)) continue;
       told.add(s.index);
+      onSettled?.(s);
       const repeat = cfg.repeat > 1 ? ` (repeat ${extension.repeatOf(s.run_id)})` : '';
       say(`step ${s.index + 1}/${Math.max(status.planned, cfg.levels.length * cfg.repeat)}: ${cfg.parameter} ${s.level}${repeat} settled${s.partial ? ' · PARTIAL' : ''}${s.generator_limited ? ` · FLAGGED: ${s.reason ?? ''}` : ''}`);
     }

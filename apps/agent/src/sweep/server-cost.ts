@@ -227,6 +227,8 @@ export interface SweepServerCost {
   watch(reporter: SweepReporter): SweepReporter;
   /** After a step: its seconds are posted once the scrape after its end is in (not awaited: the next step starts now). */
   stepEnded(post: (batch: ServerMetricsBatchInput) => Promise<void>): void;
+  /** The same for a step whose window is known otherwise (a fleet plan's step, settled). */
+  postStep(step: StepSpan, post: (batch: ServerMetricsBatchInput) => Promise<void>): void;
   /** Stops reading and waits for every post. */
   close(): Promise<void>;
 }
@@ -252,6 +254,9 @@ export function sweepServerCost(sampler: ServerSampler, warn: (m: string) => voi
       // A step stopped early (Ctrl-C) ends now, not at its planned end.
       const step = { ...current, endedAt: Math.min(current.endedAt, Date.now()) };
       current = null;
+      this.postStep(step, post);
+    },
+    postStep(step, post) {
       posts.push(
         (async () => {
           await sleep(sampler.intervalMs * 1.2);
