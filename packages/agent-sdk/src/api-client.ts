@@ -91,7 +91,7 @@ export class KneeboardApi {
 
   /** A step's server metrics (issue 28): a retry rewrites the same seconds, so the API stores them once. */
   async postServerMetrics(runId: string, batch: ServerMetricsBatchInput): Promise<void> {
-    await this.call(`post server metrics of level ${batch.level}`, 'POST', `/api/v1/runs/${runId}/server-metrics`, ServerMetricsBatch.parse(batch));
+    await this.call(`post server metrics of level ${batch.level}`, 'POST', endpointPath(ENDPOINTS.postServerMetrics, { id: runId }), ServerMetricsBatch.parse(batch));
   }
 
   /** A JSON batch, resent with the same batch_id on retry, so the API stores it once. */

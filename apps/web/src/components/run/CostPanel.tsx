@@ -2,8 +2,8 @@
 
 import { useEffect, useState } from 'react';
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { fetchApi } from '@kneeboard/api-client';
-import { RunCost } from '@kneeboard/contracts';
+import { callApi } from '@kneeboard/api-client';
+import { ENDPOINTS, type RunCost } from '@kneeboard/contracts';
 import { formatBytes, formatCoresUsed, formatLevel, formatPercent, formatQps, formatSignificant } from '@kneeboard/contracts/figures';
 import { ChartPanel } from './ChartPanel.tsx';
 import { AXIS_LABEL_STYLE, AXIS_LINE, AXIS_TICK, CHART_MARGIN, chartSize, GRID_STROKE } from './chart-style.ts';
@@ -14,7 +14,7 @@ const HEIGHT = 240;
 /** A running run's cost is read again at most this often. */
 const LIVE_REFRESH_MS = 3000;
 
-const fetchRunCost = (runId: string) => fetchApi(`/api/v1/runs/${encodeURIComponent(runId)}/cost`, RunCost, { init: { cache: 'no-store' } });
+const fetchRunCost = (runId: string) => callApi(ENDPOINTS.getRunCost, { params: { id: runId } }, { init: { cache: 'no-store' } });
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
 
 /**
