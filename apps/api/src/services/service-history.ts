@@ -9,6 +9,14 @@ import { loadRunDetail } from './run-detail.ts';
 /** The newest runs a history reads: a service swept on every merge for a few years. */
 export const MAX_HISTORY_RUNS = 1_000;
 
+/** Where a history read spent its time, ms: listing the runs, reading their versions, computing runs' features, the series and change points. */
+export interface HistoryTimings {
+  runs?: number;
+  versions?: number;
+  features?: number;
+  series?: number;
+}
+
 interface RunEntry {
   history: HistoryRun;
   features: RunFeatures;
@@ -48,8 +56,15 @@ async function runEntry(db: Db, run: Run): Promise<RunEntry | null> {
  * (so a new finish computes one run, not a thousand), and the whole answer until any run of the
  * service changes — which is how a finish, a late batch, a label or a delete invalidates it.
  */
-export async function loadServiceHistory(db: Db, service: string): Promise<ServiceHistoryResponse | null> {
+export async function loadServiceHistory(db: Db, service: string, timings: HistoryTimings = {}): Promise<ServiceHistoryResponse | null> {
+  let t = performance.now();
+  const lap = (phase: keyof HistoryTimings) => {
+    const now = performance.now();
+    timings[phase] = (timings[phase] ?? 0) + now - t;
+    t = now;
+  };
   const runs = (await listRuns(db, { service, limit: MAX_HISTORY_RUNS })).filter((r) => r.status !== 'running');
+  lap('runs');
   if (runs.length === 0) return null;
   const { versions, windows } = await readRunState(
     db,
@@ -65,6 +80,7 @@ export async function loadServiceHistory(db: Db, service: string): Promise<Servi
   const serviceVersion = createHash('sha256')
     .update(runs.map((r, i) => `${r.id}=${keys[i]}`).join(';'))
     .digest('hex');
+  lap('versions');
   const whole = cacheOf<ServiceHistoryResponse>(db, 'service-history', 64);
   const kept = whole.get(service, serviceVersion);
   if (kept) return kept;
@@ -80,6 +96,7 @@ export async function loadServiceHistory(db: Db, service: string): Promise<Servi
     }
     if (entry) entries.push(entry);
   }
+  lap('features');
   const answer: ServiceHistoryResponse = {
     service,
     runs_read: entries.length,
@@ -88,6 +105,7 @@ export async function loadServiceHistory(db: Db, service: string): Promise<Servi
       entries.map((e) => e.features),
     ),
   };
+  lap('series');
   whole.set(service, serviceVersion, answer);
   return answer;
 }
