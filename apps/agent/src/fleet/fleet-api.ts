@@ -1,6 +1,7 @@
-import { ApiHttpError, fetchApi } from '@kneeboard/api-client';
+import { ApiHttpError, authorization, endpointUrl, fetchApi } from '@kneeboard/api-client';
 import { z } from 'zod';
 import {
+  ENDPOINTS,
   AgentJoinResponse,
   Assignment,
   ClockResponse,
@@ -9,6 +10,7 @@ import {
   RunDetail,
   type AgentJoinBody,
   type AgentStepReport,
+  type EndpointSpec,
   type FleetPlanInput,
 } from '@kneeboard/contracts';
 
@@ -25,61 +27,61 @@ export class FleetApi {
   ) {}
 
   plan(body: FleetPlanInput): Promise<unknown> {
-    return this.call('POST', 'fleet', body, z.unknown());
+    return this.call(ENDPOINTS.planFleet, undefined, body, z.unknown());
   }
 
   /** More steps for an open plan. */
   addSteps(steps: FleetPlanInput['steps']): Promise<unknown> {
-    return this.call('POST', 'fleet/steps', { steps }, z.unknown());
+    return this.call(ENDPOINTS.addFleetSteps, undefined, { steps }, z.unknown());
   }
 
   /** An open plan is complete. */
   close(): Promise<unknown> {
-    return this.call('POST', 'fleet/close', undefined, z.unknown());
+    return this.call(ENDPOINTS.closeFleet, undefined, undefined, z.unknown());
   }
 
   status(): Promise<FleetStatus> {
-    return this.call('GET', 'fleet', undefined, FleetStatus);
+    return this.call(ENDPOINTS.fleetStatus, undefined, undefined, FleetStatus);
   }
 
   detail(): Promise<RunDetail> {
-    return this.call('GET', '', undefined, RunDetail);
+    return this.call(ENDPOINTS.getRun, undefined, undefined, RunDetail);
   }
 
   agents(): Promise<RunAgents> {
-    return this.call('GET', 'agents', undefined, RunAgents);
+    return this.call(ENDPOINTS.runAgents, undefined, undefined, RunAgents);
   }
 
   clock(t0: number): Promise<ClockResponse> {
-    return this.call('POST', 'agents/clock', { t0 }, ClockResponse);
+    return this.call(ENDPOINTS.agentClock, undefined, { t0 }, ClockResponse);
   }
 
   join(body: AgentJoinBody): Promise<AgentJoinResponse> {
-    return this.call('POST', 'agents', body, AgentJoinResponse);
+    return this.call(ENDPOINTS.joinAgent, undefined, body, AgentJoinResponse);
   }
 
   next(agentId: string, after: number, waitMs: number): Promise<Assignment> {
-    return this.call('POST', `agents/${encodeURIComponent(agentId)}/next`, { after, wait_ms: waitMs }, Assignment, waitMs + 15_000);
+    return this.call(ENDPOINTS.agentNext, agentId, { after, wait_ms: waitMs }, Assignment, waitMs + 15_000);
   }
 
   heartbeat(agentId: string, index: number): Promise<unknown> {
-    return this.call('POST', `agents/${encodeURIComponent(agentId)}/heartbeat`, { index }, z.unknown());
+    return this.call(ENDPOINTS.agentHeartbeat, agentId, { index }, z.unknown());
   }
 
   report(agentId: string, report: AgentStepReport): Promise<unknown> {
-    return this.call('POST', `agents/${encodeURIComponent(agentId)}/steps`, report, z.unknown());
+    return this.call(ENDPOINTS.agentStepReport, agentId, report, z.unknown());
   }
 
   leave(agentId: string, recorded: number, uploaded: number, recordedByRun?: Record<string, number>): Promise<unknown> {
-    return this.call('POST', `agents/${encodeURIComponent(agentId)}/leave`, { recorded, uploaded, ...(recordedByRun ? { recorded_by_run: recordedByRun } : {}) }, z.unknown());
+    return this.call(ENDPOINTS.agentLeave, agentId, { recorded, uploaded, ...(recordedByRun ? { recorded_by_run: recordedByRun } : {}) }, z.unknown());
   }
 
   /** Through the shared core (@kneeboard/api-client): a refusal is its ApiHttpError (status, the API's message). */
-  private call<T>(method: 'GET' | 'POST', path: string, body: unknown, schema: z.ZodType<T>, timeoutMs = 15_000): Promise<T> {
-    return fetchApi(`${this.baseUrl.replace(/\/+$/, '')}/api/v1/runs/${this.runId}${path === '' ? '' : `/${path}`}`, schema, {
-      method,
+  private call<T>(ep: EndpointSpec, agent: string | undefined, body: unknown, schema: z.ZodType<T>, timeoutMs = 15_000): Promise<T> {
+    return fetchApi(endpointUrl(ep, { params: { id: this.runId, ...(agent === undefined ? {} : { agent }) } }, this.baseUrl), schema, {
+      method: ep.method,
       json: body,
-      headers: this.token !== undefined ? { authorization: `Bearer ${this.token}` } : {},
+      headers: authorization(this.token),
       init: { signal: AbortSignal.timeout(timeoutMs) },
     });
   }
@@ -93,8 +95,8 @@ export class FleetApi {
  */
 export async function coordinatorReadProblem(baseUrl: string, token: string | undefined): Promise<string | null> {
   try {
-    await fetchApi(`${baseUrl.replace(/\/+$/, '')}/api/v1/runs?limit=1`, z.unknown(), {
-      headers: token !== undefined ? { authorization: `Bearer ${token}` } : {},
+    await fetchApi(endpointUrl(ENDPOINTS.listRuns, { query: { limit: 1 } }, baseUrl), z.unknown(), {
+      headers: authorization(token),
       init: { signal: AbortSignal.timeout(15_000) },
     });
     return null;

@@ -47,7 +47,8 @@ export function endpoint<const E extends EndpointSpec>(spec: E): E {
 }
 
 type Input<S> = S extends z.ZodType ? z.input<S> : Record<string, never>;
-export type ParamsOf<E extends EndpointSpec> = E extends { params: infer P } ? Input<P> : Record<string, never>;
+/** A row's path params; for any row at all (the wide EndpointSpec), whatever its path names. */
+export type ParamsOf<E extends EndpointSpec> = E extends { params: infer P } ? Input<P> : EndpointSpec extends E ? Record<string, string | number> : Record<string, never>;
 export type QueryOf<E extends EndpointSpec> = E extends { query: infer Q } ? Input<Q> : Record<string, never>;
 export type BodyOf<E extends EndpointSpec> = E extends { body: infer B } ? Input<B> : undefined;
 
