@@ -18,5 +18,6 @@ export { escapeMarkdownText, markdownLinkTarget } from './markdown-text.ts';
 export { capacityUnderSlos, CAPACITY_CONFIDENCE, MIN_TAIL_SAMPLES, type CapacityInput, type CapacitySamples } from './capacity.ts';
 export { planCapacitySearch, searchObservation, SEARCH_DEFAULTS, type SearchObservation, type SearchOptions, type SearchStep } from './capacity-search.ts';
 export { projectCapacity, PROJECTION_ASSUMPTION, type ProjectionInput } from './capacity-projection.ts';
+export { compareCapacity, isCapacityDrop, CAPACITY_CHANGE_CONFIDENCE } from './capacity-compare.ts';
 export * from './history/index.ts';
 export { runCost, levelCost, costVerdict, costMarkdown, CPU_SATURATED_SHARE, type StepMetrics, type CostInput } from './cost.ts';

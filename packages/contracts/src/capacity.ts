@@ -106,3 +106,34 @@ export const CapacityProjection = z.object({
   summary: z.string(),
 });
 export type CapacityProjection = z.infer<typeof CapacityProjection>;
+
+/** One side's capacity in a comparison: the runs' capacity QPS and the interval they allow. */
+export const CapacitySide = z.object({
+  /** Runs on the side, and how many of them have a capacity (a level that holds). */
+  runs: z.number().int().positive(),
+  /** Geometric mean of the runs' capacity QPS; null when a run has none. */
+  qps: z.number().nonnegative().nullable(),
+  /** Where capacity lies: from the runs' brackets (last level that holds … first that breaks), or the repeats' spread. `high` null: no run broke, so no upper bound. */
+  low: z.number().nonnegative(),
+  high: z.number().nonnegative().nullable(),
+});
+export type CapacitySide = z.infer<typeof CapacitySide>;
+
+/**
+ * Capacity at the same SLOs for base and head (`kneeboard compare --slo …`): the relative change
+ * with an interval made on the log scale. `basis`: `repeats` — both sides have two or more runs
+ * with a bounded capacity, so the interval is Student's t on the runs' log capacities (each run's
+ * bracket width a floor on its noise); `brackets` — from the brackets alone (the lowest head
+ * against the highest base and the reverse), the widest honest statement one run per side allows.
+ */
+export const CapacityChange = z.object({
+  slos: z.array(z.string()),
+  base: CapacitySide,
+  head: CapacitySide,
+  change: z.number().nullable(),
+  ci_low: z.number().nullable(),
+  ci_high: z.number().nullable(),
+  basis: z.enum(['repeats', 'brackets']),
+  summary: z.string(),
+});
+export type CapacityChange = z.infer<typeof CapacityChange>;

@@ -1,4 +1,5 @@
-import type { CompareResponse } from '@kneeboard/contracts';
+import { isCapacityDrop } from '@kneeboard/analysis';
+import type { CapacityChange, CompareResponse } from '@kneeboard/contracts';
 
 export interface GateResult {
   failed: boolean;
@@ -21,4 +22,15 @@ export function gate(report: CompareResponse): GateResult {
     h.levels.flatMap((l) => l.flags.map((f) => `${h.run.release} at ${report.base.parameter} ${l.level}: ${f.side} — ${f.reason}`)),
   );
   return { failed: reasons.length > 0, reasons, not_comparable: notComparable };
+}
+
+/**
+ * The capacity gate (`--slo … --fail-on-capacity-drop PCT`): fails when any head serves
+ * significantly less within the SLOs — its change's interval below no change and the change at
+ * least PCT down (with no estimate, the interval's top at least PCT down). Each drop is named by
+ * its summary sentence.
+ */
+export function capacityGate(changes: readonly CapacityChange[], minDrop: number): Pick<GateResult, 'failed' | 'reasons'> {
+  const reasons = changes.filter((c) => isCapacityDrop(c, minDrop)).map((c) => c.summary);
+  return { failed: reasons.length > 0, reasons };
 }
