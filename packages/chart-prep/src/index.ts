@@ -14,3 +14,4 @@ export {
 } from './scales.ts';
 export { fitLine } from './fit-line.ts';
 export { LATENCY_METRICS, latencyKeyOf, latencyKeysIn, metricOf, type LatencyKey } from './metrics.ts';
+export { capacityHeadline, capacityLabel, sloLines, type SloLine } from './capacity.ts';

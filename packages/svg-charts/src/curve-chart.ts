@@ -9,7 +9,11 @@ const STYLE = `
   .label { font-size: 12px; fill: #374151; } .legend { font-size: 12px; }
   .grid { stroke: #e5e7eb; } .axis { stroke: #9ca3af; }
   .marker { stroke: #b91c1c; stroke-dasharray: 3 3; } .marker-label { font-size: 11px; fill: #b91c1c; }
-  .flag-mark { font-size: 12px; font-weight: 700; fill: #b45309; }`;
+  .flag-mark { font-size: 12px; font-weight: 700; fill: #b45309; }
+  .slo-line { stroke-width: 1.5; stroke-dasharray: 8 4; } .slo-label { font-size: 11px; font-weight: 600; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }
+  .capacity-line { stroke: #1b7a3e; stroke-width: 2; } .capacity-bracket { fill: #1b7a3e; fill-opacity: 0.08; }
+  .capacity-label { font-size: 11px; font-weight: 600; fill: #1b7a3e; paint-order: stroke; stroke: #ffffff; stroke-width: 3px; }
+  .caption { font-size: 12px; font-weight: 600; fill: #145c2f; }`;
 
 /**
  * A self-contained SVG of a latency-versus-load curve (or an overlay of runs): throughput on the
@@ -27,7 +31,7 @@ export function renderCurveSvg(input: CurveChartInput): string {
   const latency = input.latency && input.latency.length > 0 ? input.latency : (['p50_ms', 'p99_ms'] as LatencyKey[]);
   const width = input.width ?? 960;
   const height = input.height ?? 380;
-  const headerHeight = input.subtitle ? 48 : 32;
+  const headerHeight = (input.subtitle ? 48 : 32) + (input.caption ? 16 : 0);
   const legendHeight = 24;
   const levels = [...new Set(input.series.flatMap((s) => s.points.map((p) => p.level)))].sort((a, b) => a - b);
   const panelHeight = height - headerHeight - legendHeight;
@@ -58,6 +62,7 @@ export function renderCurveSvg(input: CurveChartInput): string {
             series: input.series,
             metrics: [{ key: 'qps', faint: false }],
             marker: input.marker,
+            capacity: input.capacity ?? null,
           }),
           renderPanel({
             box: { x: half, y: headerHeight, width: half, height: panelHeight },
@@ -69,6 +74,7 @@ export function renderCurveSvg(input: CurveChartInput): string {
             metrics: latency.map((key, i) => ({ key, faint: i > 0 })),
             marker: input.marker,
             yLog: input.yScale === 'log',
+            thresholds: input.thresholds ?? [],
           }),
         ].join('\n');
 
@@ -77,6 +83,7 @@ export function renderCurveSvg(input: CurveChartInput): string {
 <rect width="100%" height="100%" fill="#ffffff"/>
 <text x="16" y="22" class="title">${escapeXml(input.title)}</text>
 ${input.subtitle ? `<text x="16" y="40" class="subtitle">${escapeXml(input.subtitle)}</text>` : ''}
+${input.caption ? `<text x="16" y="${input.subtitle ? 58 : 42}" class="caption">${escapeXml(input.caption)}</text>` : ''}
 ${body}
 ${legend}
 ${flagNote}

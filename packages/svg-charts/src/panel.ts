@@ -2,7 +2,7 @@ import { embedLevelScale, embedValueAxis } from './axes.ts';
 import { formatEmbedTick } from '@kneeboard/contracts/figures';
 import { line } from 'd3-shape';
 import { escapeXml } from './escape.ts';
-import type { ChartSeries, SeriesPoint } from './types.ts';
+import type { CapacityMark, ChartSeries, SeriesPoint, SloThresholdMark } from './types.ts';
 
 export interface PanelBox {
   x: number;
@@ -23,6 +23,9 @@ export interface PanelSpec {
   marker?: { level: number; label: string } | null;
   /** A log y axis (latency spanning decades); values ≤ 0 are then gaps. */
   yLog?: boolean;
+  /** Horizontal lines at these values (kept inside the value axis). */
+  thresholds?: SloThresholdMark[];
+  capacity?: CapacityMark | null;
 }
 
 const MARGIN = { top: 28, right: 12, bottom: 40, left: 56 };
@@ -39,7 +42,8 @@ export function renderPanel(spec: PanelSpec): string {
     const v = p[key] ?? null;
     return v === null || (spec.yLog && v <= 0) ? null : v;
   };
-  const values = spec.series.flatMap((s) => s.points.flatMap((p) => spec.metrics.map((m) => valueOf(p, m.key)))).filter((v): v is number => v !== null);
+  const thresholds = (spec.thresholds ?? []).filter((t) => Number.isFinite(t.ms) && (!spec.yLog || t.ms > 0));
+  const values = [...spec.series.flatMap((s) => s.points.flatMap((p) => spec.metrics.map((m) => valueOf(p, m.key)))), ...thresholds.map((t) => t.ms)].filter((v): v is number => v !== null);
   const { scale: y, ticks: yTicks } = embedValueAxis(values, spec.yLog === true, [y0, y1]);
 
   const out: string[] = [];
@@ -54,6 +58,25 @@ export function renderPanel(spec: PanelSpec): string {
   out.push(`<line x1="${x0}" x2="${x1}" y1="${y0}" y2="${y0}" class="axis"/>`);
   out.push(`<text x="${(x0 + x1) / 2}" y="${y0 + 34}" text-anchor="middle" class="label">${escapeXml(spec.xLabel)}</text>`);
   out.push(`<text transform="translate(${box.x + 14} ${(y0 + y1) / 2}) rotate(-90)" text-anchor="middle" class="label">${escapeXml(spec.yLabel)}</text>`);
+
+  const [levelLo, levelHi] = [spec.levels[0] as number, spec.levels[spec.levels.length - 1] as number];
+  const capacity = spec.capacity && spec.levels.length > 0 && spec.capacity.level >= levelLo && spec.capacity.level <= levelHi ? spec.capacity : null;
+  if (capacity) {
+    const cx = x(capacity.level);
+    if (capacity.bracket) {
+      const bx = x(Math.min(capacity.bracket.to, levelHi));
+      out.push(`<rect x="${Math.min(cx, bx)}" y="${y1}" width="${Math.abs(bx - cx)}" height="${y0 - y1}" class="capacity-bracket"/>`);
+    }
+    out.push(`<g class="capacity" data-level="${capacity.level}"><line x1="${cx}" x2="${cx}" y1="${y1}" y2="${y0}" class="capacity-line"/>`);
+    // Read from the line into the bracket, or leftwards where the plot ends.
+    const flip = cx + 4 + capacity.label.length * 6.2 > x1;
+    out.push(`<text x="${flip ? cx - 4 : cx + 4}" y="${y0 - 6}"${flip ? ' text-anchor="end"' : ''} class="capacity-label">${escapeXml(capacity.label)}</text></g>`);
+  }
+  for (const t of thresholds) {
+    const ty = y(t.ms);
+    out.push(`<g class="slo-threshold" data-ms="${t.ms}"><line x1="${x0}" x2="${x1}" y1="${ty}" y2="${ty}" stroke="${escapeXml(t.colour)}" class="slo-line"/>`);
+    out.push(`<text x="${x1 - 4}" y="${ty - 4}" text-anchor="end" fill="${escapeXml(t.colour)}" class="slo-label">${escapeXml(t.label)}</text></g>`);
+  }
 
   if (spec.marker && spec.levels.length > 0) {
     const mx = x(spec.marker.level);

@@ -22,6 +22,19 @@ export interface ChartSeries {
   points: SeriesPoint[];
 }
 
+export interface SloThresholdMark {
+  ms: number;
+  label: string;
+  colour: string;
+}
+
+export interface CapacityMark {
+  level: number;
+  label: string;
+  /** The level that holds to the first that breaks; null when none broke. */
+  bracket: { from: number; to: number } | null;
+}
+
 export interface CurveChartInput {
   title: string;
   subtitle?: string;
@@ -30,6 +43,12 @@ export interface CurveChartInput {
   series: ChartSeries[];
   /** A vertical marker, e.g. the knee. */
   marker?: { level: number; label: string } | null;
+  /** SLO thresholds on the latency panel: a horizontal dashed line each, labelled (`p99 ≤ 50 ms`). */
+  thresholds?: SloThresholdMark[];
+  /** Capacity under the SLOs on the throughput panel: a solid line at the level, the bracket up to the first level that breaks shaded. */
+  capacity?: CapacityMark | null;
+  /** A line under the subtitle, e.g. the capacity sentence. */
+  caption?: string;
   /** Latency percentiles to draw, first solid, the rest faint. Default p50 and p99. */
   latency?: LatencyKey[];
   /** Latency axis scale. Default linear. */

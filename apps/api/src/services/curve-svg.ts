@@ -1,6 +1,6 @@
 import { levelFlags } from '@kneeboard/analysis/compare';
-import { colourFor, latencyKeyOf, renderCurveSvg, type ChartSeries } from '@kneeboard/svg-charts';
-import { levelSelectionContains, type RunDetail, type SvgViewQuery } from '@kneeboard/contracts';
+import { capacityHeadline, capacityLabel, colourFor, latencyKeyOf, renderCurveSvg, sloLines, type CapacityMark, type ChartSeries, type SloThresholdMark } from '@kneeboard/svg-charts';
+import { levelSelectionContains, parseSlos, type Capacity, type RunDetail, type SvgViewQuery } from '@kneeboard/contracts';
 
 function seriesOf(detail: RunDetail, index: number, dashed: boolean, label: string, view: SvgViewQuery): ChartSeries {
   const flags = levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter);
@@ -25,7 +25,26 @@ const kneeMarker = (detail: RunDetail) => {
   return knee ? { level: knee.level, label: `knee · ${knee.level}` } : null;
 };
 
-export function runCurveSvg(detail: RunDetail, view: SvgViewQuery = {}): string {
+/** An SLO threshold's colour in the embed: apart from the runs' palette and the knee's red. */
+const THRESHOLD_COLOUR = '#c2410c';
+
+/**
+ * Capacity under the SLOs it was judged by: the thresholds on the latency panel, the capacity and
+ * its bracket on the throughput panel, the page's capacity line under the subtitle.
+ */
+function capacityDrawing(capacity: Capacity | undefined, parameter: string): { thresholds?: SloThresholdMark[]; capacity?: CapacityMark | null; caption?: string } {
+  if (!capacity) return {};
+  const parsed = parseSlos(capacity.slos);
+  const thresholds = parsed.ok ? sloLines(parsed.clauses).map((l) => ({ ms: l.ms, label: `SLO ${l.label}`, colour: THRESHOLD_COLOUR })) : [];
+  const mark =
+    capacity.level !== null && capacity.qps !== null
+      ? { level: capacity.level, label: capacityLabel(capacity.qps), bracket: capacity.bracket.breaks ? { from: capacity.level, to: capacity.bracket.breaks.level } : null }
+      : null;
+  return { thresholds, capacity: mark, caption: capacityHeadline(capacity, parameter) };
+}
+
+/** `capacity`: the run's capacity under `slo=` (run-capacity.ts), drawn with its SLOs. */
+export function runCurveSvg(detail: RunDetail, view: SvgViewQuery = {}, capacity?: Capacity): string {
   const { run } = detail;
   return renderCurveSvg({
     title: `${run.service} ${run.release}${run.name ? ` — ${run.name}` : ''}`,
@@ -34,6 +53,7 @@ export function runCurveSvg(detail: RunDetail, view: SvgViewQuery = {}): string 
     series: [seriesOf(detail, 0, false, run.release, view)],
     marker: kneeMarker(detail),
     ...drawing(view),
+    ...capacityDrawing(capacity, run.parameter),
   });
 }
 

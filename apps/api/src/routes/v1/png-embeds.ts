@@ -3,6 +3,7 @@ import { ENDPOINTS, percentilesWanted } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { compareCurveSvg, runCurveSvg } from '../../services/curve-svg.ts';
 import { svgToPng } from '../../services/png.ts';
+import { runCapacity } from '../../services/run-capacity.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
 import { routeOf } from '../endpoint-route.ts';
 
@@ -12,7 +13,8 @@ export const pngEmbedRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db
     ...routeOf(ENDPOINTS.runPng),
     handler: async (req, reply) => {
       const detail = await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query));
-      return reply.type('image/png').header('cache-control', 'no-cache').send(svgToPng(runCurveSvg(detail, req.query), req.query.scale ?? 2));
+      const capacity = req.query.slo ? await runCapacity(db, detail, req.query.slo) : undefined;
+      return reply.type('image/png').header('cache-control', 'no-cache').send(svgToPng(runCurveSvg(detail, req.query, capacity), req.query.scale ?? 2));
     },
   });
 

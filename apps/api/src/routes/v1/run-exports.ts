@@ -17,11 +17,12 @@ export const runExportRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { d
     ...routeOf(ENDPOINTS.runCurveSvg),
     handler: async (req, reply) => {
       const detail = await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query));
+      const capacity = req.query.slo ? await runCapacity(db, detail, req.query.slo) : undefined;
       return reply
         .type('image/svg+xml; charset=utf-8')
         .header('cache-control', 'no-cache')
         .header(PERCENTILES_HEADER, detail.percentiles ?? 'rollup')
-        .send(runCurveSvg(detail, req.query));
+        .send(runCurveSvg(detail, req.query, capacity));
     },
   });
 
