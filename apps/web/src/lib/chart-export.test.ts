@@ -51,4 +51,11 @@ describe('export helpers', () => {
     expect(s.markdown).toBe('[![v1 vs v2 latency](https://kb.example/api/v1/compare.svg?base=a&head=b)](https://kb.example/compare?base=a&head=b)');
     expect(s.html).toBe('<a href="https://kb.example/compare?base=a&amp;head=b"><img src="https://kb.example/api/v1/compare.svg?base=a&amp;head=b" alt="v1 vs v2 [latency]" width="960"></a>');
   });
+
+  it('carries the capacity line under the image, as text that cannot become markup', () => {
+    const line = 'Capacity under p99<=50ms: 1,840 req/s at work_[x] 24 (bracket 24–32).';
+    const s = embedSnippets('https://kb.example', '/api/v1/runs/r/curve.svg?slo=p99%3C%3D50ms', '/runs/r?slo=p99%3C%3D50ms', 'svc v1', line);
+    expect(s.markdown).toBe('[![svc v1](https://kb.example/api/v1/runs/r/curve.svg?slo=p99%3C%3D50ms)](https://kb.example/runs/r?slo=p99%3C%3D50ms)\n\nCapacity under p99\\<=50ms: 1,840 req/s at work\\_\\[x\\] 24 \\(bracket 24–32\\).');
+    expect(s.html.split('\n')[1]).toBe('<p>Capacity under p99&lt;=50ms: 1,840 req/s at work_[x] 24 (bracket 24–32).</p>');
+  });
 });

@@ -125,14 +125,24 @@ export function exportFileName(parts: ReadonlyArray<string>, ext: string): strin
   return `kneeboard-${slug || 'chart'}.${ext}`;
 }
 
-/** Markdown and HTML that embed a server-rendered SVG and link to the interactive view. */
-export function embedSnippets(origin: string, imagePath: string, viewPath: string, alt: string): { imageUrl: string; markdown: string; html: string } {
+/**
+ * Markdown and HTML that embed a server-rendered SVG and link to the interactive view; a `caption`
+ * (the run's capacity under its SLOs) follows the image as its own paragraph.
+ */
+export function embedSnippets(origin: string, imagePath: string, viewPath: string, alt: string, caption?: string): { imageUrl: string; markdown: string; html: string } {
   const imageUrl = `${origin}${imagePath}`;
   const viewUrl = `${origin}${viewPath}`;
   const mdAlt = alt.replace(/[[\]]/g, '');
+  const image = `[![${mdAlt}](${imageUrl})](${viewUrl})`;
+  const html = `<a href="${escapeXml(viewUrl)}"><img src="${escapeXml(imageUrl)}" alt="${escapeXml(alt)}" width="960"></a>`;
   return {
     imageUrl,
-    markdown: `[![${mdAlt}](${imageUrl})](${viewUrl})`,
-    html: `<a href="${escapeXml(viewUrl)}"><img src="${escapeXml(imageUrl)}" alt="${escapeXml(alt)}" width="960"></a>`,
+    markdown: caption ? `${image}\n\n${markdownText(caption)}` : image,
+    html: caption ? `${html}\n<p>${escapeXml(caption)}</p>` : html,
   };
+}
+
+/** Plain text as Markdown that renders as typed: `<`, `*`, `_`, brackets and the like escaped. */
+function markdownText(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`);
 }

@@ -84,8 +84,8 @@ export interface LatencyData {
   droppedOnLog: number;
 }
 
-/** Latency percentiles per level for the chosen series and y scale. */
-export function latencyData(curve: ReadonlyArray<CurvePoint>, visible: ReadonlyArray<LatencyKey>, yScale: ScaleKind): LatencyData {
+/** Latency percentiles per level for the chosen series and y scale; `marks` (e.g. SLO thresholds, ms) are kept inside the axis too. */
+export function latencyData(curve: ReadonlyArray<CurvePoint>, visible: ReadonlyArray<LatencyKey>, yScale: ScaleKind, marks: ReadonlyArray<number> = []): LatencyData {
   let dropped = 0;
   const rows = normalizeCurve(curve).map((p) => {
     const row = { ...base(p), p50_ms: p.p50_ms, p90_ms: p.p90_ms, p99_ms: p.p99_ms, p999_ms: p.p999_ms };
@@ -98,7 +98,7 @@ export function latencyData(curve: ReadonlyArray<CurvePoint>, visible: ReadonlyA
     }
     return row;
   });
-  const values = rows.flatMap((r) => visible.map((k) => r[k]));
+  const values = rows.length === 0 ? [] : [...rows.flatMap((r) => visible.map((k) => r[k])), ...marks];
   return { rows, yAxis: yScale === 'log' ? logAxis(values) : linearAxis(values), droppedOnLog: dropped };
 }
 

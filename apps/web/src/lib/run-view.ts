@@ -4,12 +4,18 @@
  * (the live detail, the settings the reader changes, the open level) and renders what this returns.
  */
 import { fitLine, levelDomain, sweepXScale, type ScaleKind } from '@kneeboard/chart-prep';
-import { levelSelectionContains, type CurvePoint, type Run, type RunDetail, type UslCurvePoint, type UslFit } from '@kneeboard/contracts';
+import { levelSelectionContains, type Capacity, type CurvePoint, type Run, type RunDetail, type UslCurvePoint, type UslFit } from '@kneeboard/contracts';
+import { activeSlo, capacityView, sloThresholds, type ActiveSlo, type CapacityView, type SloThreshold } from './capacity-view.ts';
 import { inProgressLevel, latencyData, normalizeCurve, qpsData, splitData, type LatencyData, type QpsData, type SplitData } from './curve-series.ts';
 import { curveTableRows, type CurveTableRow } from './curve-table.ts';
 import { kneeMarker, type KneeMarkerSpec } from './knee.ts';
 import { isOpenLoop, levelAxisLabel, offeredLine } from './open-loop.ts';
-import { runViewPath, type ChartSettings } from './view-state.ts';
+import { runViewPath, type ChartSettings, type SloSetting } from './view-state.ts';
+
+/** The run page's settings: the charts', and the SLOs (`slo=`; absent or null: the run's `slo` tag). */
+export interface RunSettings extends ChartSettings {
+  slo?: SloSetting;
+}
 
 export interface RunViewModel {
   /** The run as shown (labels and note just saved here included). */
@@ -44,6 +50,12 @@ export interface RunViewModel {
   measuring: number | null;
   /** Why every chart is empty (no level yet, none recorded, none in the range); null when there is something to draw. */
   waiting: string | null;
+  /** The SLOs the page judges by (the URL's, else the run's tag); null: none. */
+  slo: ActiveSlo | null;
+  /** A line on the latency chart per latency clause. */
+  thresholds: SloThreshold[];
+  /** The capacity under `slo`, once the API has answered for those SLOs. */
+  capacity: CapacityView | null;
 }
 
 /**
@@ -52,7 +64,7 @@ export interface RunViewModel {
  * never flips it); the fitted line is drawn by default when the analysis trusts it and can be
  * switched on regardless; the fit and the y axes keep to the levels shown.
  */
-export function prepareRunView(detail: RunDetail, settings: ChartSettings, edits: Pick<Run, 'labels' | 'note'> | null = null): RunViewModel {
+export function prepareRunView(detail: RunDetail, settings: RunSettings, edits: Pick<Run, 'labels' | 'note'> | null = null, capacity: Capacity | null = null): RunViewModel {
   const run = edits ? { ...detail.run, ...edits } : detail.run;
   const { analysis } = detail;
   const fullCurve = normalizeCurve(detail.curve);
@@ -67,6 +79,8 @@ export function prepareRunView(detail: RunDetail, settings: ChartSettings, edits
   const hasFitLine = fit !== null && shownFit.length >= 2;
   const showFit = hasFitLine && (settings.fit ?? analysis.usl_trusted);
   const openLoop = isOpenLoop(run.load_model);
+  const slo = activeSlo(settings.slo ?? null, run);
+  const thresholds = sloThresholds(slo, settings.y);
 
   return {
     run,
@@ -85,7 +99,7 @@ export function prepareRunView(detail: RunDetail, settings: ChartSettings, edits
     knee: kneeMarker(analysis, xDomain, xScale),
     qps: qpsData(curve, { ...analysis, usl_curve: shownFit }, { showFit, offered: openLoop }),
     offered: openLoop && curve.length > 0 ? offeredLine(xDomain, xScale) : [],
-    latency: latencyData(curve, settings.metrics, settings.y),
+    latency: latencyData(curve, settings.metrics, settings.y, thresholds.map((t) => t.ms)),
     split: splitData(curve),
     tableRows: curveTableRows(curve, analysis, run.parameter),
     measuring: inProgressLevel(curve),
@@ -97,6 +111,9 @@ export function prepareRunView(detail: RunDetail, settings: ChartSettings, edits
         : curve.length === 0
           ? 'No level is inside the chosen range.'
           : null,
+    slo,
+    thresholds,
+    capacity: capacityView(capacity, slo, run.parameter, xDomain, xScale),
   };
 }
 

@@ -151,3 +151,16 @@ describe('svgViewPairs', () => {
     expect(svgViewPairs({ ...DEFAULT_SETTINGS, metrics: [] })).toEqual([]);
   });
 });
+
+describe('slo= on the run page', () => {
+  it('keeps the SLOs canonical, "none" as none, and drops what does not parse (the default: the run\'s tag)', () => {
+    const s = parseRunView(BASE, params('/?slo=p99%20<=%200.05s,errors<=1%25'));
+    expect(s.slo).toBe('p99<=50ms,errors<=1%');
+    const path = runViewPath(s);
+    expect(path).toBe(`/runs/${BASE}?slo=p99%3C%3D50ms,errors%3C%3D1%25`);
+    expect(parseRunView(BASE, params(path))).toEqual(s);
+    expect(parseRunView(BASE, params('/?slo=none')).slo).toBe('none');
+    for (const bad of ['p98<=50ms', 'p99<=50', '']) expect(parseRunView(BASE, params(`/?slo=${encodeURIComponent(bad)}`)).slo ?? null, bad).toBeNull();
+    expect(runViewPath(parseRunView(BASE, params('/?slo=p98<=50ms')))).toBe(`/runs/${BASE}`);
+  });
+});

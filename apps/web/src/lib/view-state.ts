@@ -4,6 +4,7 @@
  * This module is the one place that reads and writes that state.
  *
  *   /runs/{id}?metrics=p50,p99&x=log&y=log&fit=1&levels=4-64
+ *   /runs/{id}?slo=p99<=50ms,errors<=1%           capacity under those SLOs (`slo=none`: none, not even the run's tag)
  *   /compare?base={id}&head={id}&head={id}&metrics=p99&y=log&levels=4-64&min_effect=0.1
  *   /compare?base={id},{id},{id}&head={id},{id}        groups of repeated runs, one per side
  *   /compare?base=release:checkout@v1.0&head=release:checkout@v1.1   every finished run of each release
@@ -20,7 +21,9 @@ import {
   formatLevelSelection,
   formatRunGroupRef,
   MAX_COMPARED_HEADS,
+  formatSlos,
   parseLevelSelection,
+  parseSlos,
   RunGroupParam,
   type LevelSelection,
   type RunGroupRef,
@@ -49,8 +52,15 @@ export interface ChartSettings {
   levels: LevelSelection | null;
 }
 
+/** The run page's SLOs: canonical clauses (`p99<=50ms,errors<=1%`), SLO_NONE, or null — follow the run's own `slo` tag. */
+export type SloSetting = string | null;
+/** `slo=none`: the reader turned the SLOs off, even where the run carries an `slo` tag. */
+export const SLO_NONE = 'none';
+
 export interface RunViewState extends ChartSettings {
   id: string;
+  /** Absent or null: the run's `slo` tag, if any. */
+  slo?: SloSetting;
 }
 
 export interface CompareViewState extends ChartSettings {
@@ -117,9 +127,18 @@ function settingsFrom(params: SearchParams): ChartSettings {
   return SettingsQuery.parse(raw);
 }
 
+/** `slo=` as the run page keeps it: canonical when it parses, SLO_NONE, or null (unreadable or absent: the default). */
+export function parseSloSetting(text: string | undefined): SloSetting {
+  if (text === undefined || text === '') return null;
+  if (text === SLO_NONE) return SLO_NONE;
+  const parsed = parseSlos(text);
+  return parsed.ok ? formatSlos(parsed.clauses) : null;
+}
+
 /** The run page's state; the id comes from the path. */
 export function parseRunView(id: string, params: SearchParams): RunViewState {
-  return { id, ...settingsFrom(params) };
+  const slo = parseSloSetting(first(params.slo));
+  return { id, ...settingsFrom(params), ...(slo === null ? {} : { slo }) };
 }
 
 export type ParsedCompare = { ok: true; state: CompareViewState } | { ok: false; error: string; empty: boolean };
@@ -187,7 +206,9 @@ export function settingsPairs(s: ChartSettings): Array<[string, string]> {
 }
 
 export function runViewPath(state: RunViewState): string {
-  return `/runs/${encodeURIComponent(state.id)}${queryString(settingsPairs(state))}`;
+  const pairs = settingsPairs(state);
+  if (state.slo) pairs.push(['slo', state.slo]);
+  return `/runs/${encodeURIComponent(state.id)}${queryString(pairs)}`;
 }
 
 /** The runs of a comparison as query pairs: `base=…&head=…&head=…`. */

@@ -8,6 +8,7 @@ import { ChartPanel, SCALE_OPTIONS, Segmented } from './ChartPanel.tsx';
 import { KneeLegend } from './KneeLegend.tsx';
 import { KneeMarker } from './KneeMarker.tsx';
 import { LatencyChart } from './LatencyChart.tsx';
+import { SloThresholds } from './SloThresholds.tsx';
 
 const SUBTITLE = 'percentiles of successful requests, milliseconds';
 
@@ -25,7 +26,7 @@ export function LatencyPanel({
   onYScale: (scale: ScaleKind) => void;
   onToggle: (key: LatencyKey) => void;
 }) {
-  const { run, latency, knee, waiting } = view;
+  const { run, latency, knee, waiting, thresholds } = view;
   return (
     <ChartPanel
       title="Latency"
@@ -38,7 +39,10 @@ export function LatencyPanel({
               run,
               'Latency',
               SUBTITLE,
-              LATENCY_SERIES.filter((s) => visible.includes(s.key)).map((s) => ({ label: s.label, colour: s.color })),
+              [
+                ...LATENCY_SERIES.filter((s) => visible.includes(s.key)).map((s) => ({ label: s.label, colour: s.color })),
+                ...thresholds.map((t) => ({ label: `SLO ${t.label}`, colour: t.colour, dashed: true })),
+              ],
             )}
           />
         </>
@@ -52,6 +56,12 @@ export function LatencyPanel({
               {s.label}
             </label>
           ))}
+          {thresholds.map((t) => (
+            <span key={t.slo} className="legend-item" style={{ color: t.colour }} data-testid="slo-legend">
+              <span className="swatch swatch-dashed" style={{ color: t.colour }} />
+              <span className="legend-text">SLO {t.label}</span>
+            </span>
+          ))}
           <KneeLegend marker={knee} />
         </>
       }
@@ -64,6 +74,7 @@ export function LatencyPanel({
       testId="latency-chart"
     >
       <LatencyChart data={latency} visible={visible} parameter={run.parameter} xLabel={view.xLabel} xScale={view.xScale} yScale={yScale}>
+        <SloThresholds thresholds={thresholds} />
         <KneeMarker marker={knee} />
       </LatencyChart>
     </ChartPanel>

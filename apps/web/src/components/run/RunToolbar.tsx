@@ -18,6 +18,7 @@ export function RunToolbar({
   selection,
   onLevels,
   readOnly = false,
+  capacity = { slo: null, line: null },
 }: {
   run: Run;
   path: string;
@@ -28,7 +29,10 @@ export function RunToolbar({
   onLevels: (sel: LevelSelection | null) => void;
   /** A share link's reader can neither make links nor list a service's releases (the API would refuse): those buttons are left out. */
   readOnly?: boolean;
+  /** The SLOs shown (into the SVG's and CSV's `slo=`, which draw and judge them too) and the capacity line the Markdown carries. */
+  capacity?: { slo: string | null; line: string | null };
 }) {
+  const sloPairs: Array<[string, string]> = capacity.slo === null ? [] : [['slo', capacity.slo]];
   const title = `${run.service} ${run.release}${run.name ? ` — ${run.name}` : ''}`;
   return (
     <div className="panel view-toolbar run-toolbar no-print" data-testid="view-toolbar">
@@ -42,10 +46,10 @@ export function RunToolbar({
         )}
         <ExportMenu
           links={[
-            { label: 'CSV · the curve, one row per level', href: endpointPath(ENDPOINTS.runCurveCsv, { id: run.id }) },
+            { label: 'CSV · the curve, one row per level', href: `${endpointPath(ENDPOINTS.runCurveCsv, { id: run.id })}${queryString(sloPairs)}` },
             { label: 'JSON · the run detail (curve, steps, analysis)', href: endpointPath(ENDPOINTS.getRun, { id: run.id }), fileName: `kneeboard-${run.id}.json` },
           ]}
-          embed={{ imagePath: `${endpointPath(ENDPOINTS.runCurveSvg, { id: run.id })}${queryString(svgViewPairs(settings))}`, viewPath: path, alt: title }}
+          embed={{ imagePath: `${endpointPath(ENDPOINTS.runCurveSvg, { id: run.id })}${queryString([...svgViewPairs(settings), ...sloPairs])}`, viewPath: path, alt: title, caption: capacity.line === null ? undefined : `${capacity.line}.` }}
         />
         {readOnly ? null : (
           <>

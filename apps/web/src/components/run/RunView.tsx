@@ -3,13 +3,15 @@
 import type { LevelDetail, Run, RunDetail } from '@kneeboard/contracts';
 import { useCallback, useMemo, useState } from 'react';
 import { withLevelParam } from '../../lib/level-detail.ts';
-import { prepareRunView } from '../../lib/run-view.ts';
+import { activeSlo, runSloTag } from '../../lib/capacity-view.ts';
+import { prepareRunView, type RunSettings } from '../../lib/run-view.ts';
 import { LATENCY_SERIES, type LatencyKey } from '../../lib/series.ts';
-import { rangeSelection, type ChartSettings, type RunViewState } from '../../lib/view-state.ts';
+import { rangeSelection, type RunViewState } from '../../lib/view-state.ts';
 import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
 import { useReplaceUrl } from '../common/useReplaceUrl.ts';
 import { LevelPanel } from '../level/LevelPanel.tsx';
 import { AnalysisSummary } from './AnalysisSummary.tsx';
+import { CapacityPanel } from './CapacityPanel.tsx';
 import { SCALE_OPTIONS, Segmented } from './ChartPanel.tsx';
 import { CostPanel } from './CostPanel.tsx';
 import { CurveTable } from './CurveTable.tsx';
@@ -22,6 +24,7 @@ import { RunToolbar } from './RunToolbar.tsx';
 import { SplitPanel } from './SplitPanel.tsx';
 import { ThroughputPanel } from './ThroughputPanel.tsx';
 import { useLiveRun } from './useLiveRun.ts';
+import { useRunCapacity } from './useRunCapacity.ts';
 
 /** The panel sits under the table: bring it into view once it has rendered. */
 function scrollToLevelPanel() {
@@ -48,19 +51,23 @@ export function RunView({
   /** A share link's reader: no labels or notes to edit, no new links to make. */
   readOnly?: boolean;
 }) {
-  const { detail, mode, updatedAt, retryAt } = useLiveRun(initial);
+  // Every toggle starts from the URL and is written back to it. null = follow the default: the fit's
+  // changes as a live run's fit firms up; the level axis is decided once from the sweep's first levels;
+  // the SLOs are the run's own tag.
+  const [settings, setSettings] = useState<RunSettings>(() => ({ x: view.x, y: view.y, metrics: view.metrics, fit: view.fit, levels: view.levels, slo: view.slo ?? null }));
+  const sloText = activeSlo(settings.slo ?? null, initial.run)?.text ?? null;
+  const live = useLiveRun(initial, sloText);
+  const { detail, mode, updatedAt, retryAt } = live;
   const { analysis } = detail;
+  const judged = useRunCapacity(initial.run.id, sloText, live.capacity, updatedAt);
   // Labels and note just saved here win over the (possibly older) detail until the next snapshot carries them.
   const [edits, setEdits] = useState<Pick<Run, 'labels' | 'note'> | null>(null);
-  // Every toggle starts from the URL and is written back to it. null = follow the default: the fit's
-  // changes as a live run's fit firms up; the level axis is decided once from the sweep's first levels.
-  const [settings, setSettings] = useState<ChartSettings>(() => ({ x: view.x, y: view.y, metrics: view.metrics, fit: view.fit, levels: view.levels }));
   const [openLevel, setOpenLevel] = useState<number | null>(initialLevel);
-  const prepared = useMemo(() => prepareRunView(detail, settings, edits), [detail, settings, edits]);
+  const prepared = useMemo(() => prepareRunView(detail, settings, edits, judged.capacity), [detail, settings, edits, judged.capacity]);
   const { run, fullCurve, sweptLevels, path } = prepared;
   useReplaceUrl(withLevelParam(path, openLevel));
 
-  const change = (patch: Partial<ChartSettings>) => setSettings((cur) => ({ ...cur, ...patch }));
+  const change = (patch: Partial<RunSettings>) => setSettings((cur) => ({ ...cur, ...patch }));
   const selectLevel = useCallback((level: number) => {
     setOpenLevel((cur) => (cur === level ? null : level));
     scrollToLevelPanel();
@@ -85,7 +92,8 @@ export function RunView({
         summary={<AnalysisSummary analysis={analysis} parameter={run.parameter} loadModel={run.load_model} />}
         readOnly={readOnly}
       />
-      <RunToolbar run={run} path={path} settings={settings} levels={sweptLevels} selection={settings.levels} onLevels={(levels) => change({ levels })} readOnly={readOnly} />
+      <RunToolbar run={run} path={path} settings={settings} levels={sweptLevels} selection={settings.levels} onLevels={(levels) => change({ levels })} readOnly={readOnly} capacity={{ slo: prepared.slo?.text ?? null, line: prepared.capacity?.headline ?? null }} />
+      <CapacityPanel slo={prepared.slo} tag={runSloTag(run)} view={prepared.capacity} error={judged.error} onChange={(slo) => change({ slo })} />
 
       <LevelZoomContext.Provider value={zoomTo}>
       <div className="charts">

@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { runChartExport, type RunViewModel } from '../../lib/run-view.ts';
 import { QPS_SERIES, USL_SERIES } from '../../lib/series.ts';
 import { ChartExportButtons } from '../export/ChartExportButtons.tsx';
+import { CAPACITY_COLOUR, CapacityMarker } from './CapacityMarker.tsx';
 import { ChartPanel } from './ChartPanel.tsx';
 import { KneeLegend } from './KneeLegend.tsx';
 import { KneeMarker } from './KneeMarker.tsx';
@@ -27,6 +28,7 @@ export function ThroughputPanel({
   onToggleFit: () => void;
 }) {
   const { run, fit, hasFitLine, showFit, openLoop, knee, measuring } = view;
+  const capacity = view.capacity?.marker ?? null;
   const subtitle = `successful requests per second against ${run.parameter}`;
   return (
     <ChartPanel
@@ -40,6 +42,7 @@ export function ThroughputPanel({
               { label: 'throughput', colour: QPS_SERIES.color },
               ...(showFit ? [{ label: USL_SERIES.label, colour: USL_SERIES.color, dashed: true }] : []),
               ...(openLoop ? [{ label: 'offered = achieved', colour: OFFERED_COLOUR, dashed: true }] : []),
+              ...(capacity ? [{ label: `${capacity.label} (under ${view.slo?.text ?? ''})`, colour: CAPACITY_COLOUR }] : []),
             ])}
           />
         </>
@@ -69,6 +72,15 @@ export function ThroughputPanel({
             </span>
           ) : null}
           <KneeLegend marker={knee} />
+          {capacity ? (
+            <span className="legend-item" style={{ color: CAPACITY_COLOUR }} title={capacity.title} data-testid="capacity-legend">
+              <span className="swatch" style={{ background: CAPACITY_COLOUR }} />
+              <span className="legend-text">
+                {capacity.label}
+                {capacity.bracket ? ', bracket shaded' : ''}
+              </span>
+            </span>
+          ) : null}
           {measuring !== null ? (
             <span className="legend-item" style={{ color: QPS_SERIES.color }}>
               <span className="legend-dot" />
@@ -84,6 +96,7 @@ export function ThroughputPanel({
     >
       <QpsChart data={view.qps} parameter={run.parameter} xLabel={view.xLabel} xScale={view.xScale} showFit={showFit}>
         {openLoop ? <OfferedLine points={view.offered} /> : null}
+        <CapacityMarker marker={capacity} />
         <KneeMarker marker={knee} />
         {showFit ? <UslCurve points={view.fitPoints} trusted={trusted} /> : null}
       </QpsChart>

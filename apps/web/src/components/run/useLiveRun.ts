@@ -1,9 +1,10 @@
 'use client';
 
 import { callApi, endpointUrl } from '@kneeboard/api-client';
-import { ENDPOINTS, LIVE_EVENT, type RunDetail } from '@kneeboard/contracts';
+import { ENDPOINTS, LIVE_EVENT, type Capacity, type RunDetail } from '@kneeboard/contracts';
 import { useEffect, useState } from 'react';
 import { backoffDelay } from '../../lib/backoff.ts';
+import { snapshotCapacity } from '../../lib/capacity-view.ts';
 import { isNewer, parseRunDetail, type LiveMode } from '../../lib/live.ts';
 
 export const POLL_INTERVAL_MS = 1000;
@@ -17,6 +18,8 @@ export interface LiveRun {
   updatedAt: number | null;
   /** While `retrying`: browser time of the next try. */
   retryAt: number | null;
+  /** The newest snapshot's capacity under the SLOs the stream was opened with (`slo=`); null without. */
+  capacity: Capacity | null;
 }
 
 /**
@@ -25,13 +28,15 @@ export interface LiveRun {
  * (no EventSource, a non-stream response, or repeated drops). A run that is not running is static.
  * When the API stops answering altogether the tries back off (1, 2, 4 … 30 s, the countdown in
  * `retryAt`); the first answer after that reopens the stream if it had worked, so a dropped stream
- * turns back into a live one without a reload.
+ * turns back into a live one without a reload. With `slo` (canonical clauses) the stream is asked
+ * for each snapshot's capacity under them; changing it reopens the stream.
  */
-export function useLiveRun(initial: RunDetail): LiveRun {
+export function useLiveRun(initial: RunDetail, slo: string | null = null): LiveRun {
   const [detail, setDetail] = useState(initial);
   const [mode, setMode] = useState<LiveMode>(initial.run.status === 'running' ? 'connecting' : 'static');
   const [updatedAt, setUpdatedAt] = useState<number | null>(null);
   const [retryAt, setRetryAt] = useState<number | null>(null);
+  const [capacity, setCapacity] = useState<Capacity | null>(null);
   const id = initial.run.id;
   const follow = initial.run.status === 'running';
 
@@ -95,14 +100,23 @@ export function useLiveRun(initial: RunDetail): LiveRun {
     function openStream() {
       let errors = 0;
       setMode('connecting');
-      source = new EventSource(endpointUrl(ENDPOINTS.runLive, { params: { id } }));
+      source = new EventSource(endpointUrl(ENDPOINTS.runLive, { params: { id }, ...(slo === null ? {} : { query: { slo } }) }));
       source.addEventListener(LIVE_EVENT.snapshot, (event) => {
         errors = 0;
-        const parsed = parseRunDetail((event as MessageEvent<string>).data);
+        let value: unknown;
+        try {
+          value = JSON.parse((event as MessageEvent<string>).data);
+        } catch (err) {
+          console.warn(`kneeboard: ignoring an invalid snapshot: not JSON: ${(err as Error).message}`);
+          return;
+        }
+        const parsed = parseRunDetail(value);
         if (!parsed.ok) {
           console.warn(`kneeboard: ignoring an invalid snapshot: ${parsed.error}`);
           return;
         }
+        const judged = snapshotCapacity(value);
+        if (judged !== null) setCapacity(judged);
         streamWorked = true;
         setMode('stream');
         accept(parsed.detail);
@@ -136,7 +150,7 @@ export function useLiveRun(initial: RunDetail): LiveRun {
       clearTimeout(timer);
       inFlight?.abort();
     };
-  }, [id, follow]);
+  }, [id, follow, slo]);
 
-  return { detail, mode, updatedAt, retryAt };
+  return { detail, mode, updatedAt, retryAt, capacity };
 }
