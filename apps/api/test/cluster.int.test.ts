@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '@clickhouse/client';
-import { countRequests, countRollupRequests, insertEventBatch, listExpiredRuns, queryRunChangeMarks } from '@kneeboard/clickhouse';
+import { countRequests, countRollupRequests, insertEventBatch, listExpiredRuns, queryRunChangeMarks, serviceDataVersion } from '@kneeboard/clickhouse';
 import { startClickHouseCluster, type ClickHouseCluster } from '@kneeboard/clickhouse-server';
 import { RunDetail, type CurvePoint } from '@kneeboard/contracts';
 import { encodeArrowColumns } from '@kneeboard/event-wire';
@@ -117,5 +117,17 @@ describe('a 2-shard cluster (CLICKHOUSE_CLUSTER, no Keeper: tables node by node)
     expect(await listExpiredRuns(onCluster.db, { defaultCutoffMs: tomorrow, services: [], keepLabel: 'pinned', limit: 10 })).toEqual([clusterRun]);
     expect(await listExpiredRuns(onCluster.db, { defaultCutoffMs: tomorrow, services: [{ service: 'cluster', cutoffMs: null }], keepLabel: 'pinned', limit: 10 })).toEqual([]);
     expect((await fetch(`${onCluster.url}/readyz`)).status).toBe(200);
+  });
+
+  it("reads a service's data version and its history through the Distributed tables (GLOBAL IN)", async () => {
+    const [runs, , , requests] = (await serviceDataVersion(onCluster.db, 'cluster')).split('|');
+    expect(runs).toBe('1');
+    expect(Number(requests)).toBe(await countRollupRequests(onCluster.db, clusterRun));
+    const before = await serviceDataVersion(onCluster.db, 'cluster');
+    expect((await postJson(`${onCluster.url}/api/v1/runs/${clusterRun}/finish`, {})).status).toBe(200);
+    expect(await serviceDataVersion(onCluster.db, 'cluster')).not.toBe(before);
+    const res = await fetch(`${onCluster.url}/api/v1/services/cluster/history`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { runs_read: number }).runs_read).toBe(1);
   });
 });

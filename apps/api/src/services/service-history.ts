@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { serviceHistory, type HistoryRun, type RunFeatures } from '@kneeboard/analysis';
 import { levelFlags } from '@kneeboard/analysis/compare';
-import { cacheOf, listRuns, NO_DATA, readRunState, versionKey, type Db } from '@kneeboard/clickhouse';
+import { cacheOf, listRuns, NO_DATA, readRunState, serviceDataVersion, versionKey, type Db } from '@kneeboard/clickhouse';
 import { parseSlos, type Run, type ServiceHistoryResponse } from '@kneeboard/contracts';
 import { runCapacity } from './run-capacity.ts';
 import { loadRunDetail } from './run-detail.ts';
@@ -51,10 +50,10 @@ async function runEntry(db: Db, run: Run): Promise<RunEntry | null> {
 
 /**
  * A service's comparable series and their change points, from its newest finished runs; null
- * without any. Kept at two grains, both checked against one read of the runs' data versions
- * (rollup counts, newest timestamp, step windows): each run's features until that run changes
- * (so a new finish computes one run, not a thousand), and the whole answer until any run of the
- * service changes — which is how a finish, a late batch, a label or a delete invalidates it.
+ * without any. Kept at two grains: the whole answer until anything of the service changes (one
+ * read returning one row: runs' and steps' write versions, requests stored — a finish, a late
+ * batch, a label or a delete changes it), and each run's features until that run changes (so a
+ * new finish computes one run, not a thousand).
  */
 export async function loadServiceHistory(db: Db, service: string, timings: HistoryTimings = {}): Promise<ServiceHistoryResponse | null> {
   let t = performance.now();
@@ -63,6 +62,13 @@ export async function loadServiceHistory(db: Db, service: string, timings: Histo
     timings[phase] = (timings[phase] ?? 0) + now - t;
     t = now;
   };
+  // Read before the runs: a write landing in between makes the next read miss, never a stale hit.
+  const serviceVersion = await serviceDataVersion(db, service);
+  lap('versions');
+  const whole = cacheOf<ServiceHistoryResponse>(db, 'service-history', 64);
+  const kept = whole.get(service, serviceVersion);
+  if (kept) return kept;
+
   const runs = (await listRuns(db, { service, limit: MAX_HISTORY_RUNS })).filter((r) => r.status !== 'running');
   lap('runs');
   if (runs.length === 0) return null;
@@ -77,13 +83,7 @@ export async function loadServiceHistory(db: Db, service: string, timings: Histo
     else windowsOf.set(w.run_id, [w]);
   }
   const keys = runs.map((r) => runVersion(r, versionKey(versions.get(r.id) ?? NO_DATA, windowsOf.get(r.id) ?? [])));
-  const serviceVersion = createHash('sha256')
-    .update(runs.map((r, i) => `${r.id}=${keys[i]}`).join(';'))
-    .digest('hex');
   lap('versions');
-  const whole = cacheOf<ServiceHistoryResponse>(db, 'service-history', 64);
-  const kept = whole.get(service, serviceVersion);
-  if (kept) return kept;
 
   const perRun = cacheOf<RunEntry | null>(db, 'history-run', 4 * MAX_HISTORY_RUNS);
   const entries: RunEntry[] = [];

@@ -65,3 +65,29 @@ export async function runsDataVersion(db: Db, runIds: string[]): Promise<string>
   const { versions, windows } = await readRunState(db, runIds);
   return runIds.map((id) => `${id}=${versionKey(versions.get(id) ?? NO_DATA, windows.filter((w) => w.run_id === id))}`).join(';');
 }
+
+const ServiceVersionRow = z.object({ runs: z.coerce.string(), runs_hash: z.coerce.string(), steps_hash: z.coerce.string(), requests: z.coerce.string(), last_ts: z.coerce.string().nullable() });
+
+/**
+ * One version of everything a service's history is computed from, in one small read that returns
+ * one row: its runs (each row's write version: a finish, a label, a note, a new run, a delete), its
+ * steps (each window's write version) and its stored requests (count and newest second). Cheaper
+ * than a version per run when nothing changed, which is the common read. GLOBAL IN: on a cluster
+ * the service's run ids are gathered once and sent to every shard.
+ */
+export async function serviceDataVersion(db: Db, service: string): Promise<string> {
+  const result = await db.client.query({
+    query: `
+      WITH runs AS (SELECT id, version FROM kb_runs_v1 FINAL WHERE service = {service:String})
+      SELECT
+        (SELECT count() FROM runs) AS runs,
+        (SELECT groupBitXor(cityHash64(id, version)) FROM runs) AS runs_hash,
+        (SELECT groupBitXor(cityHash64(run_id, level, version)) FROM kb_steps_v1 FINAL WHERE run_id GLOBAL IN (SELECT id FROM runs)) AS steps_hash,
+        (SELECT sum(requests) FROM kb_request_seconds_v1 WHERE run_id GLOBAL IN (SELECT id FROM runs)) AS requests,
+        (SELECT max(last_ts_ms) FROM kb_request_seconds_v1 WHERE run_id GLOBAL IN (SELECT id FROM runs)) AS last_ts`,
+    query_params: { service },
+    format: 'JSONEachRow',
+  });
+  const [row] = z.array(ServiceVersionRow).parse(await result.json());
+  return row ? `${row.runs}|${row.runs_hash}|${row.steps_hash}|${row.requests}|${row.last_ts ?? ''}` : '';
+}
