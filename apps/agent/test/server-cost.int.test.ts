@@ -89,6 +89,7 @@ describe('the agent reads what the server spends during each step', () => {
   it('a source that dies mid-sweep is a named gap in the step’s notes, and the sweep goes on', async () => {
     // A relay in front of the target's /metrics that starts failing once the second level begins.
     let failing = false;
+    const warnings: string[] = [];
     const relay: Server = createServer((req, res) => {
       if (failing) {
         res.writeHead(500).end('down');
@@ -101,8 +102,10 @@ describe('the agent reads what the server spends during each step', () => {
     try {
       const result = await runSweep(
         { target: `${target.url}/`, levels: [1, 2], durationMs: 3_000, warmupMs: 500, engine: 'node', run: { service: 'cost-test', release: 'gap' }, api: api.url, spoolDir: null, metricsUrl: relayUrl },
-        { reporter: { stepStarted: (s) => void (failing = s.level === 2) } },
+        { reporter: { stepStarted: (s) => void (failing = s.level === 2), warn: (m) => warnings.push(m) } },
       );
+      // The person running the sweep is told too, naming the source.
+      expect(warnings.some((w) => w.startsWith(`--metrics-url ${relayUrl}, level 2: cpu: no samples between`))).toBe(true);
       expect(result.status).toBe('finished');
       const { cost } = await costOf(result.runId);
       const [level1, level2] = cost.levels;

@@ -260,7 +260,10 @@ export function sweepServerCost(sampler: ServerSampler, warn: (m: string) => voi
       posts.push(
         (async () => {
           await sleep(sampler.intervalMs * 1.2);
-          for (const batch of sampler.stepBatches(step)) await post(batch);
+          const batches = sampler.stepBatches(step);
+          // The step's gaps and resets are stored with it; the person watching hears of them too.
+          for (const note of batches[0]?.notes ?? []) warn(`${sampler.source.flag}, level ${step.level}: ${note}`);
+          for (const batch of batches) await post(batch);
         })().catch((err: unknown) => warn(`${sampler.source.flag}: level ${step.level}'s server metrics were not stored (${(err as Error).message})`)),
       );
     },
