@@ -165,6 +165,8 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
   const deps: RouteDeps = { db, hub, ingest, tokens, limits, comparisons, liveSlots, bodies, webhooks: { sender, notifier, webUrl } };
   const fleet = createFleetCoordinator(db, hub, ingest, (err) => app.log.error({ err }, 'fleet write failed'));
   app.addHook('onClose', async () => fleet.close());
+  // Before it listens: plans under way when an API process stopped are resumed (their step in flight marked partial).
+  app.addHook('onReady', async () => fleet.start());
   await app.register(healthRoutes, deps);
   // No prefix: each route's full path (under /api/v1) is its row's in the endpoint table.
   await app.register(

@@ -41,5 +41,6 @@ export { queryLevelDetail } from './queries/level-detail.ts';
 export { queryRunTimeline, timelineBucketSeconds } from './queries/run-timeline.ts';
 export { timelineBucketMs, sliceRange, logEdges, HISTOGRAM_BUCKETS } from './queries/level-buckets.ts';
 export { writeFleetAgent, writeFleetSteps, readRunAgents, type FleetAgentRow, type FleetStepRow } from './queries/fleet.ts';
+export { appendFleetLog, readFleetLog, recentFleetPlans, markFleetSeen, readFleetSeen, type FleetLogRow } from './queries/fleet-log.ts';
 export { runsDataVersion, readRunState, serviceDataVersion, versionKey, NO_DATA, type RunVersion } from './queries/run-versions.ts';
 export { cacheOf, VersionedCache } from './versioned-cache.ts';

@@ -23,6 +23,8 @@ describe('migrations', () => {
       'kb_batches_v1',
       'kb_deleted_runs_v1',
       'kb_fleet_agents_v1',
+      'kb_fleet_log_v1',
+      'kb_fleet_seen_v1',
       'kb_fleet_steps_v1',
       'kb_links_v1',
       'kb_request_seconds_mv_v1',

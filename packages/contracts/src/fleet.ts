@@ -185,7 +185,7 @@ export const RunAgents = z.object({
 });
 export type RunAgents = z.infer<typeof RunAgents>;
 
-/** The coordinator's view while the plan runs (held by the API process that took the plan). */
+/** The coordinator's view while the plan runs (folded from the plan's facts in storage, by any API replica). */
 export const FleetStatus = z.object({
   started: z.boolean(),
   done: z.boolean(),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { KneeboardApi, withRetry } from '@kneeboard/agent-sdk';
+import { KneeboardApi } from '@kneeboard/agent-sdk';
 import { ApiHttpError } from '@kneeboard/api-client';
 import type { CurvePoint, FleetPlanInput, FleetStatus, RunAgents } from '@kneeboard/contracts';
 import type { SweepConfig } from '../sweep/config.ts';
@@ -113,9 +113,9 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
         for (const id of runIds) await api.finishRun(id, 'aborted').catch(() => undefined);
         throw new SweepError(err.kind, `${err.message}; run ${runUrl} is marked aborted, with the steps measured before`, { cause: err });
       }
-      // The plan lives in the API process: one that restarted has lost it. The run is not left
-      // "running" for ever: it is closed as aborted (the client retries until the API is back),
-      // and the events the agents delivered stay in it.
+      // The plan lives in storage and outlives an API restart; it is lost only when the run is
+      // deleted, or the API stays away longer than the retries wait. The run is not left "running"
+      // for ever: it is closed as aborted, and the events the agents delivered stay in it.
       for (const id of runIds) await api.finishRun(id, 'aborted').catch(() => undefined);
       throw new SweepError('api-failed', `${planLost(err)}; run ${runUrl} is marked aborted, with the events the agents delivered`, { cause: err });
     }
@@ -137,17 +137,9 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
   }
 }
 
-/**
- * How the coordinator asks for the plan's status: through a blip or a restart an unreachable or
- * busy API is asked again for up to 30 s (the SDK's retry rule). An API that answers anything else
- * is believed at once — after a restart it answers 404: the plan is gone, and waiting cannot bring
- * it back.
- */
-const STATUS_RETRY = { initialDelayMs: POLL_MS, maxDelayMs: 2_000, giveUpAfterMs: 30_000 };
-
 /** Why the coordinator could not follow the plan, in the user's terms. */
 function planLost(err: unknown): string {
-  if (err instanceof ApiHttpError && err.status === 404) return 'the API no longer holds this run\'s plan (it restarted, or the run was deleted)';
+  if (err instanceof ApiHttpError && err.status === 404) return 'the API no longer holds this run\'s plan (the run was deleted)';
   return `lost the API mid-plan (${(err as Error).message})`;
 }
 
@@ -160,7 +152,8 @@ async function followPlan(
   extension: PlanExtension,
   onSettled?: (step: FleetStatus['steps'][number]) => void,
 ): Promise<FleetStatus> {
-  const statusOf = () => withRetry(() => fleet.status(), STATUS_RETRY);
+  // Through a blip or an API restart the status is asked again (FleetApi's retries); an answer is believed at once.
+  const statusOf = () => fleet.status();
   let status: FleetStatus = await statusOf();
   const told = new Set<number>();
   const joined = new Set<string>();

@@ -1,3 +1,4 @@
+import { withRetry, type RetryPolicy } from '@kneeboard/agent-sdk';
 import { ApiHttpError, authorization, endpointUrl, fetchApi } from '@kneeboard/api-client';
 import { z } from 'zod';
 import {
@@ -15,15 +16,24 @@ import {
 } from '@kneeboard/contracts';
 
 /**
+ * How long a fleet call is tried again through an unreachable or busy API (network errors, 502,
+ * 503, 504: the SDK's rule): the plan lives in storage, so an API restart — or a replica going
+ * away behind a load balancer — is waited out, and the plan goes on. Any other answer is final.
+ */
+export const FLEET_RETRY: RetryPolicy = { initialDelayMs: 100, maxDelayMs: 2_000, giveUpAfterMs: 120_000 };
+
+/**
  * The fleet routes of the API (/runs/{id}/fleet, /runs/{id}/agents/…), answers parsed by the
- * contracts. No retries of its own: a coordinator or an agent that loses the API mid-plan cannot
- * keep its barrier anyway, and says so.
+ * contracts. Every call is retried as FLEET_RETRY says; each is safe to send again (a report, a
+ * leave or a close sent twice counts once). Not a join: one whose answer was lost would be
+ * refused as "already joined", so a join fails at once and the agent says so.
  */
 export class FleetApi {
   constructor(
     private readonly baseUrl: string,
     private readonly runId: string,
     private readonly token: string | undefined,
+    private readonly retry: RetryPolicy = FLEET_RETRY,
   ) {}
 
   plan(body: FleetPlanInput): Promise<unknown> {
@@ -57,15 +67,16 @@ export class FleetApi {
   }
 
   join(body: AgentJoinBody): Promise<AgentJoinResponse> {
-    return this.call(ENDPOINTS.joinAgent, undefined, body, AgentJoinResponse);
+    return this.once(ENDPOINTS.joinAgent, undefined, body, AgentJoinResponse);
   }
 
   next(agentId: string, after: number, waitMs: number): Promise<Assignment> {
     return this.call(ENDPOINTS.agentNext, agentId, { after, wait_ms: waitMs }, Assignment, waitMs + 15_000);
   }
 
+  /** Not retried: a beat that does not arrive is followed by the next one. */
   heartbeat(agentId: string, index: number): Promise<unknown> {
-    return this.call(ENDPOINTS.agentHeartbeat, agentId, { index }, z.unknown());
+    return this.once(ENDPOINTS.agentHeartbeat, agentId, { index }, z.unknown());
   }
 
   report(agentId: string, report: AgentStepReport): Promise<unknown> {
@@ -76,8 +87,12 @@ export class FleetApi {
     return this.call(ENDPOINTS.agentLeave, agentId, { recorded, uploaded, ...(recordedByRun ? { recorded_by_run: recordedByRun } : {}) }, z.unknown());
   }
 
-  /** Through the shared core (@kneeboard/api-client): a refusal is its ApiHttpError (status, the API's message). */
   private call<T>(ep: EndpointSpec, agent: string | undefined, body: unknown, schema: z.ZodType<T>, timeoutMs = 15_000): Promise<T> {
+    return withRetry(() => this.once(ep, agent, body, schema, timeoutMs), this.retry);
+  }
+
+  /** Through the shared core (@kneeboard/api-client): a refusal is its ApiHttpError (status, the API's message). */
+  private once<T>(ep: EndpointSpec, agent: string | undefined, body: unknown, schema: z.ZodType<T>, timeoutMs = 15_000): Promise<T> {
     return fetchApi(endpointUrl(ep, { params: { id: this.runId, ...(agent === undefined ? {} : { agent }) } }, this.baseUrl), schema, {
       method: ep.method,
       json: body,

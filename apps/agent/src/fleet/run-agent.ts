@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { createRecorder } from '@kneeboard/agent-sdk';
 import { ApiHttpError } from '@kneeboard/api-client';
 import type { AgentStepReport } from '@kneeboard/contracts';
-import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
+import { formatClockMs, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { AgentMonitor } from '../load/agent-monitor.ts';
 import type { LevelSummary } from '../load/level-stats.ts';
 import type { EngineChoice } from '../native/engine-binary.ts';
@@ -70,7 +70,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   const api = new FleetApi(o.api, o.runId, o.token);
 
   const clock = await measureOffset(async (t0) => api.clock(t0), now);
-  say(`clock: API − this host = ${clock.offsetMs.toFixed(2)} ms (round trip ${clock.rttMs.toFixed(2)} ms, best of ${clock.samples})`);
+  say(`clock: API − this host = ${formatClockMs(clock.offsetMs)} ms (round trip ${formatClockMs(clock.rttMs)} ms, best of ${clock.samples})`);
   const joined = await api.join({ agent_id: agentId, host: hostname(), cores: availableParallelism(), clock_offset_ms: clock.offsetMs, clock_rtt_ms: clock.rttMs });
   const plan = joined.plan;
   // Several beats per timeout, so one late beat on a busy host does not read as death.
@@ -111,8 +111,8 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   say(`joined run ${o.runId} as ${agentId} (${setup.engine.kind} engine); ${plan.steps.length} steps, ${plan.agents} agents expected`);
 
   const parts: AgentPart[] = [];
-  // Whatever breaks the plan (the API restarted and lost it, or went away), what this agent
-  // recorded is still delivered before it stops: the SDK retries until the API takes it.
+  // Whatever breaks the plan (the run deleted, the API gone for longer than FLEET_RETRY waits), what
+  // this agent recorded is still delivered before it stops: the SDK retries until the API takes it.
   let broken: unknown;
   try {
     let after = -1;
@@ -123,7 +123,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       // The barrier is on the API's clock: on this host it is barrier − offset.
       const startLocal = a.barrier_at - clock.offsetMs;
       const aheadMs = startLocal - now();
-      if (aheadMs < 0) warn(`step ${a.index + 1} reached this agent ${(-aheadMs).toFixed(0)} ms after its barrier: raise --barrier-lead on the coordinator`);
+      if (aheadMs < 0) warn(`step ${a.index + 1} reached this agent ${formatClockMs(-aheadMs)} ms after its barrier: raise --barrier-lead on the coordinator`);
       const stepRecorder = await recorderFor(a.run_id);
       await waitUntil(startLocal, now);
       const capture = stepRecorder.beginCapture();
@@ -147,7 +147,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       parts.push({ index: a.index, level: a.level, load: a.load, lateMs, aheadMs, summary });
       say(
         `step ${a.index + 1}: level ${formatLevel(a.level)}, my share ${formatLevel(a.load)} · ${summary.requests} requests · ${formatQps(summary.qps)} req/s · ` +
-          `p50 ${formatMs(summary.p50_ms)} ms · started ${lateMs.toFixed(1)} ms after the barrier${summary.health.generator_limited ? ' · GENERATOR-LIMITED' : ''}`,
+          `p50 ${formatMs(summary.p50_ms)} ms · started ${formatClockMs(lateMs)} ms after the barrier${summary.health.generator_limited ? ' · GENERATOR-LIMITED' : ''}`,
       );
       after = a.index;
     }
@@ -172,7 +172,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
 /** Why the plan stopped for this agent, in the user's terms. */
 function planBroken(err: unknown): string {
   if (err instanceof ApiHttpError && err.status === 404) {
-    return 'the API no longer holds this run\'s plan (it restarted, or the run was deleted): this agent stops';
+    return 'the API no longer holds this run\'s plan (the run was deleted): this agent stops';
   }
   return `lost the API mid-plan (${(err as Error).message}): this agent stops`;
 }

@@ -1,130 +1,135 @@
-import type { FleetAgentRow, FleetStepRow } from '@kneeboard/clickhouse';
-import { fleetStepKey, type AgentJoinBody, type AgentStepReport, type Assignment, type FleetPlanBody, type FleetPlanStep, type FleetStatus, type StepHealth, type StepWindow } from '@kneeboard/contracts';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { AgentJoinBody, AgentStepReport, Assignment, FleetPlanBody, FleetPlanStep, FleetStatus } from '@kneeboard/contracts';
 import { HttpError } from '../errors.ts';
-import { combineHealth, splitLoad, type AgentPart } from './fleet-split.ts';
+import {
+  addStepsFacts,
+  apply,
+  assignmentFor,
+  closeFacts,
+  fold,
+  FleetRefusal,
+  joinFacts,
+  leaveFacts,
+  mustHave,
+  mustHaveAgent,
+  pendingEffects,
+  planFacts,
+  reportFacts,
+  statusOf,
+  tick,
+  unwrittenWindow,
+  type FleetEffect,
+  type FleetFact,
+  type FleetState,
+  type LoggedFact,
+} from './fleet-machine.ts';
 
-/** Where settled facts go (ClickHouse in the app; a recorder in tests). */
-export interface FleetSink {
-  stepWindow(runId: string, window: StepWindow): Promise<void>;
-  agentSteps(rows: FleetStepRow[]): Promise<void>;
-  agent(row: FleetAgentRow): Promise<void>;
+/**
+ * Where the plan lives (ClickHouse in the app, see fleet-storage.ts): its facts, when each agent was
+ * last heard from, and the effects the facts call for. Every method may be called by any replica.
+ */
+export interface FleetStore {
+  append(runId: string, facts: readonly LoggedFact[]): Promise<void>;
+  /** Every fact of the run's plan; facts that do not parse are left out (and reported). */
+  read(runId: string): Promise<LoggedFact[]>;
+  markSeen(runId: string, agentIds: readonly string[], at: number): Promise<void>;
+  seen(runId: string): Promise<Map<string, number>>;
+  /** Runs with a plan fact at or after `since`: what a starting process may have to resume. */
+  recentPlans(since: number): Promise<string[]>;
+  /** The run is being or was deleted: its plan answers as none, and nothing more is written for it. */
+  isDeleted(runId: string): boolean;
+  write(effect: FleetEffect): Promise<void>;
 }
 
 export interface FleetOptions {
   /** The API's clock, epoch ms (sub-millisecond). Agents measure their offset to this one. */
   now: () => number;
-  /** How often silent agents are looked for. */
+  /** How often the plans this process has seen are looked at for silent agents. */
   checkEveryMs?: number;
   onError?: (err: unknown) => void;
 }
 
-type AgentState = 'waiting' | 'active' | 'lost' | 'left';
-
-interface Agent {
-  join: AgentJoinBody;
-  joinedAt: number;
-  state: AgentState;
-  lastSeen: number;
-  /** Long polls open right now: an agent waiting on one is alive. */
-  polling: number;
-}
-
-interface Step {
-  index: number;
-  /** The run its events and window go to: the plan's, or one of its --repeat runs. */
-  runId: string;
-  level: number;
-  load: number;
-  barrierAt: number;
-  shares: Map<string, number>;
-  reports: Map<string, AgentStepReport>;
-  lost: Map<string, string>;
-  settled: boolean;
-  partial: boolean;
-  health: StepHealth | null;
-}
-
-interface Fleet {
-  runId: string;
-  plan: FleetPlanBody;
-  agents: Map<string, Agent>;
-  steps: Step[];
-  done: boolean;
-  doneAt: number | null;
-  /** The coordinator may still add steps (plan.open until it closes the plan, or it times out). */
-  open: boolean;
-  /** Since when an open plan has had all its steps settled and waits for more. */
-  awaitingSince: number | null;
-  waiters: Set<() => void>;
-  /** Storage writes of this run, in order. */
-  writes: Promise<void>;
-}
-
-/** Runs whose plan ended this long ago are forgotten (what happened stays in storage). */
-const FORGET_AFTER_MS = 3_600_000;
 const HEARTBEAT_MS = 1_000;
+/** A process starting up resumes the plans with a fact this recent (longer than any plan waits: open_timeout_ms ≤ 1 h). */
+const RESUME_WINDOW_MS = 6 * 3_600_000;
+/** Plans not asked about for this long are no longer looked at by this process (what happened stays in storage). */
+const FORGET_AFTER_MS = 3_600_000;
+/** A poll for the next step reads storage again after this long at first, backing off to the most. */
+const POLL_FIRST_MS = 20;
+const POLL_MOST_MS = 150;
 
 /**
- * Holds the plans of runs driven by several agents, in this API process: who joined, each step's
- * shares and barrier, who reported, who went silent. A step settles when every agent with a share
- * reported or was declared dead; then the next step is handed out on a new barrier to the agents
- * alive at that moment (so an agent that joined late takes the next step). The coordinator and its
- * agents must reach this same process; events and step windows go through ordinary storage.
+ * The HTTP and storage shell of the fleet plan (the rules are in fleet-machine.ts). Nothing of a
+ * plan is held in this process: each request reads the run's facts, folds them, checks its command
+ * against the state, and appends what it adds — so any replica answers the coordinator and the
+ * agents, and a restarted process picks the plan up where storage has it. What this process keeps
+ * is only how to be quick: one command at a time per run (replicas agree through the log's order),
+ * wake-ups for the polls it holds, and the plans it looks at for silence.
  */
 export class FleetCoordinator {
-  private readonly fleets = new Map<string, Fleet>();
+  private readonly watched = new Map<string, number>();
+  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly effects = new Map<string, Promise<void>>();
+  /** Effects this process wrote while passes of a run were queued: a later pass from an older state skips them. */
+  private readonly written = new Map<string, Set<string>>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+  /**
+   * When this process last heard from each agent (`run\nagent`), ahead of its seen row landing in
+   * storage: on a busy engine that insert may be slower than the heartbeat timeout.
+   */
+  private readonly heard = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
+  private readonly startedAt: number;
   private lastCheck: number;
+  private checking = false;
 
   constructor(
-    private readonly sink: FleetSink,
+    private readonly store: FleetStore,
     private readonly options: FleetOptions,
   ) {
-    this.lastCheck = options.now();
-    this.timer = setInterval(() => this.checkSilence(), options.checkEveryMs ?? 250);
+    this.startedAt = options.now();
+    this.lastCheck = this.startedAt;
+    this.timer = setInterval(() => void this.checkSilence(), options.checkEveryMs ?? 250);
     this.timer.unref();
+  }
+
+  /**
+   * Before this process serves anyone: every plan still under way gets a `restart` fact, so the
+   * step in flight when an API process died is marked partial and its agents are judged silent
+   * only from now. Not fatal: with storage down the plans are picked up as their agents call.
+   */
+  async start(): Promise<void> {
+    try {
+      for (const runId of await this.store.recentPlans(this.options.now() - RESUME_WINDOW_MS)) {
+        if (this.store.isDeleted(runId)) continue;
+        const state = fold(runId, await this.store.read(runId));
+        if (!state || state.done) continue;
+        await this.append(runId, state, [{ kind: 'restart' }]);
+        this.watch(runId);
+      }
+    } catch (err) {
+      this.options.onError?.(err);
+    }
   }
 
   close(): void {
     clearInterval(this.timer);
-    for (const f of this.fleets.values()) this.wake(f);
+    for (const runId of this.waiters.keys()) this.wake(runId);
   }
 
-  plan(runId: string, plan: FleetPlanBody): void {
-    this.forgetOld();
-    if (this.fleets.has(runId)) throw new HttpError(409, 'this run already has a plan', 'id');
-    this.fleets.set(runId, {
-      runId,
-      plan,
-      agents: new Map(),
-      steps: [],
-      done: false,
-      doneAt: null,
-      open: plan.open,
-      awaitingSince: null,
-      waiters: new Set(),
-      writes: Promise.resolve(),
-    });
+  async plan(runId: string, plan: FleetPlanBody): Promise<void> {
+    await this.command(runId, (s) => planFacts(s, plan));
   }
 
   /** More steps for an open plan; they run after the steps planned so far. */
-  addSteps(runId: string, steps: FleetPlanStep[]): void {
-    const fleet = this.fleet(runId);
-    if (fleet.done || !fleet.open) throw new HttpError(409, 'this plan is closed: it takes no more steps', 'id');
-    const keys = new Set(fleet.plan.steps.map(fleetStepKey));
-    for (const [i, s] of steps.entries()) {
-      if (keys.has(fleetStepKey(s))) throw new HttpError(400, `level ${s.level} is already in the plan for this run (its later window would replace the earlier one)`, `steps[${i}].level`);
-      keys.add(fleetStepKey(s));
-    }
-    fleet.plan.steps.push(...steps);
-    this.advance(fleet);
+  async addSteps(runId: string, steps: FleetPlanStep[]): Promise<void> {
+    await this.command(runId, (s) => addStepsFacts(s, steps));
   }
 
   /** The plan is complete: once its steps have run, agents are told it is done. */
-  closePlan(runId: string): void {
-    const fleet = this.fleet(runId);
-    fleet.open = false;
-    this.advance(fleet);
+  async closePlan(runId: string): Promise<void> {
+    await this.command(runId, (s) => closeFacts(s));
   }
 
   /** One half of an NTP-style exchange: when the request arrived and when the answer leaves, on the API's clock. */
@@ -134,303 +139,271 @@ export class FleetCoordinator {
   }
 
   async join(runId: string, body: AgentJoinBody): Promise<{ plan: FleetPlanBody; heartbeat_ms: number }> {
-    const fleet = this.fleet(runId);
-    if (fleet.done) throw new HttpError(409, 'this run has finished its plan', 'id');
-    if (fleet.agents.has(body.agent_id)) throw new HttpError(409, `agent ${body.agent_id} has already joined this run`, 'agent_id');
-    const now = this.options.now();
-    fleet.agents.set(body.agent_id, { join: body, joinedAt: now, state: 'waiting', lastSeen: now, polling: 0 });
-    for (const run of this.runsOf(fleet)) await this.sink.agent(this.agentRow(fleet, body.agent_id, run));
-    this.advance(fleet);
-    return { plan: fleet.plan, heartbeat_ms: HEARTBEAT_MS };
+    const state = await this.command(runId, (s) => joinFacts(s, body));
+    // Its row is in storage before it is told it joined (GET /runs/{id}/agents lists it at once).
+    await this.reconcile(runId, state);
+    return { plan: state.plan, heartbeat_ms: HEARTBEAT_MS };
   }
 
-  /** The agent's next step after `after`, waiting up to waitMs for one; also a heartbeat. */
+  /**
+   * The agent's next step after `after`, waiting up to waitMs for one; also a heartbeat. The wait
+   * reads storage again and again (backing off, and at once when this process adds a fact to the
+   * run), so the step may come from any replica; an agent waiting here is heard from all along.
+   */
   async next(runId: string, agentId: string, after: number, waitMs: number): Promise<Assignment> {
-    const fleet = this.fleet(runId);
-    const agent = this.agent(fleet, agentId);
+    let state = await this.load(runId);
+    this.refuse(() => mustHaveAgent(mustHave(state), agentId));
     const deadline = this.options.now() + waitMs;
-    agent.polling += 1;
-    try {
-      for (;;) {
-        agent.lastSeen = this.options.now();
-        const found = this.assignmentFor(fleet, agentId, agent, after);
-        if (found) return found;
-        const left = deadline - this.options.now();
-        if (left <= 0) return { kind: 'wait' };
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(done, left);
-          function done() {
-            clearTimeout(t);
-            fleet.waiters.delete(done);
-            resolve();
-          }
-          fleet.waiters.add(done);
-        });
+    const beatEvery = mustHave(state).plan.heartbeat_timeout_ms / 3;
+    let beatAt = this.options.now();
+    await this.seenNow(runId, agentId, beatAt);
+    let pause = POLL_FIRST_MS;
+    for (;;) {
+      // The run deleted (or its plan gone) while the agent waited: it is told the plan is done.
+      if (!state) return { kind: 'done' };
+      const found = this.refuse(() => assignmentFor(state!, agentId, after));
+      const now = this.options.now();
+      this.hear(runId, agentId, now);
+      if (found) {
+        // Its window is in storage before the agent can send an event of it (an upsert: harmless twice).
+        const window = found.kind === 'step' ? unwrittenWindow(state, found.index) : null;
+        if (window) await this.store.write(window);
+        return found;
       }
-    } finally {
-      agent.polling -= 1;
+      if (now >= deadline) return { kind: 'wait' };
+      if (now - beatAt >= beatEvery) await this.seenNow(runId, agentId, (beatAt = now));
+      await this.pause(runId, Math.min(pause, deadline - now));
+      pause = Math.min(pause * 2, POLL_MOST_MS);
+      state = await this.load(runId);
     }
   }
 
-  heartbeat(runId: string, agentId: string): void {
-    const fleet = this.fleet(runId);
-    this.agent(fleet, agentId).lastSeen = this.options.now();
+  async heartbeat(runId: string, agentId: string): Promise<void> {
+    this.hear(runId, agentId, this.options.now());
+    const state = await this.load(runId);
+    this.refuse(() => mustHaveAgent(mustHave(state), agentId));
+    await this.seenNow(runId, agentId, this.options.now());
   }
 
-  report(runId: string, agentId: string, report: AgentStepReport): void {
-    const fleet = this.fleet(runId);
-    const agent = this.agent(fleet, agentId);
-    agent.lastSeen = this.options.now();
-    const step = fleet.steps[report.index];
-    if (!step || !step.shares.has(agentId)) throw new HttpError(400, `agent ${agentId} has no share in step ${report.index}`, 'index');
-    if (step.settled) return;
-    step.reports.set(agentId, report);
-    this.settleIfReady(fleet, step);
+  async report(runId: string, agentId: string, report: AgentStepReport): Promise<void> {
+    // The report is itself the sign of life that matters: once in, the agent's silence no longer counts for the step.
+    this.hear(runId, agentId, this.options.now());
+    await this.command(runId, (s) => reportFacts(s, agentId, report));
   }
 
   /** `recordedByRun`: a plan over several runs (--repeat) — what the agent recorded for each. */
   async leave(runId: string, agentId: string, recorded: number, recordedByRun?: Record<string, number>): Promise<void> {
-    const fleet = this.fleet(runId);
-    const agent = this.agent(fleet, agentId);
-    if (agent.state !== 'lost') agent.state = 'left';
-    const byRun = new Map(Object.entries(recordedByRun ?? {}).map(([id, n]) => [id.toLowerCase(), n]));
-    for (const run of this.runsOf(fleet)) {
-      const n = recordedByRun === undefined ? (run === fleet.runId ? recorded : null) : (byRun.get(run.toLowerCase()) ?? 0);
-      await this.sink.agent({ ...this.agentRow(fleet, agentId, run), recorded: n });
-    }
-    // A step it had a share in and never reported cannot wait for it any more.
-    for (const step of fleet.steps) {
-      if (!step.settled && step.shares.has(agentId) && !step.reports.has(agentId)) {
-        step.lost.set(agentId, 'left before reporting');
-        this.settleIfReady(fleet, step);
-      }
-    }
-    this.wake(fleet);
+    const state = await this.command(runId, (s) => leaveFacts(s, agentId, recorded, recordedByRun));
+    // What it recorded is in storage before it is told it left.
+    await this.reconcile(runId, state);
   }
 
-  status(runId: string): FleetStatus {
-    const fleet = this.fleet(runId);
-    return {
-      started: fleet.steps.length > 0,
-      done: fleet.done,
-      current: fleet.steps.length - 1,
-      open: fleet.open,
-      awaiting_steps: fleet.awaitingSince !== null && !fleet.done,
-      planned: fleet.plan.steps.length,
-      agents: [...fleet.agents.entries()].map(([agent_id, a]) => ({ agent_id, state: a.state })),
-      steps: fleet.steps.map((s) => ({
-        index: s.index,
-        run_id: s.runId,
-        level: s.level,
-        barrier_at: s.barrierAt,
-        finished: s.settled,
-        partial: s.partial,
-        generator_limited: s.health?.generator_limited ?? false,
-        reason: s.health?.reason ?? null,
-      })),
-    };
+  async status(runId: string): Promise<FleetStatus> {
+    const state = await this.load(runId);
+    return statusOf(this.refuse(() => mustHave(state)));
+  }
+
+  /** The run was deleted: agents waiting on it here are told the plan is done, and it is looked at no more. */
+  drop(runId: string): void {
+    this.forget(runId);
+    this.wake(runId);
+  }
+
+  /** Resolves once the storage writes this process has under way for the run are done (tests, shutdown). */
+  async settled(runId: string): Promise<void> {
+    await this.queues.get(runId);
+    await this.effects.get(runId);
+  }
+
+  // ——— storage ———
+
+  private hear(runId: string, agentId: string, at: number): void {
+    const key = `${runId}\n${agentId}`;
+    this.heard.set(key, Math.max(this.heard.get(key) ?? -Infinity, at));
+  }
+
+  /** The agent was heard from: known here at once, in storage for the other replicas. */
+  private async seenNow(runId: string, agentId: string, at: number): Promise<void> {
+    this.hear(runId, agentId, at);
+    await this.store.markSeen(runId, [agentId], at);
+  }
+
+  /** Last signs of life of the run's agents: storage's, and this process's own if newer. */
+  private async lastSeen(runId: string): Promise<Map<string, number>> {
+    const seen = await this.store.seen(runId);
+    const prefix = `${runId}\n`;
+    for (const [key, at] of this.heard) {
+      if (!key.startsWith(prefix)) continue;
+      const agent = key.slice(prefix.length);
+      seen.set(agent, Math.max(seen.get(agent) ?? -Infinity, at));
+    }
+    return seen;
+  }
+
+  /** The plan as storage has it now; null without one (or once the run is being deleted). */
+  private async load(runId: string): Promise<FleetState | null> {
+    if (this.store.isDeleted(runId)) return null;
+    const state = this.live(runId, fold(runId, await this.store.read(runId)));
+    if (state) {
+      this.watch(runId);
+      if (!this.effects.has(runId) && pendingEffects(state).length > 0) void this.reconcile(runId, state).catch((err: unknown) => this.options.onError?.(err));
+    }
+    return state;
+  }
+
+  private live(runId: string, state: FleetState | null): FleetState | null {
+    return this.store.isDeleted(runId) ? null : state;
   }
 
   /**
-   * The run was deleted: its plan goes, at once. Left in place, its silent agents would be declared
-   * lost and written as rows of a run that no longer exists (every 250 ms check could write more);
-   * agents waiting on it are told the plan is done, later calls get the 404 of a run without a plan.
+   * Checks a command against the plan as stored and appends what it adds, one command of a run at a
+   * time in this process; returns the state with the new facts. Replicas taking commands for one run
+   * at once agree through the log: the facts fold in one order everywhere, and a fact that no
+   * longer applies (a second join of one agent) changes nothing.
    */
-  drop(runId: string): void {
-    const fleet = this.fleets.get(runId);
-    if (!fleet) return;
-    this.fleets.delete(runId);
-    fleet.done = true;
-    fleet.open = false;
-    fleet.doneAt ??= this.options.now();
-    this.wake(fleet);
-  }
-
-  /** Resolves once every storage write of the run so far is done (tests, shutdown). */
-  settled(runId: string): Promise<void> {
-    return this.fleets.get(runId)?.writes ?? Promise.resolve();
-  }
-
-  private fleet(runId: string): Fleet {
-    const f = this.fleets.get(runId);
-    if (!f) throw new HttpError(404, 'this run has no plan for several agents on this API process (kneeboard sweep --agents N makes one)', 'id');
-    return f;
-  }
-
-  private agent(fleet: Fleet, agentId: string): Agent {
-    const a = fleet.agents.get(agentId);
-    if (!a) throw new HttpError(404, `agent ${agentId} has not joined this run`, 'agent_id');
-    return a;
-  }
-
-  private assignmentFor(fleet: Fleet, agentId: string, agent: Agent, after: number): Assignment | null {
-    if (agent.state === 'lost' || agent.state === 'left') return { kind: 'done' };
-    const step = fleet.steps.find((s) => s.index > after && s.shares.has(agentId));
-    if (step) {
-      return {
-        kind: 'step',
-        index: step.index,
-        run_id: step.runId,
-        level: step.level,
-        load: step.shares.get(agentId)!,
-        barrier_at: step.barrierAt,
-        warmup_ms: fleet.plan.warmup_ms,
-        duration_ms: fleet.plan.duration_ms,
-      };
-    }
-    return fleet.done ? { kind: 'done' } : null;
-  }
-
-  private liveAgents(fleet: Fleet): string[] {
-    return [...fleet.agents.entries()].filter(([, a]) => a.state === 'waiting' || a.state === 'active').map(([id]) => id);
-  }
-
-  /** Starts the next step when it may: the first once enough agents joined, each later one once the step before settled. */
-  private advance(fleet: Fleet): void {
-    if (fleet.done) return;
-    const last = fleet.steps.at(-1);
-    if (last ? !last.settled : this.liveAgents(fleet).length < fleet.plan.agents) return;
-    this.schedule(fleet);
-  }
-
-  /** Hands out the next step of the plan to every agent alive now, on a barrier lead_ms ahead. */
-  private schedule(fleet: Fleet): void {
-    const index = fleet.steps.length;
-    const planned = fleet.plan.steps[index];
-    const live = this.liveAgents(fleet);
-    if (!planned && fleet.open && live.length > 0) {
-      // Agents keep long-polling (alive, not silent) while the coordinator prepares what comes next.
-      fleet.awaitingSince ??= this.options.now();
-      return;
-    }
-    if (!planned || live.length === 0) {
-      fleet.done = true;
-      fleet.doneAt = this.options.now();
-      this.wake(fleet);
-      return;
-    }
-    fleet.awaitingSince = null;
-    for (const id of live) fleet.agents.get(id)!.state = 'active';
-    const barrierAt = this.options.now() + fleet.plan.lead_ms;
-    const step: Step = {
-      index,
-      runId: planned.run_id ?? fleet.runId,
-      level: planned.level,
-      load: planned.load,
-      barrierAt,
-      shares: splitLoad(planned.load, live, fleet.plan.load_model),
-      reports: new Map(),
-      lost: new Map(),
-      settled: false,
-      partial: false,
-      health: null,
-    };
-    fleet.steps.push(step);
-    // The open window goes out before any event of the step can arrive, so the ingest accepts them.
-    this.write(fleet, () => this.sink.stepWindow(step.runId, { level: step.level, started_at: barrierAt, measure_from: barrierAt + fleet.plan.warmup_ms, ended_at: null }));
-    this.wake(fleet);
-  }
-
-  private settleIfReady(fleet: Fleet, step: Step): void {
-    if (step.settled) return;
-    for (const id of step.shares.keys()) if (!step.reports.has(id) && !step.lost.has(id)) return;
-    step.settled = true;
-    const plan = fleet.plan;
-    const parts: AgentPart[] = [];
-    const rows: FleetStepRow[] = [];
-    for (const [id, load] of step.shares) {
-      const r = step.reports.get(id);
-      const lateBy = r ? r.started_at - step.barrierAt : 0;
-      const outcome = !r ? 'lost' : lateBy > plan.start_tolerance_ms ? 'behind' : 'ok';
-      const note = !r ? (step.lost.get(id) ?? 'lost') : outcome === 'behind' ? `started ${Math.round(lateBy)} ms after the barrier` : null;
-      parts.push({ agent_id: id, load, outcome, note, health: r?.health ?? null });
-      rows.push({
-        run_id: step.runId,
-        step_index: step.index,
-        level: step.level,
-        agent_id: id,
-        load,
-        barrier_at_ms: step.barrierAt,
-        started_at_ms: r?.started_at ?? null,
-        ended_at_ms: r?.ended_at ?? null,
-        events: r?.events ?? null,
-        outcome,
-        generator_limited: r?.health ? Number(r.health.generator_limited) : null,
-        health_reason: note ?? r?.health?.reason ?? null,
-      });
-    }
-    const { health, partial } = combineHealth(step.load, parts);
-    step.health = health;
-    step.partial = partial;
-    const measureFrom = step.barrierAt + plan.warmup_ms;
-    const ends = [...step.reports.values()].map((r) => r.ended_at);
-    const endedAt = Math.max(measureFrom, ends.length > 0 ? Math.max(...ends) : measureFrom + plan.duration_ms);
-    this.write(fleet, async () => {
-      await this.sink.agentSteps(rows);
-      await this.sink.stepWindow(step.runId, { level: step.level, started_at: step.barrierAt, measure_from: measureFrom, ended_at: endedAt, health });
+  private command(runId: string, decide: (s: FleetState | null) => FleetFact[]): Promise<FleetState> {
+    const prev = this.queues.get(runId) ?? Promise.resolve();
+    const run = prev.then(async () => {
+      const state = this.live(runId, fold(runId, this.store.isDeleted(runId) ? [] : await this.store.read(runId)));
+      const facts = this.refuse(() => decide(state));
+      const after = await this.append(runId, state, facts);
+      if (!after) throw new HttpError(500, 'the plan could not be read back', 'id');
+      this.watch(runId);
+      if (pendingEffects(after).length > 0) void this.reconcile(runId, after).catch((err: unknown) => this.options.onError?.(err));
+      return after;
     });
-    if (step.index === fleet.steps.length - 1) this.advance(fleet);
+    const settledRun = run.catch(() => undefined);
+    this.queues.set(runId, settledRun);
+    void settledRun.then(() => this.queues.get(runId) === settledRun && this.queues.delete(runId));
+    return run;
   }
 
-  /** Agents with a share in an unsettled step that have been silent past the timeout are dead. */
-  private checkSilence(): void {
+  /** Stamps and stores facts after everything the writer has seen; the state they make. Nothing is written for a run being deleted. */
+  private async append(runId: string, state: FleetState | null, facts: readonly FleetFact[]): Promise<FleetState | null> {
+    if (facts.length === 0) return state;
+    if (this.store.isDeleted(runId)) throw new HttpError(404, 'this run was deleted', 'id');
+    let at = Math.max(this.options.now(), (state?.lastAt ?? -Infinity) + 0.001);
+    const logged = facts.map((fact) => ({ at: (at += 0.001), id: randomUUID(), fact }));
+    await this.store.append(runId, logged);
+    let after = state;
+    for (const f of logged) after = after === null ? fold(runId, [f]) : (apply(after, f), after);
+    this.wake(runId);
+    return after;
+  }
+
+  /**
+   * Writes what the state calls for and storage lacks, then records that it did — one pass per run
+   * at a time in this process. Another replica may write the same at once: each write is an upsert.
+   */
+  private reconcile(runId: string, state: FleetState): Promise<void> {
+    const before = this.effects.get(runId) ?? Promise.resolve();
+    const pass = before.then(async () => {
+      const done = this.written.get(runId) ?? new Set<string>();
+      const effects = pendingEffects(state).filter((e) => !done.has(e.key));
+      for (const effect of effects) await this.store.write(effect);
+      if (effects.length > 0 && !this.store.isDeleted(runId)) {
+        await this.append(runId, state, effects.map((e): FleetFact => ({ kind: 'written', key: e.key })));
+        for (const e of effects) done.add(e.key);
+        this.written.set(runId, done);
+      }
+    });
+    const settledPass = pass.catch(() => undefined);
+    this.effects.set(runId, settledPass);
+    void settledPass.then(() => {
+      if (this.effects.get(runId) !== settledPass) return;
+      this.effects.delete(runId);
+      this.written.delete(runId);
+    });
+    return pass;
+  }
+
+  // ——— time ———
+
+  /**
+   * Looks at every plan this process has seen lately: agents silent past the timeout in a step under
+   * way are lost, an open plan left waiting too long closes — each a fact, whichever replica sees it first.
+   */
+  private async checkSilence(): Promise<void> {
+    if (this.checking) return;
+    this.checking = true;
     const now = this.options.now();
     // When this process itself stalled (a long synchronous insert, a busy host), heartbeats wait
-    // unread in its socket buffers: the stall is not the agents' silence.
-    const stalled = Math.max(0, now - this.lastCheck - 2 * (this.options.checkEveryMs ?? 250));
+    // unread in its socket buffers: the stall is not the agents' silence. Judge again next time.
+    const stalled = now - this.lastCheck > 2 * (this.options.checkEveryMs ?? 250) + 250;
     this.lastCheck = now;
-    for (const fleet of this.fleets.values()) {
-      if (fleet.awaitingSince !== null && !fleet.done && now - fleet.awaitingSince > fleet.plan.open_timeout_ms) {
-        // The coordinator went quiet between steps: release the agents rather than hold them.
-        this.options.onError?.(new Error(`run ${fleet.runId}: no next step or close for ${fleet.plan.open_timeout_ms / 1000} s; the plan is closed`));
-        fleet.open = false;
-        this.schedule(fleet);
-      }
-      for (const a of fleet.agents.values()) a.lastSeen = a.polling > 0 ? now : a.lastSeen + stalled;
-      for (const step of fleet.steps) {
-        if (step.settled) continue;
-        for (const id of step.shares.keys()) {
-          const a = fleet.agents.get(id)!;
-          if (step.reports.has(id) || step.lost.has(id) || now - a.lastSeen <= fleet.plan.heartbeat_timeout_ms) continue;
-          step.lost.set(id, `no heartbeat for ${(fleet.plan.heartbeat_timeout_ms / 1000).toFixed(1)} s`);
-          a.state = 'lost';
-          for (const run of this.runsOf(fleet)) this.write(fleet, () => this.sink.agent(this.agentRow(fleet, id, run)));
+    try {
+      for (const [runId, touched] of this.watched) {
+        if (now - touched > FORGET_AFTER_MS || this.store.isDeleted(runId)) {
+          this.forget(runId);
+          continue;
         }
-        this.settleIfReady(fleet, step);
+        try {
+          const state = fold(runId, await this.store.read(runId));
+          if (!state || this.store.isDeleted(runId)) continue;
+          if (state.done && pendingEffects(state).length === 0) {
+            this.forget(runId);
+            continue;
+          }
+          if (!stalled && !state.done) {
+            // The clock read before the signs of life: one that lands meanwhile only makes the agent younger.
+            const at = this.options.now();
+            const facts = tick(state, { now: at, seen: await this.lastSeen(runId), heardFrom: this.startedAt });
+            if (facts.some((f) => f.kind === 'expire')) {
+              this.options.onError?.(new Error(`run ${runId}: no next step or close for ${state.plan.open_timeout_ms / 1000} s; the plan is closed`));
+            }
+            // Appended as decided: in the fold, a loss after the agent's report (or an expiry after new steps) changes nothing.
+            if (facts.length > 0) await this.command(runId, () => facts);
+          }
+          const latest = fold(runId, await this.store.read(runId));
+          if (latest && pendingEffects(latest).length > 0) await this.reconcile(runId, latest);
+        } catch (err) {
+          this.options.onError?.(err);
+        }
       }
+    } finally {
+      this.lastCheck = this.options.now();
+      this.checking = false;
     }
   }
 
-  /** Every run the plan records into, its own first: agents are listed in each. */
-  private runsOf(fleet: Fleet): string[] {
-    return [...new Set([fleet.runId, ...fleet.plan.steps.map((s) => s.run_id ?? fleet.runId)])];
+  // ——— waiting ———
+
+  private pause(runId: string, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const set = this.waiters.get(runId) ?? new Set<() => void>();
+      this.waiters.set(runId, set);
+      const ac = new AbortController();
+      const done = () => {
+        ac.abort();
+        set.delete(done);
+        if (set.size === 0 && this.waiters.get(runId) === set) this.waiters.delete(runId);
+        resolve();
+      };
+      set.add(done);
+      void sleep(ms, undefined, { signal: ac.signal }).then(done, () => undefined);
+    });
   }
 
-  private agentRow(fleet: Fleet, agentId: string, runId = fleet.runId): FleetAgentRow {
-    const a = fleet.agents.get(agentId)!;
-    return {
-      run_id: runId,
-      agent_id: agentId,
-      host: a.join.host,
-      cores: a.join.cores,
-      clock_offset_ms: a.join.clock_offset_ms,
-      clock_rtt_ms: a.join.clock_rtt_ms,
-      joined_at_ms: a.joinedAt,
-      state: a.state === 'lost' ? 'lost' : a.state === 'left' ? 'left' : 'joined',
-      recorded: null,
-    };
+  private wake(runId: string): void {
+    for (const w of [...(this.waiters.get(runId) ?? [])]) w();
   }
 
-  private write(fleet: Fleet, fn: () => Promise<void>): void {
-    fleet.writes = fleet.writes.then(fn).catch((err: unknown) => this.options.onError?.(err));
+  private forget(runId: string): void {
+    this.watched.delete(runId);
+    for (const key of this.heard.keys()) if (key.startsWith(`${runId}\n`)) this.heard.delete(key);
   }
 
-  private wake(fleet: Fleet): void {
-    for (const w of [...fleet.waiters]) w();
+  private watch(runId: string): void {
+    this.watched.set(runId, this.options.now());
   }
 
-  private forgetOld(): void {
-    const now = this.options.now();
-    for (const [id, f] of this.fleets) if (f.doneAt !== null && now - f.doneAt > FORGET_AFTER_MS) this.fleets.delete(id);
+  /** The machine's refusals as HTTP errors. */
+  private refuse<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof FleetRefusal) throw new HttpError(err.status, err.message, err.field);
+      throw err;
+    }
   }
 }

@@ -1,38 +1,61 @@
 import { performance } from 'node:perf_hooks';
-import { upsertStep, writeFleetAgent, writeFleetSteps, type Db } from '@kneeboard/clickhouse';
+import { appendFleetLog, markFleetSeen, readFleetLog, readFleetSeen, recentFleetPlans, upsertStep, writeFleetAgent, writeFleetSteps, type Db } from '@kneeboard/clickhouse';
 import type { IngestService } from '../ingest/ingest-service.ts';
 import type { LiveHub } from '../live/live-hub.ts';
-import { FleetCoordinator } from './fleet-coordinator.ts';
+import { FleetCoordinator, type FleetStore } from './fleet-coordinator.ts';
+import { FleetFact, type LoggedFact } from './fleet-machine.ts';
 
 /**
- * The coordinator wired to storage: step windows as any agent posts them, agents and their parts in
- * the fleet tables. A deleted run's plan is dropped when the deletion tells the run's watchers (the
+ * The coordinator wired to ClickHouse: the plan's facts in kb_fleet_log_v1, agents' last signs of
+ * life in kb_fleet_seen_v1, step windows as any agent posts them, agents and their parts in the
+ * fleet tables. A deleted run's plan is dropped when the deletion tells the run's watchers (the
  * DELETE handler's notify, once the rows are gone); until then, while the deletion runs, nothing more
  * is written for it — rows written after its purge would outlive the run.
  */
 export function createFleetCoordinator(db: Db, hub: LiveHub, ingest: IngestService, onError: (err: unknown) => void): FleetCoordinator {
-  const live = (runId: string) => !ingest.isDeleted(runId);
-  const coordinator = new FleetCoordinator(
-    {
-      stepWindow: async (runId, window) => {
-        if (!live(runId)) return;
-        await upsertStep(db, runId, window);
-        ingest.runs.invalidate(runId);
-        hub.notify(runId);
-      },
-      agentSteps: async (rows) => {
-        const kept = rows.filter((r) => live(r.run_id));
-        if (kept.length > 0) await writeFleetSteps(db, kept);
-      },
-      agent: async (row) => {
-        if (live(row.run_id)) await writeFleetAgent(db, row);
-      },
+  const deleted = (runId: string) => ingest.isDeleted(runId);
+  const store: FleetStore = {
+    append: (runId, facts) => appendFleetLog(db, runId, facts.map((f) => ({ at_ms: f.at, id: f.id, kind: f.fact.kind, body: JSON.stringify(f.fact) }))),
+    read: async (runId) => {
+      const facts: LoggedFact[] = [];
+      for (const row of await readFleetLog(db, runId)) {
+        // Parsed, not trusted: a fact this version cannot read is left out and said, not folded half-understood.
+        const parsed = FleetFact.safeParse(JSON.parse(row.body));
+        if (parsed.success) facts.push({ at: row.at_ms, id: row.id, fact: parsed.data });
+        else onError(new Error(`run ${runId}: fleet fact ${row.id} (${row.kind}) cannot be read: ${parsed.error.message}`));
+      }
+      return facts;
     },
-    // Sub-millisecond epoch time: the barrier and the clock exchange are judged in milliseconds.
-    { now: () => performance.timeOrigin + performance.now(), onError },
-  );
+    markSeen: async (runId, agentIds, at) => {
+      if (!deleted(runId)) await markFleetSeen(db, runId, agentIds, at);
+    },
+    seen: (runId) => readFleetSeen(db, runId),
+    recentPlans: (since) => recentFleetPlans(db, since),
+    isDeleted: deleted,
+    write: async (effect) => {
+      switch (effect.kind) {
+        case 'window':
+          return stepWindow(effect.runId, effect.window);
+        case 'agent-steps':
+          if (deleted(effect.runId)) return;
+          await writeFleetSteps(db, effect.rows);
+          return stepWindow(effect.runId, effect.window);
+        case 'agents':
+          for (const row of effect.rows) if (!deleted(row.run_id)) await writeFleetAgent(db, row);
+          return;
+      }
+    },
+  };
+  async function stepWindow(runId: string, window: Parameters<typeof upsertStep>[2]): Promise<void> {
+    if (deleted(runId)) return;
+    await upsertStep(db, runId, window);
+    ingest.runs.invalidate(runId);
+    hub.notify(runId);
+  }
+  // Sub-millisecond epoch time: the barrier and the clock exchange are judged in milliseconds.
+  const coordinator = new FleetCoordinator(store, { now: () => performance.timeOrigin + performance.now(), onError });
   hub.onChange((runId) => {
-    if (!live(runId)) coordinator.drop(runId);
+    if (deleted(runId)) coordinator.drop(runId);
   });
   return coordinator;
 }

@@ -35,6 +35,8 @@ export const SHARDING_KEYS: Record<string, string> = {
   kb_tokens_v1: 'cityHash64(id)',
   kb_fleet_agents_v1: 'cityHash64(run_id)',
   kb_fleet_steps_v1: 'cityHash64(run_id)',
+  kb_fleet_log_v1: 'cityHash64(run_id)',
+  kb_fleet_seen_v1: 'cityHash64(run_id)',
   kb_deleted_runs_v1: 'cityHash64(run_id)',
   kb_webhooks_v1: 'cityHash64(id)',
   kb_webhook_deliveries_v1: 'cityHash64(webhook_id)',

@@ -13,6 +13,8 @@ const RUN_TABLES = [
   ['kb_server_metric_steps_v1', 'run_id'],
   ['kb_fleet_steps_v1', 'run_id'],
   ['kb_fleet_agents_v1', 'run_id'],
+  ['kb_fleet_log_v1', 'run_id'],
+  ['kb_fleet_seen_v1', 'run_id'],
   ['kb_runs_v1', 'id'],
 ] as const;
 

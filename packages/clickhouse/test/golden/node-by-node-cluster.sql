@@ -338,6 +338,44 @@ ORDER BY run_id;
 CREATE TABLE IF NOT EXISTS kb_deleted_runs_v1 AS kb_deleted_runs_v1_local
 ENGINE = Distributed(kneeboard, currentDatabase(), kb_deleted_runs_v1_local, cityHash64(run_id));
 
+-- 050_create_fleet_log_v1.sql
+-- runs on: every-node
+-- The plan of a run driven by several agents, as the facts that made it: the plan, steps added,
+-- joins, reports, leaves, losses, API restarts, effects written (kb_fleet_* rows, step windows).
+-- Append-only: every API replica reads a run's facts and folds them, in (at_ms, id) order, into
+-- the same state (apps/api/src/services/fleet-machine.ts), so any replica serves the coordinator
+-- and the agents, and a restarted API resumes the plan. `body` is the fact as JSON.
+CREATE TABLE IF NOT EXISTS kb_fleet_log_v1_local
+(
+    run_id UUID,
+    at_ms  Float64,
+    id     String,
+    kind   LowCardinality(String),
+    body   String
+)
+ENGINE = MergeTree
+ORDER BY (run_id, at_ms, id);
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_fleet_log_v1 AS kb_fleet_log_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_fleet_log_v1_local, cityHash64(run_id));
+
+-- 051_create_fleet_seen_v1.sql
+-- runs on: every-node
+-- When each agent of a fleet plan was last heard from (a heartbeat, a poll for its next step), on
+-- the API's clock: what the silence rule reads. Kept apart from kb_fleet_log_v1 so the facts a
+-- replica folds stay few; the newest row of an agent is its last sign of life.
+CREATE TABLE IF NOT EXISTS kb_fleet_seen_v1_local
+(
+    run_id     UUID,
+    agent_id   String,
+    seen_at_ms Float64
+)
+ENGINE = ReplacingMergeTree(seen_at_ms)
+ORDER BY (run_id, agent_id);
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_fleet_seen_v1 AS kb_fleet_seen_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_fleet_seen_v1_local, cityHash64(run_id));
+
 -- 060_create_server_metrics_v1.sql
 -- runs on: every-node
 -- What the server spent during a run (issue 28): one value per metric per second of each step,

@@ -35,7 +35,7 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordi
     handler: async (req, reply) => {
       await ingest.writableRun(req.params.id, 'a plan');
       await checkStepRuns(req.params.id, req.body.steps);
-      fleet.plan(req.params.id, req.body);
+      await orUnavailable('a plan', () => fleet.plan(req.params.id, req.body));
       return reply.code(201).send({ ok: true as const });
     },
   });
@@ -44,7 +44,7 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordi
     ...routeOf(ENDPOINTS.addFleetSteps),
     handler: async (req) => {
       await checkStepRuns(req.params.id, req.body.steps);
-      fleet.addSteps(req.params.id, req.body.steps);
+      await orUnavailable('the steps', () => fleet.addSteps(req.params.id, req.body.steps));
       return { ok: true as const };
     },
   });
@@ -52,14 +52,14 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordi
   app.route({
     ...routeOf(ENDPOINTS.closeFleet),
     handler: async (req) => {
-      fleet.closePlan(req.params.id);
+      await orUnavailable('the close', () => fleet.closePlan(req.params.id));
       return { ok: true as const };
     },
   });
 
   app.route({
     ...routeOf(ENDPOINTS.fleetStatus),
-    handler: async (req) => fleet.status(req.params.id),
+    handler: async (req) => orUnavailable('the plan', () => fleet.status(req.params.id)),
   });
 
   app.route({
@@ -78,13 +78,13 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordi
 
   app.route({
     ...routeOf(ENDPOINTS.agentNext),
-    handler: async (req) => fleet.next(req.params.id, req.params.agent, req.body.after, req.body.wait_ms),
+    handler: async (req) => orUnavailable('the plan', () => fleet.next(req.params.id, req.params.agent, req.body.after, req.body.wait_ms)),
   });
 
   app.route({
     ...routeOf(ENDPOINTS.agentHeartbeat),
     handler: async (req) => {
-      fleet.heartbeat(req.params.id, req.params.agent);
+      await orUnavailable('the heartbeat', () => fleet.heartbeat(req.params.id, req.params.agent));
       return { ok: true as const };
     },
   });
@@ -92,7 +92,7 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordi
   app.route({
     ...routeOf(ENDPOINTS.agentStepReport),
     handler: async (req) => {
-      fleet.report(req.params.id, req.params.agent, req.body);
+      await orUnavailable('the report', () => fleet.report(req.params.id, req.params.agent, req.body));
       return { ok: true as const };
     },
   });
