@@ -9,6 +9,8 @@ import { NO_GATE, SerialQueue, type WriteGate } from './serial-queue.ts';
 export interface Db {
   readonly client: ClickHouseClient;
   readonly config: StorageConfig;
+  /** The data directory this process owns (embedded), or null when a server keeps the data. */
+  readonly dataDir: string | null;
   /** Embedded: one at a time (see SerialQueue for why). Server: no gate at all. */
   readonly writes: WriteGate;
   /** On a cluster: its nodes (discovered once); null otherwise. */
@@ -65,6 +67,7 @@ export function openDb(config: StorageConfig): Db {
   return {
     client,
     config,
+    dataDir: config.mode === 'embedded' ? config.path : null,
     writes,
     topology() {
       if (config.mode !== 'server' || !config.cluster) return Promise.resolve(null);

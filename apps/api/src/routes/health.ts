@@ -22,11 +22,11 @@ async function freeBytes(db: Db): Promise<number> {
 
 /** Embedded: a file can be created and removed in the data directory. Server: its disks are the server's to write. */
 async function dataDirWritable(db: Db): Promise<string> {
-  if (db.config.mode !== 'embedded') return 'on the ClickHouse server';
-  const probe = join(db.config.path, `.kb-ready-${randomUUID()}`);
+  if (db.dataDir === null) return 'on the ClickHouse server';
+  const probe = join(db.dataDir, `.kb-ready-${randomUUID()}`);
   await writeFile(probe, 'ok');
   await rm(probe, { force: true });
-  return `${db.config.path} writable`;
+  return `${db.dataDir} writable`;
 }
 
 export const healthRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, comparisons, liveSlots, limits, bodies }) => {
