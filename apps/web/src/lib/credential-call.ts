@@ -10,11 +10,12 @@ import { serverEnv } from './env.ts';
 
 export type CallResult<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
 
-export async function callWithCredential<E extends EndpointSpec>(ep: E, input: CallInput<E>, credential: Credential): Promise<CallResult<SuccessOf<E>>> {
+/** `timeoutMs`: a page's read waits little; a webhook test waits for the receiver's answer (the API gives it 10 s). */
+export async function callWithCredential<E extends EndpointSpec>(ep: E, input: CallInput<E>, credential: Credential, timeoutMs = 15_000): Promise<CallResult<SuccessOf<E>>> {
   const { KNEEBOARD_API_URL: base } = serverEnv();
   try {
     const token = credential.kind === 'none' ? null : credential.token;
-    return { ok: true, value: await callApi(ep, input, { baseUrl: base, token, init: { cache: 'no-store', signal: AbortSignal.timeout(15_000) } }) };
+    return { ok: true, value: await callApi(ep, input, { baseUrl: base, token, init: { cache: 'no-store', signal: AbortSignal.timeout(timeoutMs) } }) };
   } catch (err) {
     if (err instanceof ApiNetworkError) return { ok: false, status: 0, message: `cannot reach the Kneeboard API at ${base}: ${err.message}` };
     if (err instanceof ApiHttpError) return { ok: false, status: err.status, message: err.body?.message ?? `HTTP ${err.status}` };
