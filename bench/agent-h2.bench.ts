@@ -11,9 +11,9 @@
  *   env: KB_BENCH_ROUNDS (2), KB_BENCH_SECONDS (5), KB_BENCH_C (50)
  */
 import { startSink } from './agent-bench-lib.ts';
-import { loadAverage } from './lib/process-cpu.ts';
 import { engineAlone, kneeboard, runPinned, startNginx, type ToolResult } from './lib/load-tools.ts';
 import { quantile, report } from './lib/report.ts';
+import { runRounds, type RoundSample } from './lib/rounds.ts';
 
 const ROUNDS = Number(process.env.KB_BENCH_ROUNDS ?? 2);
 const SECONDS = Number(process.env.KB_BENCH_SECONDS ?? 5);
@@ -34,11 +34,7 @@ async function h2load(url: string): Promise<ToolResult> {
   return { qps, p50: mean, p99: Number.NaN, cpuCores: r.cpuS / (SECONDS + 1), rssMiB: r.rssMiB };
 }
 
-interface Sample extends ToolResult {
-  tool: string;
-  round: number;
-  load: number;
-}
+type Sample = RoundSample<ToolResult>;
 
 const sink = await startSink();
 const nginx = await startNginx(TARGET_CORE, 28_000 + Math.floor(Math.random() * 2_000), { tls: true, http2: true });
@@ -47,21 +43,9 @@ const tools: Array<{ name: string; run: () => Promise<ToolResult> }> = [
   { name: 'kneeboard native --http2', run: () => kneeboard('native', GENERATOR_CORE, nginx.url, C, SECONDS, sink.url, ['--insecure', '--http2']) },
   { name: 'engine alone --http2', run: () => engineAlone(GENERATOR_CORE, nginx.url, C, SECONDS, 1_000, ['--http2']) },
 ];
-const samples: Sample[] = [];
+let samples: Sample[] = [];
 try {
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = tools.map((_, i) => tools[(i + round) % tools.length]!);
-    for (const t of order) {
-      const load = loadAverage();
-      try {
-        const r = await t.run();
-        samples.push({ ...r, tool: t.name, round, load });
-        console.log(`round ${round + 1} ${t.name}: ${Math.round(r.qps)} req/s, p50 (h2load: mean) ${r.p50.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms (load ${load})`);
-      } catch (err) {
-        console.log(`round ${round + 1} ${t.name}: FAILED ${(err as Error).message.slice(0, 300)}`);
-      }
-    }
-  }
+  samples = await runRounds(tools, ROUNDS, (r) => `${Math.round(r.qps)} req/s, p50 (h2load: mean) ${r.p50.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms`);
 } finally {
   await nginx.stop();
   sink.server.close();

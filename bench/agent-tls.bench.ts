@@ -13,9 +13,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KNEEBOARD, startSink, type KneeboardLevel } from './agent-bench-lib.ts';
-import { loadAverage } from './lib/process-cpu.ts';
 import { engineAlone, runPinned, startNginx, wrk, type ToolResult } from './lib/load-tools.ts';
 import { quantile, report } from './lib/report.ts';
+import { runRounds, type RoundSample } from './lib/rounds.ts';
 
 const ROUNDS = Number(process.env.KB_BENCH_ROUNDS ?? 2);
 const SECONDS = Number(process.env.KB_BENCH_SECONDS ?? 5);
@@ -43,12 +43,7 @@ async function kneeboardTls(engine: 'native' | 'node', url: string, api: string)
   };
 }
 
-interface Sample extends ToolResult {
-  tool: string;
-  round: number;
-  load: number;
-  handshakes?: string;
-}
+type Sample = RoundSample<ToolResult & { handshakes?: string }>;
 
 const sink = await startSink();
 const nginx = await startNginx(TARGET_CORE, 26_000 + Math.floor(Math.random() * 2_000), { tls: true });
@@ -58,22 +53,9 @@ const tools: Array<{ name: string; run: () => Promise<ToolResult & { handshakes?
   { name: 'kneeboard node', run: () => kneeboardTls('node', nginx.url, sink.url) },
   { name: 'engine alone', run: () => engineAlone(GENERATOR_CORE, nginx.url, C, SECONDS) },
 ];
-const samples: Sample[] = [];
+let samples: Sample[] = [];
 try {
-  for (let round = 0; round < ROUNDS; round++) {
-    // Rotate the order, so no tool always runs right after another.
-    const order = tools.map((_, i) => tools[(i + round) % tools.length]!);
-    for (const t of order) {
-      const load = loadAverage();
-      try {
-        const r = await t.run();
-        samples.push({ ...r, tool: t.name, round, load });
-        console.log(`round ${round + 1} ${t.name}: ${Math.round(r.qps)} req/s, p50 ${r.p50.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms (load ${load})${r.handshakes ? `, handshakes ${r.handshakes}` : ''}`);
-      } catch (err) {
-        console.log(`round ${round + 1} ${t.name}: FAILED ${(err as Error).message.slice(0, 300)}`);
-      }
-    }
-  }
+  samples = await runRounds(tools, ROUNDS, (r) => `${Math.round(r.qps)} req/s, p50 ${r.p50.toFixed(3)} ms, p99 ${r.p99.toFixed(3)} ms${r.handshakes ? `, handshakes ${r.handshakes}` : ''}`);
 } finally {
   await nginx.stop();
   sink.server.close();
