@@ -23,7 +23,7 @@ function side(runs: RunCapacity[]): CapacitySide {
   const all = points.every((p): p is number => p !== null && p > 0);
   return {
     runs: runs.length,
-    qps: all ? Math.exp(logMean(points)) : null,
+    qps: all ? (points.length === 1 ? points[0]! : Math.exp(logMean(points))) : null,
     low: Math.min(...runs.map((r) => r.low)),
     high: runs.some((r) => r.high === null) ? null : Math.max(...runs.map((r) => r.high as number)),
   };
