@@ -74,6 +74,11 @@ export function CapacityPanel({
         <button type="submit" className="small-button" data-testid="slo-apply">
           Apply
         </button>
+        {slo === null ? (
+          <span className="muted small" data-testid="capacity-none">
+            the highest load that meets them
+          </span>
+        ) : null}
         {slo?.source === 'tag' ? <span className="muted small">the run’s own SLO (<code>--slo</code>)</span> : null}
         {slo?.source === 'url' && tag !== null ? (
           <button type="button" className="link-button small" onClick={() => onChange(null)} data-testid="slo-reset">
@@ -86,11 +91,8 @@ export function CapacityPanel({
           {invalid}
         </p>
       ) : null}
-      {slo === null ? (
-        <p className="muted small" data-testid="capacity-none">
-          Type SLOs to see the highest load that meets them, e.g. <code>p99&lt;=50ms, errors&lt;=1%</code>.
-        </p>
-      ) : error !== null ? (
+      {/* One row until there are SLOs, so the charts stay on the first screen. */}
+      {slo === null ? null : error !== null ? (
         <p className="slo-error" role="alert">
           {error}
         </p>
@@ -118,7 +120,7 @@ export function CapacityPanel({
               </ul>
             </div>
           ) : null}
-          <details className="evidence small">
+          <details className="capacity-how small">
             <summary>How it was judged</summary>
             <p>{view.summary}</p>
             {view.warnings.length > 0 ? (
