@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { usePolledRead } from './usePolledRead.ts';
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { callApi } from '@kneeboard/api-client';
 import { ENDPOINTS, type RunCost } from '@kneeboard/contracts';
@@ -24,32 +24,7 @@ const num = (v: unknown) => (typeof v === 'number' ? v : null);
  * carries every figure, and each step's notes (gaps, counter resets).
  */
 export function CostPanel({ runId, parameter, running }: { runId: string; parameter: string; running: boolean }) {
-  const [cost, setCost] = useState<RunCost | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let cancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = () => {
-      fetchRunCost(runId)
-        .then((c) => {
-          if (cancelled) return;
-          setCost(c);
-          setError(null);
-        })
-        .catch((err: unknown) => {
-          if (!cancelled) setError(`What the server spent could not be read: ${err instanceof Error ? err.message : String(err)}`);
-        })
-        .finally(() => {
-          if (!cancelled && running) timer = setTimeout(read, LIVE_REFRESH_MS);
-        });
-    };
-    read();
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [runId, running]);
+  const { value: cost, error } = usePolledRead(runId, () => fetchRunCost(runId), running, LIVE_REFRESH_MS, 'What the server spent could not be read');
 
   const rows = cost?.levels.map((l) => ({ level: l.level, cores: l.cores_used, perCore: l.qps_per_core })) ?? [];
   const empty =

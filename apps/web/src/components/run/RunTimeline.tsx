@@ -1,13 +1,13 @@
 'use client';
 
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { CartesianGrid, Line, LineChart, ReferenceArea, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
-import type { RunTimeline as RunTimelineBody } from '@kneeboard/contracts';
 import { fetchRunTimeline } from '../../lib/client-api.ts';
 import { bandAt, formatElapsed, prepareRunTimeline, type RunTimelineBand, type RunTimelineData } from '../../lib/run-timeline.ts';
 import { LATENCY_SERIES, QPS_SERIES } from '../../lib/series.ts';
 import { ChartPanel } from './ChartPanel.tsx';
+import { usePolledRead } from './usePolledRead.ts';
 import './run-timeline.css';
 import { AXIS_LABEL_STYLE, AXIS_LINE, AXIS_TICK, CHART_MARGIN, chartSize, GRID_STROKE, valueAxisProps } from './chart-style.ts';
 
@@ -101,34 +101,7 @@ function Charts({ data, parameter, onOpen }: { data: RunTimelineData; parameter:
  * read again every two seconds.
  */
 export function RunTimelinePanel({ runId, parameter, running, onOpenLevel }: { runId: string; parameter: string; running: boolean; onOpenLevel: (level: number) => void }) {
-  const [body, setBody] = useState<RunTimelineBody | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  // Read once, again every LIVE_REFRESH_MS while the run runs, and once more when it has ended
-  // (`running` turning false re-runs this with no timer).
-  useEffect(() => {
-    let cancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = () => {
-      fetchRunTimeline(runId)
-        .then((t) => {
-          if (cancelled) return;
-          setBody(t);
-          setError(null);
-        })
-        .catch((err: unknown) => {
-          if (!cancelled) setError(`The timeline could not be read: ${err instanceof Error ? err.message : String(err)}`);
-        })
-        .finally(() => {
-          if (!cancelled && running) timer = setTimeout(read, LIVE_REFRESH_MS);
-        });
-    };
-    read();
-    return () => {
-      cancelled = true;
-      clearTimeout(timer);
-    };
-  }, [runId, running]);
+  const { value: body, error } = usePolledRead(runId, () => fetchRunTimeline(runId), running, LIVE_REFRESH_MS, 'The timeline could not be read');
 
   const data = useMemo(() => (body === null ? null : prepareRunTimeline(body)), [body]);
   const empty = error ?? (body === null ? 'Reading the timeline…' : data === null || data.rows.length === 0 ? 'No request has completed yet.' : null);
