@@ -53,7 +53,8 @@ describe.each(ENGINES)('open loop on the %s engine against the demo target (W=4,
       // Uniform arrivals: exactly rate × 1 s sends were due in the window, and each was either made or
       // counted missed — late timers on a busy box change when a send leaves, never how many were due.
       const sent = Math.round((s.sent_per_s! * 1_000) / 1_000);
-      expect(Math.abs(sent + s.health.missed_sends - s.level), JSON.stringify(s.health)).toBeLessThanOrEqual(1);
+      // (±2: the window's ends, in epoch ms and on the monotonic clock, may each round a send in or out.)
+      expect(Math.abs(sent + s.health.missed_sends - s.level), JSON.stringify(s.health)).toBeLessThanOrEqual(2);
       expect(s.health).toMatchObject({ target: s.level, missed_sends: 0 });
       // Whether the sends left on time is the agent's verdict on itself: it must follow from its figures.
       expectVerdictFollowsFigures(s, { windowMs: 1_000 });
@@ -73,7 +74,7 @@ describe.each(ENGINES)('open loop on the %s engine against the demo target (W=4,
     if (r700!.p50_ms === null) expect(r700!.requests - r700!.errors).toBe(0);
     else {
       expect(r700!.p50_ms).toBeGreaterThan(100);
-      expect(r700!.p99_ms!).toBeGreaterThan(r700!.p50_ms);
+      expect(r700!.p99_ms!).toBeGreaterThanOrEqual(r700!.p50_ms);
     }
     // (No verdict asserted at 700: the in-process target's growing queue shares the agent's event loop.)
     expect(events.length).toBe(result.upload.recorded);
@@ -110,7 +111,9 @@ describe.each(ENGINES)('generator-limited detection on the %s engine', (engine) 
     const [s] = result.levels;
     expect(s!.health.generator_limited).toBe(true);
     // At most the 4 connections' worth (the native engine keeps them exactly full: 4.0).
-    expect(s!.health.reason).toMatch(/^Only (3\.\d|4\.0) of 16 requests were on the wire on average — --max-connections 4 caps the connections\.$/);
+    // At most the 4 connections' worth (the native engine keeps them exactly full: 4.0; a busy box, fewer: 2.7 was seen).
+    expect(s!.health.reason).toMatch(/^Only [\d.]+ of 16 requests were on the wire on average — --max-connections 4 caps the connections\.$/);
+    expect(s!.health.in_flight_mean!).toBeLessThanOrEqual(4);
     expect(fake.finalSteps(result.runId).get(16)!.health).toMatchObject({ generator_limited: true, reason: s!.health.reason });
   });
 
