@@ -75,7 +75,8 @@ export function renderPanel(spec: PanelSpec): string {
   for (const t of thresholds) {
     const ty = y(t.ms);
     out.push(`<g class="slo-threshold" data-ms="${t.ms}"><line x1="${x0}" x2="${x1}" y1="${ty}" y2="${ty}" stroke="${escapeXml(t.colour)}" class="slo-line"/>`);
-    out.push(`<text x="${x1 - 4}" y="${ty - 4}" text-anchor="end" fill="${escapeXml(t.colour)}" class="slo-label">${escapeXml(t.label)}</text></g>`);
+    // The colour as a style: the sheet's `text { fill }` would win over a fill attribute.
+    out.push(`<text x="${x1 - 4}" y="${ty - 4}" text-anchor="end" style="fill: ${escapeXml(t.colour)}" class="slo-label">${escapeXml(t.label)}</text></g>`);
   }
 
   if (spec.marker && spec.levels.length > 0) {
