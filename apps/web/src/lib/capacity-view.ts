@@ -126,8 +126,3 @@ export function snapshotCapacity(value: unknown): Capacity | null {
   const parsed = Capacity.safeParse((value as { capacity: unknown }).capacity);
   return parsed.success ? parsed.data : null;
 }
-
-/** The one-line capacity a Markdown embed carries under its image. */
-export function capacityMarkdownLine(view: CapacityView | null): string | null {
-  return view === null ? null : `${view.headline}.`;
-}
