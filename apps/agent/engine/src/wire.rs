@@ -38,6 +38,22 @@ pub struct Event {
     pub unparseable: u8,
 }
 
+impl Event {
+    /// A request on the wire when the step ended (sent, never answered): its times, no status.
+    pub fn cancelled(intended_ms: f64, sent_ms: f64, ended_ms: f64) -> Self {
+        Event {
+            intended_ms,
+            sent_ms,
+            ended_ms,
+            compute_ms: f64::NAN,
+            queue_ms: f64::NAN,
+            status: 0,
+            kind: KIND_CANCELLED,
+            unparseable: 0,
+        }
+    }
+}
+
 impl EventBatch {
     pub fn with_capacity(n: usize) -> Self {
         EventBatch {

@@ -438,16 +438,7 @@ impl Worker {
                     ..
                 } = o
                 {
-                    self.batch.push(Event {
-                        intended_ms: ms(intended_ns),
-                        sent_ms: ms(sent),
-                        ended_ms: ms(now),
-                        compute_ms: f64::NAN,
-                        queue_ms: f64::NAN,
-                        status: 0,
-                        kind: KIND_CANCELLED,
-                        unparseable: 0,
-                    });
+                    self.batch.push(Event::cancelled(ms(intended_ns), ms(sent), ms(now)));
                 }
             }
             self.close(i);

@@ -11,7 +11,7 @@ use crate::h2;
 use crate::loop_stats::LoopStats;
 use crate::sys::Timer;
 use crate::tls::HandshakeStats;
-use crate::wire::{Event, EventBatch, KIND_CANCELLED};
+use crate::wire::{Event, EventBatch};
 use conn::Conn;
 use mio::{Events, Poll, Token, Waker};
 use rustls::pki_types::ServerName;
@@ -398,16 +398,7 @@ impl Worker {
             let Some(c) = self.conns[i].as_mut() else { continue };
             if let Some(req) = c.req.take() {
                 if let Some(sent) = req.sent_ns {
-                    self.batch.push(Event {
-                        intended_ms: ms(req.intended_ns),
-                        sent_ms: ms(sent),
-                        ended_ms: ms(now),
-                        compute_ms: f64::NAN,
-                        queue_ms: f64::NAN,
-                        status: 0,
-                        kind: KIND_CANCELLED,
-                        unparseable: 0,
-                    });
+                    self.batch.push(Event::cancelled(ms(req.intended_ns), ms(sent), ms(now)));
                 }
             }
             self.close(i);
