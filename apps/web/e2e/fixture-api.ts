@@ -5,6 +5,7 @@
  *   GET /api/v1/runs/{id}/analysis              RunAnalysis
  *   GET /api/v1/runs/{id}/levels/{level}        LevelDetail made from rows consistent with the curve (fixture-level-detail.ts)
  *   GET /api/v1/runs/{id}/timeline              RunTimeline from the steps and curve (fixture-timeline.ts)
+ *   GET /api/v1/runs/{id}/cost                  RunCost of a run without server metrics (no levels)
  *   GET /api/v1/runs/{id}/live                  SSE: `snapshot` (full RunDetail) on connect and on
  *                                               every change, `end` once the run is over
  * plus one live run that gains a level every `liveStepMs`, and (fixture-review-routes.ts) the
@@ -188,6 +189,10 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
     if (parts.length === 5 && parts[4] === 'analysis') {
       const d = find(id);
       return d?.analysis ? sendJson(res, 200, d.analysis) : notFound(res, `no run ${id}`);
+    }
+    // The fixture runs read no server metrics: the answer the real API gives such a run.
+    if (parts.length === 5 && parts[4] === 'cost') {
+      return find(id) ? sendJson(res, 200, { levels: [], verdict: null }) : notFound(res, `no run ${id}`);
     }
     if (parts.length === 5 && parts[4] === 'timeline') {
       const d = find(id);
