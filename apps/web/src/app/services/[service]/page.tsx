@@ -34,8 +34,10 @@ export default async function ServicePage({ params }: { params: Params }) {
   }
   if (releases.length === 0) notFound();
   const views = releaseViews(releases);
-  // The history's series and change points; an API without it (or a read it refuses) leaves the simple trend.
-  const history = await callWithCredential(ENDPOINTS.serviceHistory, { params: { service } }, await requestCredential());
+  // The history's series and change points; an API without it (or a read it refuses) leaves the simple
+  // trend. A cold history of many runs takes the API a while: the page does not wait for it (3 s), the
+  // API goes on and keeps the answer for the next visit.
+  const history = await callWithCredential(ENDPOINTS.serviceHistory, { params: { service } }, await requestCredential(), 3_000);
   const trends = history.ok ? historyTrends(service, history.value) : [];
   const runs = views.reduce((n, v) => n + v.runs.length, 0);
   return (
