@@ -45,9 +45,15 @@ let served: Served;
 
 /**
  * One handler for every server: counts the request by version, answers with Server-Timing after
- * ≥ 3 ms (timers are late, never early), so a latency is never below the 2.5 ms compute it
- * reports (the recorder clamps the part to the whole).
+ * ≥ 3 ms (timers are late, never early). The agent's latency is still sometimes below the 2.5 ms
+ * compute it reports: on a busy box the engine can be descheduled between writing a request and
+ * reading the clock for its send time. The recorder then clamps the part to the whole (see
+ * `timingRead`).
  */
+/** The Server-Timing values as sent, or clamped to the latency where the agent measured less (never anything else). */
+const timingRead = (e: { latency: number; compute: number | null; queue: number | null }) =>
+  (e.compute === 2.5 || (e.compute === e.latency && e.latency < 2.5)) && (e.queue === 1.5 || (e.queue === e.latency && e.latency < 1.5));
+
 function answer(req: { httpVersion: string; stream?: { session?: ServerHttp2Session } }, res: { writeHead(s: number, h: Record<string, string>): void; end(b: string): void; on(e: 'close', f: () => void): void }): void {
   served.byVersion[req.httpVersion] = (served.byVersion[req.httpVersion] ?? 0) + 1;
   const session = req.stream?.session;
@@ -121,10 +127,12 @@ describe('HTTP/2 on the native engine', () => {
     expect(served.byVersion['2.0']! - 1).toBe(events.length);
     expect(served.byVersion['1.1']).toBeUndefined();
     expect(events.length).toBeGreaterThan(C);
-    expect(events.every((e) => e.status === 200 && e.compute === 2.5 && e.queue === 1.5)).toBe(true);
+    expect(events.every((e) => e.status === 200 && timingRead(e))).toBe(true);
     const [level] = result.levels;
     expect(level!.errors).toBe(0);
-    expect(level!.compute_p50_ms).toBeCloseTo(2.5, 2);
+    expect(level!.compute_p50_ms).toBeGreaterThan(0);
+    // The rollup's sketch is within 1% (DDSketch).
+    expect(level!.compute_p50_ms).toBeLessThanOrEqual(2.5 * 1.01);
     // Never more streams than the level, nor than the server allows on one connection; the level
     // needs ⌈20 / 8⌉ = 3 connections (and the preflight had its own).
     expect(served.maxActive).toBeLessThanOrEqual(C + 1);
@@ -149,7 +157,7 @@ describe('HTTP/2 on the native engine', () => {
     // Every request of the step over HTTP/2; the one HTTP/1.1 request is the CLI's preflight.
     expect(served.byVersion).toEqual({ '2.0': events.length, '1.1': 1 });
     expect(result.levels[0]!.tls_handshakes!.count).toBe(1);
-    expect([...new Set(events.map((e) => e.compute))]).toEqual([2.5]);
+    expect(events.every(timingRead)).toBe(true);
   });
 
   it('--http auto over TLS falls back to HTTP/1.1 where the server offers only that', async () => {
@@ -158,7 +166,7 @@ describe('HTTP/2 on the native engine', () => {
     const events = fake.events(result.runId);
     expect(events.length).toBeGreaterThan(0);
     expect(served.byVersion).toEqual({ '1.1': events.length + 1 });
-    expect([...new Set(events.map((e) => `${e.status} ${e.compute}`))]).toEqual(['200 2.5']);
+    expect(events.every((e) => e.status === 200 && timingRead(e))).toBe(true);
   });
 
   it('--http2 over TLS offers only h2: the same server counts HTTP/2 requests only (the preflight too)', async () => {
