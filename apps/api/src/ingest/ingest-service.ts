@@ -1,5 +1,5 @@
-import { BatchIdReused, finishRun, markRunDeleted, purgeRun, runRowsLeft, updateRun, upsertStep, type Arrival, type Db, type EventStore, type Recovered } from '@kneeboard/clickhouse';
-import type { IngestResponse, Run, RunStatus, StepWindow } from '@kneeboard/contracts';
+import { BatchIdReused, finishRun, insertServerMetrics, markRunDeleted, purgeRun, runRowsLeft, updateRun, upsertStep, type Arrival, type Db, type EventStore, type Recovered } from '@kneeboard/clickhouse';
+import type { IngestResponse, Run, RunStatus, ServerMetricsBatch, StepWindow } from '@kneeboard/contracts';
 import { BatchRejected, decodeArrowBatch, decodeJsonBatch, encodeArrowColumns, type DecodedBatch, type EventBounds } from '@kneeboard/event-wire';
 import { HttpError } from '../errors.ts';
 import { eventBounds, refuseLateWrite } from './run-lifecycle.ts';
@@ -63,6 +63,12 @@ export class IngestService {
   /** Records a step window (checked by the caller). */
   async recordStep(runId: string, window: StepWindow): Promise<void> {
     await upsertStep(this.db, runId, window);
+    this.#changed(runId);
+  }
+
+  /** Stores what the server spent during a step (checked by the caller). */
+  async recordServerMetrics(runId: string, batch: ServerMetricsBatch): Promise<void> {
+    await insertServerMetrics(this.db, runId, batch);
     this.#changed(runId);
   }
 

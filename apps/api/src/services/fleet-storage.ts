@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { appendFleetLog, markFleetSeen, readFleetLog, readFleetSeen, recentFleetPlans, upsertStep, writeFleetAgent, writeFleetSteps, type Db } from '@kneeboard/clickhouse';
+import { appendFleetLog, markFleetSeen, readFleetLog, readFleetSeen, recentFleetPlans, writeFleetAgent, writeFleetSteps, type Db } from '@kneeboard/clickhouse';
+import type { StepWindow } from '@kneeboard/contracts';
 import type { IngestService } from '../ingest/ingest-service.ts';
 import type { LiveHub } from '../live/live-hub.ts';
 import { FleetCoordinator, type FleetStore } from './fleet-coordinator.ts';
@@ -46,11 +47,10 @@ export function createFleetCoordinator(db: Db, hub: LiveHub, ingest: IngestServi
       }
     },
   };
-  async function stepWindow(runId: string, window: Parameters<typeof upsertStep>[2]): Promise<void> {
+  // Through the write path, which tells the live views (and every other listener) the run changed.
+  async function stepWindow(runId: string, window: StepWindow): Promise<void> {
     if (deleted(runId)) return;
-    await upsertStep(db, runId, window);
-    ingest.runs.invalidate(runId);
-    hub.notify(runId);
+    await ingest.recordStep(runId, window);
   }
   // Sub-millisecond epoch time: the barrier and the clock exchange are judged in milliseconds.
   const coordinator = new FleetCoordinator(store, { now: () => performance.timeOrigin + performance.now(), onError });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { costMarkdown } from '@kneeboard/analysis';
-import { insertServerMetrics, listSteps } from '@kneeboard/clickhouse';
+import { listSteps } from '@kneeboard/clickhouse';
 import { ENDPOINTS, MAX_SERVER_METRIC_POINTS } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { HttpError } from '../../errors.ts';
@@ -13,7 +13,7 @@ import { routeOf } from '../endpoint-route.ts';
 const SECOND_SLACK_S = 60;
 
 /** What the server spent during each step: written by the agent, read as each level's cost. */
-export const serverMetricRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hub, ingest }) => {
+export const serverMetricRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, ingest }) => {
   app.route({
     ...routeOf(ENDPOINTS.postServerMetrics),
     // Before the body is validated point by point: too many points is a 413, not a slow 400.
@@ -34,8 +34,7 @@ export const serverMetricRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
       const to = Math.ceil((step.ended_at ?? Date.now()) / 1000) + SECOND_SLACK_S;
       const outside = batch.points.findIndex((p) => p.second < from || p.second > to);
       if (outside >= 0) throw new HttpError(400, `second ${batch.points[outside]!.second} lies outside level ${batch.level}'s window (±${SECOND_SLACK_S} s)`, `points[${outside}].second`);
-      await orUnavailable('the server metrics', () => insertServerMetrics(db, id, batch));
-      hub.notify(id);
+      await orUnavailable('the server metrics', () => ingest.recordServerMetrics(id, batch));
       return { ok: true as const, points: batch.points.length };
     },
   });
