@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { startListeningProcess } from './listening-process.ts';
 
 /**
  * A target that answers nothing until `n` requests are waiting at once, then holds them `holdMs`
@@ -30,31 +30,8 @@ const SELF = fileURLToPath(import.meta.url);
 
 /** In its own process, so the agent under test has its event loop (and the target its own) to itself. */
 export async function startBarrierTarget(o: { n: number; holdMs: number; idleMs: number }): Promise<BarrierTarget> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SELF, String(o.n), String(o.holdMs), String(o.idleMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`barrier target did not start:\n${output}`)), 15_000);
-    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-      output += d;
-      const m = /listening on (http:\/\/\S+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
-    child.once('exit', (code) => reject(new Error(`barrier target exited with ${code}:\n${output}`)));
-  });
-  return {
-    url,
-    stats: async () => (await (await fetch(`${url}/stats`)).json()) as BarrierStats,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const { url, stop } = await startListeningProcess('barrier target', ['--import', 'tsx', SELF, String(o.n), String(o.holdMs), String(o.idleMs)]);
+  return { url, stats: async () => (await (await fetch(`${url}/stats`)).json()) as BarrierStats, stop };
 }
 
 function serve(n: number, holdMs: number, idleMs: number): void {
