@@ -16,6 +16,32 @@ export type EventColumnName = (typeof EVENT_COLUMNS)[number];
 export const NULLABLE_EVENT_COLUMNS: ReadonlySet<EventColumnName> = new Set(['compute_ms', 'queue_ms']);
 
 /**
+ * The optional column of request names (endpoint / request label: `search`, `GET /cart/{id}`).
+ * Absent, null or '' is "no name": a run without names is one curve, as before names existed.
+ */
+export const EVENT_NAME_COLUMN = 'name';
+
+/** The longest event name, in UTF-16 code units like every other label's limit. */
+export const MAX_EVENT_NAME_LENGTH = 200;
+
+/**
+ * How many distinct names one run may hold (the API's KNEEBOARD_MAX_NAMES_PER_RUN): a name is a
+ * curve and a rollup key, so a URL with ids in it used as a name would explode storage — a batch
+ * that would take a run past the cap is refused whole with a 400 naming it.
+ */
+export const DEFAULT_MAX_NAMES_PER_RUN = 200;
+
+/**
+ * One event's name: one line of visible text (the rules of every label, `text.ts`), at most
+ * MAX_EVENT_NAME_LENGTH long, not trimmed (the name is kept as the tool wrote it); '' is no name.
+ */
+export const EventName = z
+  .string()
+  .max(MAX_EVENT_NAME_LENGTH, `must be at most ${MAX_EVENT_NAME_LENGTH} characters`)
+  .superRefine(plainLine)
+  .meta(LINE);
+
+/**
  * How far an event's completion time may lie outside its run's known time span (created_at, the
  * step windows, and now while the run takes data): clocks of load hosts drift, but not by hours.
  */
@@ -53,6 +79,8 @@ export const EventBatch = z
     compute_ms: column(IngestMillis.nullable()),
     queue_ms: column(IngestMillis.nullable()),
     status: column(z.number().int().min(0).max(999)),
+    /** Optional: each request's name; null or '' for a request without one. */
+    name: column(EventName.nullable()).optional(),
   })
   .superRefine((b, ctx) => {
     const n = b.level.length;
@@ -65,6 +93,9 @@ export const EventBatch = z
           message: `has ${b[field].length} entries but level has ${n}: all arrays must have equal length`,
         });
       }
+    }
+    if (b.name !== undefined && b.name.length !== n) {
+      ctx.addIssue({ code: 'custom', path: [EVENT_NAME_COLUMN], message: `has ${b.name.length} entries but level has ${n}: all arrays must have equal length` });
     }
   });
 export type EventBatch = z.infer<typeof EventBatch>;

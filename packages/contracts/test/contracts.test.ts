@@ -28,6 +28,14 @@ describe('EventBatch', () => {
     expect(fields({ ts_ms: [T, 1.5] })).toEqual(['ts_ms[1]']);
   });
 
+  it('takes an optional name per request, null for none, with the label rules and at most 200 characters', () => {
+    expect(EventBatch.parse({ ...batch, name: ['search', null] }).name).toEqual(['search', null]);
+    const fields = (b: object) => EventBatch.safeParse({ ...batch, ...b }).error?.issues.map((i) => formatPath(i.path));
+    expect(fields({ name: ['ok', 'x'.repeat(201)] })).toEqual(['name[1]']);
+    expect(fields({ name: ['a\u0000b', 'ok'] })).toEqual(['name[0]']);
+    expect(fields({ name: ['ok'] })).toEqual(['name']);
+  });
+
   it('caps a batch at MAX_BATCH_EVENTS', () => {
     const n = MAX_BATCH_EVENTS + 1;
     const r = EventBatch.safeParse({ ...batch, level: new Array(n).fill(1), ts_ms: new Array(n).fill(T), latency_ms: new Array(n).fill(1), compute_ms: new Array(n).fill(null), queue_ms: new Array(n).fill(null), status: new Array(n).fill(200) });

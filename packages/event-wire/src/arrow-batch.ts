@@ -11,14 +11,16 @@ import {
   Field,
   Struct,
   Uint16,
+  Utf8,
   type Data,
   type Float,
 } from 'apache-arrow';
-import { EVENT_COLUMNS, MAX_BATCH_EVENTS, NULLABLE_EVENT_COLUMNS, type EventColumnName } from '@kneeboard/contracts';
+import { EVENT_COLUMNS, EVENT_NAME_COLUMN, MAX_BATCH_EVENTS, NULLABLE_EVENT_COLUMNS, type EventColumnName } from '@kneeboard/contracts';
 import { arrowStructureProblem } from './arrow-structure.ts';
 import { BatchRejected, IssueList } from './batch-error.ts';
 import { checkColumn, checkEvents } from './check-column.ts';
-import type { EventColumns } from './columns.ts';
+import type { EventColumns, EventNames } from './columns.ts';
+import { NameDictionary } from './names.ts';
 import { COLUMN_RULES, tsRule, type EventBounds } from './rules.ts';
 
 type NumericData = Data<Int | Float>;
@@ -61,8 +63,12 @@ function schemaIssues(batches: RecordBatch[], fields: ReadonlyArray<Field>, issu
       issues.add(name, `expected ${name === 'status' ? 'an integer' : 'a float64 (or other numeric)'} column, got ${String(field.type)}`);
     }
   }
+  const nameField = fields.find((f) => f.name === EVENT_NAME_COLUMN);
+  if (nameField && !DataType.isUtf8(nameField.type)) issues.add(EVENT_NAME_COLUMN, `expected a utf8 (string) column, got ${String(nameField.type)}`);
   for (const name of names) {
-    if (!(EVENT_COLUMNS as readonly string[]).includes(name)) issues.add(name, `unknown column; expected only ${EVENT_COLUMNS.join(', ')}`);
+    if (!(EVENT_COLUMNS as readonly string[]).includes(name) && name !== EVENT_NAME_COLUMN) {
+      issues.add(name, `unknown column; expected only ${EVENT_COLUMNS.join(', ')} and the optional ${EVENT_NAME_COLUMN}`);
+    }
   }
   const rows = batches.reduce((s, b) => s + b.numRows, 0);
   if (rows === 0) issues.add('level', 'a batch needs at least one event');
@@ -112,8 +118,66 @@ export function decodeArrowBatch(bytes: Uint8Array, bounds: EventBounds): ArrowD
     status: toUint16(out.status!),
   };
   checkEvents(columns, bounds, issues);
+  const hasNames = schema.fields.some((f) => f.name === EVENT_NAME_COLUMN);
+  const name = hasNames ? readNames(batches.map((b) => b.getChild(EVENT_NAME_COLUMN)!.data as Data<Utf8>[]).flat(), n, issues) : undefined;
   issues.throwIfAny();
-  return { columns, canonical: batches.length === 1 && sameSchema(schema) };
+  // A name column with no name in it is stored as a batch without one: re-encoded, not passed on.
+  const canonical = batches.length === 1 && sameSchema(schema, name !== undefined);
+  return { columns: name ? { ...columns, name } : columns, canonical };
+}
+
+/**
+ * The name column (utf8, null for no name) into its dictionary. A stream's strings are decoded
+ * once each: when a chunk's bytes are all ASCII (the usual endpoint name) the whole buffer is one
+ * string and each name a substring of it; otherwise each is decoded as UTF-8, bytes that are not
+ * UTF-8 refused naming the entry.
+ */
+function readNames(chunks: Data<Utf8>[], n: number, issues: IssueList): EventNames | undefined {
+  const dict = new NameDictionary(n);
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  let at = 0;
+  for (const data of chunks) {
+    const offsets = data.valueOffsets;
+    const bytes = data.values;
+    const start = offsets[data.offset] ?? 0;
+    const end = offsets[data.offset + data.length] ?? start;
+    const ascii = isAscii(bytes, start, end);
+    const whole = ascii ? latin1(bytes.subarray(start, end)) : '';
+    const bitmap = data.nullCount > 0 ? data.nullBitmap : undefined;
+    for (let i = 0; i < data.length; i++, at++) {
+      const bit = data.offset + i;
+      if (bitmap && (bitmap[bit >> 3]! & (1 << (bit & 7))) === 0) continue;
+      const from = offsets[bit]!;
+      const to = offsets[bit + 1]!;
+      if (from === to) continue;
+      let value: string;
+      if (ascii) value = whole.substring(from - start, to - start);
+      else {
+        try {
+          value = utf8.decode(bytes.subarray(from, to));
+        } catch {
+          issues.add(`${EVENT_NAME_COLUMN}[${at}]`, 'is not valid UTF-8');
+          if (issues.full) return undefined;
+          continue;
+        }
+      }
+      dict.set(at, value, issues);
+      if (issues.full) return undefined;
+    }
+  }
+  return dict.result();
+}
+
+function isAscii(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (bytes[i]! > 0x7f) return false;
+  return true;
+}
+
+/** ASCII bytes as a string, in slices (String.fromCharCode takes a bounded number of arguments). */
+function latin1(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
+  return out;
 }
 
 /** A checked status column (integers 0–999) as uint16. */
@@ -170,21 +234,41 @@ function validityOf(values: Float64Array): { bitmap: Uint8Array | undefined; nul
   return { bitmap, nulls };
 }
 
-const SCHEMA = new Schema(
-  EVENT_COLUMNS.map((name) => new Field(name, name === 'status' ? new Uint16() : new Float64(), NULLABLE_EVENT_COLUMNS.has(name))),
-);
+const NUMERIC_FIELDS = EVENT_COLUMNS.map((name) => new Field(name, name === 'status' ? new Uint16() : new Float64(), NULLABLE_EVENT_COLUMNS.has(name)));
+const SCHEMA = new Schema(NUMERIC_FIELDS);
+/** A batch with names: the same columns, then `name` (utf8, '' for a request without one). */
+const NAMED_SCHEMA = new Schema([...NUMERIC_FIELDS, new Field(EVENT_NAME_COLUMN, new Utf8(), false)]);
 
 /** The stream's schema is exactly the canonical one (names, order, types; nullability may be stricter). */
-function sameSchema(schema: Schema): boolean {
+function sameSchema(schema: Schema, named: boolean): boolean {
+  const want = named ? NAMED_SCHEMA : SCHEMA;
   return (
-    schema.fields.length === SCHEMA.fields.length &&
-    schema.fields.every((f, i) => f.name === SCHEMA.fields[i]!.name && f.type.toString() === SCHEMA.fields[i]!.type.toString())
+    schema.fields.length === want.fields.length &&
+    schema.fields.every((f, i) => f.name === want.fields[i]!.name && f.type.toString() === want.fields[i]!.type.toString())
   );
+}
+
+/** The name column as utf8: each distinct name encoded once, then copied per request. */
+function nameData(names: EventNames, n: number): Data<Utf8> {
+  const encoder = new TextEncoder();
+  const encoded = names.values.map((v) => encoder.encode(v));
+  const offsets = new Int32Array(n + 1);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    total += encoded[names.index[i]!]?.length ?? 0;
+    offsets[i + 1] = total;
+  }
+  const bytes = new Uint8Array(total);
+  for (let i = 0; i < n; i++) {
+    const e = encoded[names.index[i]!];
+    if (e && e.length > 0) bytes.set(e, offsets[i]!);
+  }
+  return makeData({ type: new Utf8(), length: n, nullCount: 0, valueOffsets: offsets, data: bytes });
 }
 
 /**
  * The canonical Arrow IPC stream of a batch: one record batch, float64 columns (null where NaN
- * marks it in compute_ms/queue_ms) and a uint16 status. What the SDK sends and what the API hands
+ * marks it in compute_ms/queue_ms), a uint16 status and, when the batch has names, a utf8 `name`. What the SDK sends and what the API hands
  * to ClickHouse; deterministic, so the same events always encode to the same bytes.
  */
 export function encodeArrowColumns(c: EventColumns): Uint8Array {
@@ -194,9 +278,11 @@ export function encodeArrowColumns(c: EventColumns): Uint8Array {
     const values = c[name] as Float64Array;
     const { bitmap, nulls } = NULLABLE_EVENT_COLUMNS.has(name) ? validityOf(values) : { bitmap: undefined, nulls: 0 };
     return makeData({ type: field.type as Float64, length: c.length, nullCount: nulls, data: values, nullBitmap: bitmap });
-  });
-  const struct = makeData({ type: new Struct(SCHEMA.fields), length: c.length, nullCount: 0, children });
-  return RecordBatchStreamWriter.writeAll([new RecordBatch(SCHEMA, struct)]).toUint8Array(true);
+  }) as Data[];
+  const schema = c.name ? NAMED_SCHEMA : SCHEMA;
+  if (c.name) children.push(nameData(c.name, c.length));
+  const struct = makeData({ type: new Struct(schema.fields), length: c.length, nullCount: 0, children });
+  return RecordBatchStreamWriter.writeAll([new RecordBatch(schema, struct)]).toUint8Array(true);
 }
 
 /** IEEE 754 half precision → number (Arrow keeps Float16 as raw Uint16). */

@@ -1,13 +1,18 @@
 import { DataType, MessageHeader, MessageReader, Precision, type Field, type Float, type Int, type Schema } from 'apache-arrow';
 import { MAX_BATCH_EVENTS } from '@kneeboard/contracts';
 
-/** Bytes per value of the numeric types a batch may use; null for any other type (refused later, naming the column). */
-function bytesPerValue(field: Field): number | null {
+/**
+ * Bytes per value of the numeric types a batch may use, 'utf8' for the name column's strings
+ * (validity, int32 offsets, bytes: three buffers); null for any other type (refused later, naming
+ * the column).
+ */
+function bytesPerValue(field: Field): number | 'utf8' | null {
   if (DataType.isInt(field.type)) return (field.type as Int).bitWidth / 8;
   if (DataType.isFloat(field.type)) {
     const p = (field.type as Float).precision;
     return p === Precision.HALF ? 2 : p === Precision.SINGLE ? 4 : 8;
   }
+  if (DataType.isUtf8(field.type)) return 'utf8';
   return null;
 }
 
@@ -39,6 +44,9 @@ export function arrowStructureProblem(bytes: Uint8Array): { field: string; messa
         if (problem) return problem;
         rows += header.length;
         if (rows > MAX_BATCH_EVENTS) return { field: 'level', message: `at most ${MAX_BATCH_EVENTS} events per batch` };
+        const offsets = stringOffsetsProblem(header, reader.readMessageBody(bodyLength), schema);
+        if (offsets) return offsets;
+        continue;
       } else if (message.headerType === MessageHeader.DictionaryBatch) {
         return { field: 'body', message: 'dictionary batches are not supported: send plain numeric columns' };
       } else {
@@ -71,23 +79,57 @@ function recordBatchProblem(h: BatchHeader, bodyLength: number, schema: Schema):
     }
   }
   const widths = schema.fields.map(bytesPerValue);
-  // Only flat numeric columns are accepted; with any other type the column check names it.
+  // Only flat numeric columns and utf8 names are accepted; with any other type the column check names it.
   if (widths.some((w) => w === null)) return null;
-  if (h.nodes.length !== schema.fields.length || h.buffers.length !== 2 * schema.fields.length) {
+  const buffers = widths.reduce<number>((s, w) => s + (w === 'utf8' ? 3 : 2), 0);
+  if (h.nodes.length !== schema.fields.length || h.buffers.length !== buffers) {
     return { field: 'body', message: `a record batch has ${h.nodes.length} field nodes and ${h.buffers.length} buffers for ${schema.fields.length} columns` };
   }
-  for (let i = 0; i < schema.fields.length; i++) {
+  for (let i = 0, b = 0; i < schema.fields.length; i++) {
     const name = schema.fields[i]!.name;
     const node = h.nodes[i]!;
-    const validity = h.buffers[2 * i]!;
-    const values = h.buffers[2 * i + 1]!;
+    const width = widths[i]!;
+    const validity = h.buffers[b]!;
+    const values = h.buffers[b + 1]!;
+    b += width === 'utf8' ? 3 : 2;
     if (node.length !== n) return { field: name, message: `has ${node.length} entries in a record batch of ${n} rows` };
     if (!plausible(node.nullCount) || node.nullCount > n) return { field: name, message: `declares ${node.nullCount} nulls in ${n} entries` };
     if (node.nullCount > 0 && validity.length < Math.ceil(n / 8)) {
       return { field: name, message: `its validity bitmap has ${validity.length} bytes; ${n} entries need ${Math.ceil(n / 8)}` };
     }
-    const need = n * (widths[i] as number);
-    if (values.length < need) return { field: name, message: `its values buffer has ${values.length} bytes; ${n} entries need ${need}` };
+    const need = width === 'utf8' ? (n === 0 ? 0 : (n + 1) * 4) : n * width;
+    if (values.length < need) return { field: name, message: `its ${width === 'utf8' ? 'offsets' : 'values'} buffer has ${values.length} bytes; ${n} entries need ${need}` };
+  }
+  return null;
+}
+
+/**
+ * A utf8 column's offsets, read from the body: starting at or after 0, never decreasing, and
+ * ending inside its bytes buffer. apache-arrow reads whatever they say; a string cannot lie
+ * outside the bytes it is cut from.
+ */
+function stringOffsetsProblem(h: BatchHeader, body: Uint8Array, schema: Schema): { field: string; message: string } | null {
+  const n = h.length;
+  if (n === 0) return null;
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  for (let i = 0, b = 0; i < schema.fields.length; i++) {
+    const width = bytesPerValue(schema.fields[i]!);
+    if (width === null) return null;
+    if (width !== 'utf8') {
+      b += 2;
+      continue;
+    }
+    const offsets = h.buffers[b + 1]!;
+    const bytes = h.buffers[b + 2]!;
+    b += 3;
+    let last = 0;
+    for (let k = 0; k <= n; k++) {
+      const v = view.getInt32(offsets.offset + 4 * k, true);
+      if (v < last || v > bytes.length) {
+        return { field: schema.fields[i]!.name, message: `its string offsets are broken at entry ${k} (${v}; bytes buffer of ${bytes.length})` };
+      }
+      last = v;
+    }
   }
   return null;
 }

@@ -1,7 +1,8 @@
-import { EVENT_COLUMNS, MAX_BATCH_EVENTS, textProblem, type EventColumnName } from '@kneeboard/contracts';
+import { EVENT_COLUMNS, EVENT_NAME_COLUMN, MAX_BATCH_EVENTS, textProblem, type EventColumnName } from '@kneeboard/contracts';
 import { IssueList } from './batch-error.ts';
 import { checkColumn, checkEvents } from './check-column.ts';
-import { allocateColumns, type DecodedBatch } from './columns.ts';
+import { allocateColumns, type DecodedBatch, type EventNames } from './columns.ts';
+import { NameDictionary } from './names.ts';
 import { COLUMN_RULES, tsRule, type EventBounds } from './rules.ts';
 
 function idField(body: Record<string, unknown>, name: 'batch_id' | 'agent_id', issues: IssueList): string {
@@ -40,6 +41,11 @@ export function decodeJsonBatch(body: unknown, bounds: EventBounds): DecodedBatc
     if (!Array.isArray(raw)) issues.add(name, raw === undefined ? 'required' : `expected an array, got ${raw === null ? 'null' : typeof raw}`);
     else if (name !== 'level' && raw.length !== n) issues.add(name, `has ${raw.length} entries but level has ${n}: all arrays must have equal length`);
   }
+  const rawNames = b[EVENT_NAME_COLUMN];
+  if (rawNames !== undefined && rawNames !== null) {
+    if (!Array.isArray(rawNames)) issues.add(EVENT_NAME_COLUMN, `expected an array of strings, got ${typeof rawNames}`);
+    else if (rawNames.length !== n) issues.add(EVENT_NAME_COLUMN, `has ${rawNames.length} entries but level has ${n}: all arrays must have equal length`);
+  }
   issues.throwIfAny();
 
   const columns = allocateColumns(n);
@@ -54,9 +60,22 @@ export function decodeJsonBatch(body: unknown, bounds: EventBounds): DecodedBatc
   }
   issues.throwIfAny();
   checkEvents(columns, bounds, issues);
+  const name = Array.isArray(rawNames) ? readNames(rawNames, issues) : undefined;
   issues.throwIfAny();
   columns.status.set(status);
-  return { batch_id, agent_id, columns };
+  return { batch_id, agent_id, columns: name ? { ...columns, name } : columns };
+}
+
+/** The optional name column: a string per request, null or '' for none. */
+function readNames(raw: unknown[], issues: IssueList): EventNames | undefined {
+  const dict = new NameDictionary(raw.length);
+  for (let i = 0; i < raw.length; i++) {
+    const v = raw[i];
+    if (typeof v === 'string') dict.set(i, v, issues);
+    else if (v !== null) issues.add(`${EVENT_NAME_COLUMN}[${i}]`, `expected a string or null, got ${typeof v}`);
+    if (issues.full) break;
+  }
+  return dict.result();
 }
 
 /** Numbers as they are, null as NaN; anything else is an issue. */
