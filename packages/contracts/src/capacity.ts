@@ -111,8 +111,10 @@ export type CapacityProjection = z.infer<typeof CapacityProjection>;
 export const CapacitySide = z.object({
   /** Runs on the side, and how many of them have a capacity (a level that holds). */
   runs: z.number().int().positive(),
-  /** Geometric mean of the runs' capacity QPS; null when a run has none. */
+  /** Geometric mean of the runs' capacity QPS; null when a run has none. With repeats judged together (the comparison's pooled decision), the QPS at the level the pooled samples hold. */
   qps: z.number().nonnegative().nullable(),
+  /** The level capacity holds at, when one decision was made for the side (one run, or its repeats' samples pooled). Absent where each run was judged alone. */
+  level: Level.nullable().optional(),
   /** Where capacity lies: from the runs' brackets (last level that holds … first that breaks), or the repeats' spread. `high` null: no run broke, so no upper bound. */
   low: z.number().nonnegative(),
   high: z.number().nonnegative().nullable(),

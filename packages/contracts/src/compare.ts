@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EpochMs, Level, RunId } from './common.ts';
 import { KneeBracket } from './analysis.ts';
+import { CapacityChange, SloParam } from './capacity.ts';
 import { Run } from './run.ts';
 
 export const MAX_COMPARED_HEADS = 7;
@@ -105,6 +106,43 @@ export const NoiseBasis = z.object({
 });
 export type NoiseBasis = z.infer<typeof NoiseBasis>;
 
+/** A relative change of one figure, head against base: the sides' values, head ÷ base − 1, its interval (null where none can be made). */
+export const FigureChange = z.object({
+  base: z.number().nullable(),
+  head: z.number().nullable(),
+  change: z.number().nullable(),
+  ci_low: z.number().nullable(),
+  ci_high: z.number().nullable(),
+});
+export type FigureChange = z.infer<typeof FigureChange>;
+
+/**
+ * What a level's change cost the server, where both sides have server metrics there: the QPS
+ * change (the level's own `qps` delta, interval included) against the change in CPU cores used.
+ */
+export const LevelCostChange = z.object({
+  level: Level,
+  qps: FigureChange,
+  /** Cores used (the mean of the measured window; a group's geometric mean over its runs). The interval needs two or more runs a side. */
+  cores_used: FigureChange,
+  /** QPS per core used: (1 + QPS change) ÷ (1 + CPU change) − 1; no interval of its own. */
+  qps_per_core: FigureChange,
+  /** The level's verdicts are `not comparable` (an agent was the limit): the figures are shown, never called. */
+  not_comparable: z.boolean(),
+  /** `+8% [+5%…+11%] QPS for +31% CPU at 64`. */
+  sentence: z.string(),
+});
+export type LevelCostChange = z.infer<typeof LevelCostChange>;
+
+export const CostComparison = z.object({
+  levels: z.array(LevelCostChange),
+  /** Where the CPU intervals come from: two or more runs a side with metrics at a level (`repeats`), or none (`single run`). */
+  basis: z.enum(['repeats', 'single run']),
+  /** One sentence on how the figures were made. */
+  note: z.string(),
+});
+export type CostComparison = z.infer<typeof CostComparison>;
+
 export const HeadComparison = z.object({
   /** The head group's first run; `runs` has them all. */
   run: Run,
@@ -112,6 +150,10 @@ export const HeadComparison = z.object({
   noise: NoiseBasis,
   levels: z.array(LevelComparison),
   overall: OverallComparison,
+  /** Capacity at the query's SLOs (`slo=`), base against this head; absent without `slo=`. */
+  capacity: CapacityChange.optional(),
+  /** Cost changes per level where both sides have server metrics; absent when none does. */
+  cost: CostComparison.optional(),
 });
 export type HeadComparison = z.infer<typeof HeadComparison>;
 
@@ -211,5 +253,7 @@ export const CompareQuery = z.object({
    * says the cut-off it used (`noise.history.asof`); without it, the newest basis is used.
    */
   noise_asof: z.coerce.number().int().positive().max(4_102_444_800_000).optional(),
+  /** Capacity at these SLOs for base and each head (`p99<=50ms,errors<=1%`, or the parameter repeated); a bad clause is a 400 naming it. */
+  slo: SloParam.optional(),
 });
 export type CompareQuery = z.infer<typeof CompareQuery>;

@@ -1,5 +1,5 @@
 import { listRuns, type Db } from '@kneeboard/clickhouse';
-import { MAX_RUNS_PER_GROUP, type CompareQuery, type RunGroupRef } from '@kneeboard/contracts';
+import { MAX_RUNS_PER_GROUP, type CompareQuery, type RunGroupRef, type SloClause } from '@kneeboard/contracts';
 import { HttpError } from '../errors.ts';
 
 /** A comparison with every side as run ids: what buildComparison reads. */
@@ -9,6 +9,8 @@ export interface ResolvedCompare {
   min_effect: number;
   /** Pins the run-to-run history a single-run side borrows (epoch ms); the newest when absent. */
   noise_asof?: number | undefined;
+  /** Capacity at these SLOs for base and each head (`slo=`); none when absent. */
+  slo?: SloClause[] | undefined;
 }
 
 /**
@@ -25,5 +27,5 @@ async function resolveSide(db: Db, ref: RunGroupRef, field: string): Promise<str
 
 export async function resolveCompareQuery(db: Db, query: CompareQuery): Promise<ResolvedCompare> {
   const [base, ...head] = await Promise.all([resolveSide(db, query.base, 'base'), ...query.head.map((h, i) => resolveSide(db, h, query.head.length > 1 ? `head[${i}]` : 'head'))]);
-  return { base: base!, head, min_effect: query.min_effect, noise_asof: query.noise_asof };
+  return { base: base!, head, min_effect: query.min_effect, noise_asof: query.noise_asof, slo: query.slo };
 }

@@ -1,10 +1,12 @@
-import { compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, seedFrom, type LevelSamples, type RunGroup, type RunSamples } from '@kneeboard/analysis/compare';
+import { capacityUnderSlos, compareCapacity } from '@kneeboard/analysis';
+import { compareCost, compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, pooledCapacity, seedFrom, type LevelSamples, type RunGroup, type RunSamples } from '@kneeboard/analysis/compare';
 import { createHash } from 'node:crypto';
 import { cacheOf, queryComparisonSamples, type Db } from '@kneeboard/clickhouse';
-import type { CompareResponse, PercentileSource, Run, RunDetail } from '@kneeboard/contracts';
+import type { Capacity, CapacityChange, CompareResponse, HeadComparison, PercentileSource, Run, RunCost, RunDetail, SloClause } from '@kneeboard/contracts';
 import type { CompareFn } from './compare-pool.ts';
 import type { ResolvedCompare } from './compare-refs.ts';
 import { requireRunDetail } from './run-detail.ts';
+import { loadRunCost } from './run-cost.ts';
 import { newerBasis, serviceRunToRunNoise, type NoiseHistory } from './run-to-run-history.ts';
 
 /**
@@ -30,9 +32,9 @@ function labelFor(runs: Run[], all: Run[][]): string {
   return clash ? `${first.release} (${first.name || first.id.slice(0, 8)})${repeats}` : `${first.release}${repeats}`;
 }
 
-async function samplesOf(db: Db, detail: RunDetail, label: string, sources: Set<PercentileSource>): Promise<RunSamples> {
+async function samplesOf(db: Db, detail: RunDetail, label: string, sources: Map<string, PercentileSource>): Promise<RunSamples> {
   const { samples, source } = await queryComparisonSamples(db, detail.run.id, detail.percentiles ?? 'rollup');
-  sources.add(source);
+  sources.set(detail.run.id, source);
   return {
     label,
     run_id: detail.run.id,
@@ -44,7 +46,7 @@ async function samplesOf(db: Db, detail: RunDetail, label: string, sources: Set<
   };
 }
 
-async function groupOf(db: Db, details: RunDetail[], label: string, sources: Set<PercentileSource>): Promise<RunGroup> {
+async function groupOf(db: Db, details: RunDetail[], label: string, sources: Map<string, PercentileSource>): Promise<RunGroup> {
   const runs: RunSamples[] = [];
   for (const d of details) runs.push(await samplesOf(db, d, label, sources));
   return { label, runs };
@@ -72,14 +74,17 @@ export async function buildComparison(
   const history = anySingle && query.noise_asof !== undefined ? await serviceRunToRunNoise(db, service, query.noise_asof) : current;
   const newer = history && current && query.noise_asof !== undefined ? newerBasis(history, current) : null;
   const details = [...baseDetails, ...headDetails.flat()];
+  // What each run cost the server: read before the cache, since server metrics can arrive for a
+  // finished run without moving its curve.
+  const costs = new Map(await Promise.all(details.map(async (d): Promise<[string, RunCost]> => [d.run.id, await loadRunCost(db, d)])));
   // The report is a function of the query, the runs, their windows and curves (whose counts move
-  // with any stored event in a window, the only events samples are drawn from) and the noise; the
-  // bootstrap's seed comes from the samples. So the same inputs give the same report: keep it.
+  // with any stored event in a window, the only events samples are drawn from), their costs and
+  // the noise; the bootstrap's seed comes from the samples. So the same inputs give the same report: keep it.
   const key = createHash('sha256')
-    .update(JSON.stringify([{ ...query, noise_asof: undefined }, details.map((d) => [d.run, d.steps, d.curve, d.percentiles]), history]))
+    .update(JSON.stringify([{ ...query, noise_asof: undefined }, details.map((d) => [d.run, d.steps, d.curve, d.percentiles, costs.get(d.run.id)]), history]))
     .digest('hex');
   const cache = cacheOf<CompareResponse>(db, 'comparison', 64);
-  const report = cache.get('report', key) ?? (await computeReport(db, query, baseDetails, headDetails, history, compare));
+  const report = cache.get('report', key) ?? (await computeReport(db, query, baseDetails, headDetails, history, compare, costs));
   cache.set('report', key, report);
   return { report: newer ? { ...report, heads: report.heads.map((h) => ({ ...h, noise: { ...h.noise, newer } })) } : report, details };
 }
@@ -91,11 +96,16 @@ async function computeReport(
   headDetails: RunDetail[][],
   history: NoiseHistory | null,
   compare: CompareFn,
+  costs: ReadonlyMap<string, RunCost>,
 ): Promise<CompareResponse> {
   const allGroups = [baseDetails, ...headDetails].map((g) => g.map((d) => d.run));
-  const sources = new Set<PercentileSource>();
+  const sources = new Map<string, PercentileSource>();
   const base = await groupOf(db, baseDetails, labelFor(allGroups[0] as Run[], allGroups), sources);
-  const heads = [];
+  const parameter = baseDetails[0]!.run.parameter;
+  const slos = query.slo && query.slo.length > 0 ? query.slo : null;
+  const baseCapacity = slos ? sideCapacity(base, slos, parameter, sources) : null;
+  const costsOf = (details: RunDetail[]) => details.map((d) => costs.get(d.run.id) as RunCost);
+  const heads: HeadComparison[] = [];
   for (const [i, details] of headDetails.entries()) {
     const head = await groupOf(db, details, labelFor(allGroups[i + 1] as Run[], allGroups), sources);
     const seed = seedOf(...[...base.runs, ...head.runs].map((r) => r.samples));
@@ -106,12 +116,36 @@ async function computeReport(
       runToRun: history?.noise ?? null,
       history: history && history.asof !== null ? { runs: history.runs, asof: history.asof } : null,
     });
-    heads.push({ run: details[0]!.run, runs: details.map((d) => d.run), ...result });
+    const capacity: CapacityChange | null = slos && baseCapacity ? capacityChange(baseCapacity, sideCapacity(head, slos, parameter, sources), head.label) : null;
+    const cost = compareCost(costsOf(baseDetails), costsOf(details), result.levels, parameter);
+    heads.push({ run: details[0]!.run, runs: details.map((d) => d.run), ...result, ...(capacity ? { capacity } : {}), ...(cost ? { cost } : {}) });
   }
   return {
     base: baseDetails[0]!.run,
     base_runs: baseDetails.map((d) => d.run),
     heads,
-    settings: { confidence: DEFAULT_CONFIDENCE, min_effect: query.min_effect, resamples: DEFAULT_RESAMPLES, samples: sources.has('rollup') ? 'rollup' : 'exact' },
+    settings: { confidence: DEFAULT_CONFIDENCE, min_effect: query.min_effect, resamples: DEFAULT_RESAMPLES, samples: [...sources.values()].includes('rollup') ? 'rollup' : 'exact' },
   };
 }
+
+interface SideCapacity {
+  /** Each run's own capacity, exactly as `GET /runs/{id}/analysis?slo=` answers it (same samples, flags and seed). */
+  runs: Capacity[];
+  /** The side's one decision: a single run's own, or every repeat's samples pooled level by level. */
+  decision: Capacity;
+}
+
+/**
+ * A side's capacity under the SLOs, from the samples the comparison already read: each run's as
+ * runCapacity computes it, and — with repeats — the decision on their pooled samples.
+ */
+function sideCapacity(group: RunGroup, slos: SloClause[], parameter: string, sources: ReadonlyMap<string, PercentileSource>): SideCapacity {
+  const runs = group.runs.map((r) =>
+    capacityUnderSlos({ curve: r.curve, slos, parameter, samples: r.samples, samplesSource: sources.get(r.run_id) ?? 'exact', flags: r.flags ?? new Map(), seed: seedFrom(r.run_id, 'capacity') }),
+  );
+  if (group.runs.length === 1) return { runs, decision: runs[0]! };
+  const pooled = group.runs.map((r) => ({ curve: r.curve, samples: r.samples, flags: r.flags ?? new Map<number, string>() }));
+  return { runs, decision: pooledCapacity(pooled, slos, parameter, seedFrom(...group.runs.map((r) => r.run_id), 'capacity')) };
+}
+
+const capacityChange = (base: SideCapacity, head: SideCapacity, headLabel: string): CapacityChange => compareCapacity(base.runs, head.runs, headLabel, { base: base.decision, head: head.decision });

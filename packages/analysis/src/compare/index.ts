@@ -8,3 +8,5 @@ export { levelFlags } from './level-flags.ts';
 export { runToRunNoise, type RunToRunNoise, type RepeatedValues } from './run-to-run.ts';
 export { createSampler, seedFrom, type Sampler } from './sampler.ts';
 export { compareMarkdown } from './markdown.ts';
+export { compareCost, COST_CHANGE_CONFIDENCE } from './cost-compare.ts';
+export { pooledCapacity, type CapacityRun } from '../capacity-compare.ts';

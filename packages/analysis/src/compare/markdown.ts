@@ -18,12 +18,15 @@ function headSection(head: HeadComparison, baseRelease: string, parameter: strin
   out.push(escapeMarkdownText(o.summary), '', `<sub>${[head.noise.note, head.noise.method].filter(Boolean).join(' ')}</sub>`, '');
   const newer = head.noise.newer;
   if (newer) out.push(`<sub>A newer noise basis exists: ${newer.runs} more repeat${newer.runs === 1 ? '' : 's'} of this service since this comparison's — recompute with \`noise_asof=${newer.asof}\` (or without it, for the newest).</sub>`, '');
+  if (head.capacity) out.push(`**Capacity:** ${escapeMarkdownText(head.capacity.summary)}`, '');
   if (svg) out.push(`![latency versus load](${svg})`, '');
   out.push(`| ${escapeMarkdownText(parameter)} | QPS | p50 | p99 | flags |`, '|---:|---|---|---|---|');
   for (const l of head.levels) {
     out.push(`| ${formatLevel(l.level)} | ${cell(l.qps, formatQps)} | ${cell(l.p50_ms, ms)} | ${cell(l.p99_ms, ms)} | ${flagNotes(l)} |`);
   }
   out.push('');
+  // What the change cost the server: only where both sides read CPU (nothing at all otherwise).
+  if (head.cost) out.push('**What it costs:**', '', ...head.cost.levels.map((c) => `- ${escapeMarkdownText(c.sentence)}`), '', `<sub>${escapeMarkdownText(head.cost.note)}</sub>`, '');
   return out;
 }
 

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { markdownLinkTarget } from '@kneeboard/analysis';
 import { compareMarkdown } from '@kneeboard/analysis/compare';
-import { CompareQuery, endpointPath, ENDPOINTS, formatRunGroupRef } from '@kneeboard/contracts';
+import { CompareQuery, endpointPath, ENDPOINTS, formatRunGroupRef, formatSlos } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { compareCurveSvg } from '../../services/curve-svg.ts';
 import { routeOf } from '../endpoint-route.ts';
@@ -29,6 +29,8 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { com
       // …and the noise basis this answer used, so the link reproduces its verdict.
       const asof = req.query.noise_asof ?? report.heads.find((h) => h.noise.history)?.noise.history?.asof;
       if (asof !== undefined) pairs.push(['noise_asof', String(asof)]);
+      // …and the SLOs its capacity line was judged under.
+      if (req.query.slo && req.query.slo.length > 0) pairs.push(['slo', formatSlos(req.query.slo)]);
       const qs = new URLSearchParams(pairs).toString();
       const web = req.query.web?.replace(/\/+$/, '');
       const links = web ? { view: markdownLinkTarget(`${web}${req.query.view ?? `/compare?${qs}`}`) ?? undefined, svg: markdownLinkTarget(`${web}${endpointPath(ENDPOINTS.compareSvg, {})}?${qs}`) ?? undefined } : {};
