@@ -1,4 +1,5 @@
 import { CPU_METRIC, formatBytes, formatCoresUsed, formatLevel, formatPercent, formatQps, formatSignificant, MEMORY_METRIC, type CurvePoint, type LevelCost, type RunCost, type ServerMetricSource, type StepWindow } from '@kneeboard/contracts';
+import { scalingSentence } from './cost-scaling.ts';
 import { escapeMarkdownText } from './markdown-text.ts';
 
 /**
@@ -70,7 +71,11 @@ export function runCost(input: CostInput): RunCost {
   // Per-core efficiency: each level's QPS per core against the lowest level's (1 = no core wasted as load grows).
   const base = costs.find((c) => c.qps_per_core !== null)?.qps_per_core ?? null;
   const levels: LevelCost[] = costs.map((c) => ({ ...c, efficiency_per_core: base !== null && c.qps_per_core !== null ? c.qps_per_core / base : null }));
-  return { levels, verdict: costVerdict(levels, input.knee, input.parameter) };
+  const scaling = scalingSentence(
+    levels.map((l) => ({ level: l.level, qps: points.get(l.level)?.qps ?? null, cores_used: l.cores_used })),
+    input.parameter,
+  );
+  return { levels, verdict: costVerdict(levels, input.knee, input.parameter), scaling };
 }
 
 /**
@@ -89,11 +94,12 @@ export function costVerdict(levels: readonly LevelCost[], knee: number | null, p
   return at.cores_used >= CPU_SATURATED_SHARE * at.cores_available ? `${where} with ${of}: CPU-bound` : `${where} with ${of}: not CPU — look for a lock, a pool or I/O`;
 }
 
-/** The cost per level as a Markdown table (for a review or a pull request), the verdict above it; every figure through contracts' figures. */
-export function costMarkdown(cost: RunCost, parameter: string): string {
+/** The cost per level as a Markdown table (for a review or a pull request), the verdict and the scaling sentence above it; every figure through contracts' figures. */
+export function costMarkdown(cost: Omit<RunCost, 'scaling'> & { scaling?: string | null }, parameter: string): string {
   if (cost.levels.length === 0) return 'No server metrics in this run (sweep with `--metrics-url`, `--target-pid` or `--cgroup`).\n';
   const lines = [
     ...(cost.verdict ? [`**${escapeMarkdownText(cost.verdict)}**`, ''] : []),
+    ...(cost.scaling ? [escapeMarkdownText(cost.scaling), ''] : []),
     `| ${escapeMarkdownText(parameter)} | cores used | peak memory | req/s per core | CPU-s per 1,000 req | efficiency per core |`,
     '|---:|---:|---:|---:|---:|---:|',
     ...cost.levels.map((l) => {

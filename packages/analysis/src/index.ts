@@ -21,3 +21,4 @@ export { projectCapacity, PROJECTION_ASSUMPTION, type ProjectionInput } from './
 export { compareCapacity, isCapacityDrop, CAPACITY_CHANGE_CONFIDENCE } from './capacity-compare.ts';
 export * from './history/index.ts';
 export { runCost, levelCost, costVerdict, costMarkdown, CPU_SATURATED_SHARE, type StepMetrics, type CostInput } from './cost.ts';
+export { costRatio, formatRatio, scalingSentence, type CostPoint, type CostRatio } from './cost-scaling.ts';

@@ -93,6 +93,8 @@ export const RunCost = z.object({
   levels: z.array(LevelCost),
   /** "saturates at 8 with 7.8 of 8 cores busy: CPU-bound", or null without a knee or a CPU series. */
   verdict: z.string().nullable(),
+  /** What the CPU bought from the lowest measured level to the highest: "threads 1 → 4: 2.14× the throughput for 4.6× the CPU …"; null with fewer than two. */
+  scaling: z.string().nullable().default(null),
 });
 export type RunCost = z.infer<typeof RunCost>;
 

@@ -1,5 +1,6 @@
 import { catalogEndpoints } from './catalog.ts';
 import { compareEndpoints } from './compare.ts';
+import { costEmbedEndpoints } from './cost-embeds.ts';
 import type { EndpointSpec } from './endpoint.ts';
 import { fleetEndpoints } from './fleet.ts';
 import { healthEndpoints } from './health.ts';
@@ -31,6 +32,7 @@ export const ENDPOINTS = {
   ...tokenEndpoints,
   ...fleetEndpoints,
   ...serverMetricEndpoints,
+  ...costEmbedEndpoints,
   ...webhookEndpoints,
 } as const;
 

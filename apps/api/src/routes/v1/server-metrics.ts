@@ -5,6 +5,7 @@ import { ENDPOINTS, MAX_SERVER_METRIC_POINTS } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { HttpError } from '../../errors.ts';
 import { orUnavailable } from '../../ingest/storage-failure.ts';
+import { runCostSvg } from '../../services/cost-svg.ts';
 import { loadRunCost } from '../../services/run-cost.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
 import { routeOf } from '../endpoint-route.ts';
@@ -49,6 +50,14 @@ export const serverMetricRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, 
     handler: async (req, reply) => {
       const detail = await requireRunDetail(db, req.params.id);
       return reply.type('text/markdown; charset=utf-8').send(costMarkdown(await loadRunCost(db, detail), detail.run.parameter));
+    },
+  });
+
+  app.route({
+    ...routeOf(ENDPOINTS.runCostSvg),
+    handler: async (req, reply) => {
+      const detail = await requireRunDetail(db, req.params.id);
+      return reply.type('image/svg+xml; charset=utf-8').header('cache-control', 'no-cache').send(runCostSvg(detail, await loadRunCost(db, detail), req.query));
     },
   });
 };
