@@ -9,16 +9,18 @@ function jsonFrame(value: unknown): Buffer {
   return Buffer.concat([len, body]);
 }
 
-function eventFrame(rows: Array<[number, number, number, number, number, number, number, number]>): Buffer {
+/** intended, sent, ended, compute, queue, status, kind, unparseable, and (protocol 4) the request's index in the mix. */
+function eventFrame(rows: Array<[number, number, number, number, number, number, number, number, number?]>): Buffer {
   const n = rows.length;
-  const body = Buffer.alloc(8 + n * 44);
+  const body = Buffer.alloc(8 + n * 46);
   body.write('E', 0);
   body.writeUInt32LE(n, 4);
   rows.forEach((r, i) => {
     for (let col = 0; col < 5; col++) body.writeDoubleLE(r[col]!, 8 + col * 8 * n + i * 8);
     body.writeUInt16LE(r[5], 8 + 40 * n + i * 2);
-    body[8 + 42 * n + i] = r[6];
-    body[8 + 43 * n + i] = r[7];
+    body.writeUInt16LE(r[8] ?? 0, 8 + 42 * n + i * 2);
+    body[8 + 44 * n + i] = r[6];
+    body[8 + 45 * n + i] = r[7];
   });
   const len = Buffer.alloc(4);
   len.writeUInt32LE(body.length);
@@ -29,8 +31,8 @@ describe('FrameReader (the native engine protocol)', () => {
   const stream = Buffer.concat([
     jsonFrame({ type: 'hello', protocol: 1 }),
     eventFrame([
-      [1, 1.5, 3, Number.NaN, 0.25, 200, 0, 1],
-      [2, Number.NaN, 4, 1, Number.NaN, 0, 3, 0],
+      [1, 1.5, 3, Number.NaN, 0.25, 200, 0, 1, 7],
+      [2, Number.NaN, 4, 1, Number.NaN, 0, 3, 0, 0],
     ]),
     jsonFrame({ type: 'end' }),
   ]);
@@ -50,6 +52,7 @@ describe('FrameReader (the native engine protocol)', () => {
     expect([...e.status]).toEqual([200, 0]);
     expect([...e.errorKind]).toEqual([0, 3]);
     expect([...e.unparseable]).toEqual([1, 0]);
+    expect([...e.request]).toEqual([7, 0]);
   });
 
   it('gives the same frames however the pipe cuts the stream', () => {
@@ -72,6 +75,6 @@ describe('FrameReader (the native engine protocol)', () => {
     expect(() => new FrameReader().push(Buffer.from('hello world, not frames'))).toThrow(/not its protocol|unknown frame/);
     const wrongCount = eventFrame([[1, 1, 1, 1, 1, 200, 0, 0]]);
     wrongCount.writeUInt32LE(5, 8);
-    expect(() => new FrameReader().push(wrongCount)).toThrow(/event frame of 52 bytes for 5 events/);
+    expect(() => new FrameReader().push(wrongCount)).toThrow(/event frame of 54 bytes for 5 events/);
   });
 });

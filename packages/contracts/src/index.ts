@@ -25,4 +25,5 @@ export * from './timeline.ts';
 export * from './csv.ts';
 export * from './server-cost.ts';
 export * from './webhooks.ts';
+export * from './request-mix.ts';
 export * from './endpoints/index.ts';

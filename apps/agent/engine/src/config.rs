@@ -57,13 +57,15 @@ pub struct Config {
     /// HTTP/2: the connections the streams are spread over (None: as many as the server's
     /// SETTINGS_MAX_CONCURRENT_STREAMS calls for, at least one per thread).
     pub connections: Option<usize>,
+    /// `--requests-file`: a weighted mix of requests (HTTP/1.1); empty: the one request above.
+    pub mix: Vec<crate::mix::Entry>,
 }
 
 pub const USAGE: &str = "usage: kneeboard-engine --url http[s]://host:port/path --mode closed|open --load N [--threads N]
   [--warmup-ms X] [--duration-ms X] [--timeout-ms X] [--method M] [--header 'Name: value']... [--body-file PATH]
   [--max-connections N] [--arrivals uniform|poisson] [--think-time-ms X] [--compute-metric a,b] [--queue-metric a,b]
   [--late-tolerance-ms X] [--batch-events N] [--batch-ms X] [--cpu-burn-ms X] [--insecure] [--ca-file PEM]
-  [--http 1.1|2|auto] [--http2] [--connections N]
+  [--http 1.1|2|auto] [--http2] [--connections N] [--requests-file PATH]
 Events and control frames go to stdout (see README.md); stdin takes `stop` and `cancel` lines.";
 
 pub fn parse(args: &[String]) -> Result<Config, String> {
@@ -93,6 +95,7 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
         tls: None,
         http: Http::H1,
         connections: None,
+        mix: Vec::new(),
     };
     let mut insecure = false;
     let mut ca_file: Option<String> = None;
@@ -157,6 +160,11 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
                 let p = value()?;
                 c.body = std::fs::read(&p).map_err(|e| format!("--body-file: cannot read {p}: {e}"))?;
             }
+            "--requests-file" => {
+                let p = value()?;
+                let bytes = std::fs::read(&p).map_err(|e| format!("--requests-file: cannot read {p}: {e}"))?;
+                c.mix = crate::mix::parse(&bytes).map_err(|e| format!("--requests-file: {p}: {e}"))?;
+            }
             "--max-connections" => c.max_connections = num(1.0)? as usize,
             "--arrivals" => {
                 c.arrivals = match value()?.as_str() {
@@ -219,6 +227,9 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
     }
     if c.connections.is_some() && c.http == Http::H1 {
         return Err("--connections: only with --http2 or --http auto (HTTP/1.1 has one connection per request in flight)".into());
+    }
+    if !c.mix.is_empty() && c.http != Http::H1 {
+        return Err("--requests-file: HTTP/1.1 only (the HTTP/2 path encodes one request per step)".into());
     }
     c.path = path.unwrap_or(url_path);
     if !c.path.starts_with('/') {
@@ -289,6 +300,26 @@ mod tests {
         assert!(parse(&args("--url http://127.0.0.1:9 --load 8 --connections 2"))
             .unwrap_err()
             .starts_with("--connections"));
+    }
+
+    #[test]
+    fn requests_file_is_read_and_http1_only() {
+        let dir = std::env::temp_dir().join(format!("kb-mix-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("requests");
+        std::fs::write(&file, b"kneeboard-requests 1\nR 2 GET /a\nR 1 GET /b\n").unwrap();
+        let f = file.to_str().unwrap();
+        let c = parse(&args(&format!("--url http://127.0.0.1:9 --load 2 --requests-file {f}"))).unwrap();
+        assert_eq!(c.mix.iter().map(|e| e.path.as_str()).collect::<Vec<_>>(), ["/a", "/b"]);
+        assert!(
+            parse(&args(&format!("--url http://127.0.0.1:9 --load 2 --http2 --requests-file {f}")))
+                .unwrap_err()
+                .starts_with("--requests-file")
+        );
+        assert!(parse(&args("--url http://127.0.0.1:9 --load 2 --requests-file /nonexistent/x"))
+            .unwrap_err()
+            .starts_with("--requests-file"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -99,6 +99,12 @@ impl ResponseReader {
         }
     }
 
+    /// The next response answers a HEAD request (no body whatever its head says), or not: set
+    /// per request, as a mix may hold both.
+    pub fn set_head_request(&mut self, head_request: bool) {
+        self.head_request = head_request;
+    }
+
     pub fn started(&self) -> bool {
         self.started
     }

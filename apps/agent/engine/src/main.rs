@@ -7,6 +7,7 @@ mod errors;
 mod h2;
 mod http;
 mod loop_stats;
+mod mix;
 mod server_timing;
 mod sys;
 mod tls;
@@ -96,7 +97,15 @@ fn run(mut cfg: Config) -> std::io::Result<()> {
         Mode::Open => cfg.threads.min(conns_limit),
     }
     .max(1);
-    let request = Arc::new(http::build_request(&cfg.method, &cfg.path, &cfg.host, &cfg.headers, &cfg.body));
+    // Every request's bytes are built once, here; a worker picks an index per request (mix.rs).
+    let requests = Arc::new(if cfg.mix.is_empty() {
+        worker::Requests::one(
+            http::build_request(&cfg.method, &cfg.path, &cfg.host, &cfg.headers, &cfg.body),
+            cfg.method == "HEAD",
+        )
+    } else {
+        worker::Requests::mix(&cfg.mix, &cfg.host)
+    });
     let h2_request = use_h2.then(|| {
         Arc::new(h2::build_request(
             &cfg.method,
@@ -187,7 +196,7 @@ fn run(mut cfg: Config) -> std::io::Result<()> {
             cfg.clone(),
             shared.clone(),
             plan,
-            request.clone(),
+            requests.clone(),
             frame_tx.clone(),
             tls_target.clone(),
             h2_request.clone(),

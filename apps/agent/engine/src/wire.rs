@@ -3,7 +3,8 @@
 //! - `J`: a UTF-8 JSON object (`hello`, `progress`, `end`, `error`): rare, small, extensible.
 //! - `E`: a batch of request events in columns — 3 bytes of padding, `u32` count n, then five
 //!   `f64` columns of n (intended, sent, ended — ms since the step's t0 — compute, queue — ms,
-//!   NaN when absent; sent is NaN when the request never left), `u16` status × n, `u8` kind × n
+//!   NaN when absent; sent is NaN when the request never left), `u16` status × n, `u16` request
+//!   × n (its index in the `--requests-file` mix; 0 without one), `u8` kind × n
 //!   (0: an HTTP response; 1…: `ERROR_KINDS[kind-1]`; 255: cancelled, not an event), `u8`
 //!   unparseable Server-Timing entries × n. The f64 columns start 8 bytes after the length, so a
 //!   reader that copies the frame to an aligned buffer gets `Float64Array` views without a copy
@@ -11,7 +12,8 @@
 
 /// 2: `hello` says `tls`, `end` carries `tls` (handshakes of the step), two TLS error kinds.
 /// 3: `--http`/`--http2`/`--connections`, `hello` says `http` ("1.1" or "2"), two HTTP/2 error kinds.
-pub const PROTOCOL: u32 = 3;
+/// 4: `--requests-file` (a weighted mix), and a `u16` request column (the index in the mix) after status.
+pub const PROTOCOL: u32 = 4;
 pub const KIND_CANCELLED: u8 = 255;
 
 /// One worker's events since its last hand-off.
@@ -23,6 +25,7 @@ pub struct EventBatch {
     pub compute: Vec<f64>,
     pub queue: Vec<f64>,
     pub status: Vec<u16>,
+    pub request: Vec<u16>,
     pub kind: Vec<u8>,
     pub unparseable: Vec<u8>,
 }
@@ -36,6 +39,8 @@ pub struct Event {
     pub status: u16,
     pub kind: u8,
     pub unparseable: u8,
+    /// The request's index in the mix (0 without one).
+    pub request: u16,
 }
 
 impl Event {
@@ -50,6 +55,7 @@ impl Event {
             status: 0,
             kind: KIND_CANCELLED,
             unparseable: 0,
+            request: 0,
         }
     }
 }
@@ -63,6 +69,7 @@ impl EventBatch {
             compute: Vec::with_capacity(n),
             queue: Vec::with_capacity(n),
             status: Vec::with_capacity(n),
+            request: Vec::with_capacity(n),
             kind: Vec::with_capacity(n),
             unparseable: Vec::with_capacity(n),
         }
@@ -83,6 +90,7 @@ impl EventBatch {
         self.compute.push(e.compute_ms);
         self.queue.push(e.queue_ms);
         self.status.push(e.status);
+        self.request.push(e.request);
         self.kind.push(e.kind);
         self.unparseable.push(e.unparseable);
     }
@@ -90,7 +98,7 @@ impl EventBatch {
     /// The whole frame, length prefix included; the batch is left empty for reuse.
     pub fn encode(&mut self) -> Vec<u8> {
         let n = self.len();
-        let body = 8 + n * (5 * 8 + 2 + 1 + 1);
+        let body = 8 + n * (5 * 8 + 2 + 2 + 1 + 1);
         let mut out = Vec::with_capacity(4 + body);
         out.extend_from_slice(&(body as u32).to_le_bytes());
         out.extend_from_slice(&[b'E', 0, 0, 0]);
@@ -100,8 +108,10 @@ impl EventBatch {
                 out.extend_from_slice(&v.to_le_bytes());
             }
         }
-        for s in &self.status {
-            out.extend_from_slice(&s.to_le_bytes());
+        for col in [&self.status, &self.request] {
+            for v in col.iter() {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
         }
         out.extend_from_slice(&self.kind);
         out.extend_from_slice(&self.unparseable);
@@ -111,6 +121,7 @@ impl EventBatch {
         self.compute.clear();
         self.queue.clear();
         self.status.clear();
+        self.request.clear();
         self.kind.clear();
         self.unparseable.clear();
         out
@@ -166,6 +177,7 @@ mod tests {
             status: 200,
             kind: 0,
             unparseable: 1,
+            request: 7,
         });
         b.push(Event {
             intended_ms: 2.0,
@@ -176,6 +188,7 @@ mod tests {
             status: 0,
             kind: 3,
             unparseable: 0,
+            request: 0,
         });
         let f = b.encode();
         assert!(b.is_empty());
@@ -187,7 +200,8 @@ mod tests {
         assert!(f64_at(3).is_nan() && f64_at(6).is_nan());
         let s = 12 + 10 * 8;
         assert_eq!(u16::from_le_bytes([f[s], f[s + 1]]), 200);
-        assert_eq!(&f[s + 4..], &[0, 3, 1, 0]);
+        assert_eq!(u16::from_le_bytes([f[s + 4], f[s + 5]]), 7);
+        assert_eq!(&f[s + 8..], &[0, 3, 1, 0]);
     }
 
     #[test]

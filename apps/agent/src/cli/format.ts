@@ -73,6 +73,10 @@ export function rowNotes(s: LevelSummary): string[] {
   if (tls !== undefined && tls.count > 0) {
     notes.push(`level ${s.level}: ${tls.count} TLS handshake${tls.count === 1 ? '' : 's'} (p50 ${msWithUnit(tls.p50_ms)}, max ${msWithUnit(tls.max_ms)})`);
   }
+  // `--requests`: one line per name, so a slow endpoint does not hide inside the level's total.
+  for (const n of s.by_name ?? []) {
+    notes.push(`${n.name}: ${formatQps(n.qps)} req/s, p50 ${msWithUnit(n.p50_ms)}, p99 ${msWithUnit(n.p99_ms)}${n.errors > 0 ? `, ${n.errors} errors` : ''}`);
+  }
   if (s.unparseable_timings > 0) notes.push(`level ${s.level}: ${s.unparseable_timings} responses had Server-Timing parts that could not be parsed (skipped)`);
   return notes;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { HTTP_TOKEN } from '@kneeboard/agent-sdk';
+import { loadRequestMix, type RequestMix } from '../mix/request-mix.ts';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 
@@ -120,5 +121,14 @@ function readOrExplain(path: string, what: string): Buffer {
     return readFileSync(path);
   } catch (err) {
     throw new InvalidArgumentError(`cannot read the ${what} ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** `--requests mix.json|file.har`: read and checked now, so a bad file is a usage error naming the entry. */
+export function parseRequestMix(file: string): RequestMix {
+  try {
+    return loadRequestMix(file);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message.replace(/^--requests: /, ''));
   }
 }

@@ -15,6 +15,7 @@ import {
   parseNumbers,
   parsePositiveInt,
   parseRequestFile,
+  parseRequestMix,
 } from './parse-flags.ts';
 import { coordinate } from './coordinate-command.ts';
 import { tokenOption } from './token-option.ts';
@@ -65,6 +66,7 @@ export function sweepCommand(): Command {
     .option('-H, --header <header>', "request header 'Name: value' (repeatable)", collectHeader)
     .option('--body <text|@file>', 'request body, or @path to read it from a file', parseBody)
     .option('--request-file <path>', 'JSON {method, path, headers, body}; flags override its fields', parseRequestFile)
+    .option('--requests <file>', 'a request mix: mix.json [{name, method, url|path, headers, body, weight}…] or a browser HAR (weight = count); each request picked by weight, its name on its events', parseRequestMix)
     .addOption(duration('--timeout <time>', 'longest wait for a response, then it counts as an error', 'request.timeoutMs'))
     .addOption(field('--compute-metric <names>', 'Server-Timing metric(s) read as compute, first present wins', 'serverTiming.compute', metricNames).argParser(parseMetricNames))
     .addOption(field('--queue-metric <names>', 'Server-Timing metric(s) read as queue, first present wins', 'serverTiming.queue', metricNames).argParser(parseMetricNames))

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { DEFAULT_CLOSED_LEVELS, type SweepInput } from '../sweep/config.ts';
 import type { RequestFile } from './parse-flags.ts';
+import type { RequestMix } from '../mix/request-mix.ts';
 
 /**
  * The sweep command's flags as commander hands them over (after each flag's own parser). A flag
@@ -49,6 +50,7 @@ export interface SweepFlags {
   header?: Record<string, string>;
   body?: string | Buffer;
   requestFile?: RequestFile;
+  requests?: RequestMix;
   timeout?: number;
   computeMetric?: string[];
   queueMetric?: string[];
@@ -108,6 +110,7 @@ export const FLAG_FIELD = {
   name: 'run.name',
   gitSha: 'run.git_sha',
   tag: 'run.tags',
+  requests: 'requests',
   timeout: 'request.timeoutMs',
   computeMetric: 'serverTiming.compute',
   queueMetric: 'serverTiming.queue',
@@ -154,6 +157,11 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
   if (f.http2 && f.http !== undefined && f.http !== '2') return { error: `--http2 and --http ${f.http}: give one of them` };
   // The Node engine has no HTTP/2: said here, naming the flag the user typed.
   if (f.http2 && f.engine === 'node') return { error: '--http2: needs the native engine (--engine native or auto); the Node engine speaks HTTP/1.1 only' };
+  // A mix names every request's method, path and body itself; -H headers still go on all of them.
+  if (f.requests) {
+    const clash = (['method', 'body', 'requestFile'] as const).find((k) => f[k] !== undefined);
+    if (clash) return { error: `--requests and ${flagName(clash)}: the mix gives each request's method, path and body (-H headers apply to all)` };
+  }
   const file = f.requestFile ?? {};
   const fields = fieldsFromFlags(f);
   if (f.http2) fields.http = '2';

@@ -29,7 +29,9 @@ export function startClosedLoop(o: ClosedLoopOptions): LoopHandle<void> {
     const now = performance.now();
     if (cancelled || now >= stopAt) return workerEnds();
     let sent = false;
-    fire(o.dispatcher, o.request, o.parseTiming, {
+    // Each worker's next request is the mix's next pick (closed loop: per connection, per request).
+    const index = o.mix ? o.mix.pick() : 0;
+    fire(o.dispatcher, o.mix ? o.mix.requests[index]! : o.request, o.parseTiming, {
       onSent: (at) => {
         sent = true;
         o.gauge.up(at);
@@ -37,7 +39,7 @@ export function startClosedLoop(o: ClosedLoopOptions): LoopHandle<void> {
       onDone: (c) => {
         if (sent) o.gauge.down(c.endedAt);
         if (cancelled) return workerEnds();
-        o.onResult(now, c);
+        o.onResult(now, c, index);
         // A failure before sending (refused, EMFILE) comes back fast: yield to I/O instead of
         // spinning, and never recurse inside the dispatcher's callback.
         if (o.thinkTimeMs > 0) setTimeout(send, o.thinkTimeMs);

@@ -1,5 +1,6 @@
 import { build, type Histogram } from 'hdr-histogram-js';
 import type { CurvePoint, LoadModel, StepHealth } from '@kneeboard/contracts';
+import type { NameSummary } from './name-stats.ts';
 import type { Completion } from './target-client.ts';
 
 /** One level's numbers as printed: the API's CurvePoint fields, plus what only the agent knows. */
@@ -23,6 +24,8 @@ export interface LevelSummary extends CurvePoint {
   health: StepHealth;
   /** https:// on the native engine: the level's TLS handshakes, so one dominated by reconnects shows. */
   tls_handshakes?: TlsHandshakes;
+  /** `--requests`: the level per request name (count, errors, QPS, p50/p99), in the mix's order. */
+  by_name?: NameSummary[];
 }
 
 /** Every TLS handshake of a step (warm-up included), ms from the TCP connect to the handshake's end. */

@@ -12,8 +12,16 @@ export interface LoopOptions {
   /** performance.now() of the first send, and the planned time after which nothing new is sent. */
   startAt: number;
   stopSendingAt: number;
-  /** Every request that ends while the loop is not cancelled; `intendedAt` is when it was meant to leave. */
-  onResult: (intendedAt: number, c: Completion) => void;
+  /** `--requests`: each send takes the request `mix.pick()` says instead of `request`. */
+  mix?: LoopMix;
+  /** Every request that ends while the loop is not cancelled; `intendedAt` is when it was meant to leave, `index` its place in the mix (0 without one). */
+  onResult: (intendedAt: number, c: Completion, index: number) => void;
+}
+
+/** A request mix: the requests, and which one the next send takes (by weight). */
+export interface LoopMix {
+  requests: readonly TargetRequest[];
+  pick: () => number;
 }
 
 /** A running loop. */

@@ -63,7 +63,9 @@ export function startOpenLoop(o: OpenLoopOptions): LoopHandle<OpenLoopCounts> {
       if (now - intendedAt > o.lateToleranceMs) counts.late += 1;
     }
     let onWire = false;
-    fire(o.dispatcher, o.request, o.parseTiming, {
+    // The arrival's request: drawn when it leaves, which for independent picks is the same draw.
+    const index = o.mix ? o.mix.pick() : 0;
+    fire(o.dispatcher, o.mix ? o.mix.requests[index]! : o.request, o.parseTiming, {
       onSent: (at) => {
         onWire = true;
         o.gauge.up(at);
@@ -71,7 +73,7 @@ export function startOpenLoop(o: OpenLoopOptions): LoopHandle<OpenLoopCounts> {
       onDone: (c) => {
         outstanding -= 1;
         if (onWire) o.gauge.down(c.endedAt);
-        if (!cancelled) o.onResult(intendedAt, c);
+        if (!cancelled) o.onResult(intendedAt, c, index);
         // A connection is free: the oldest waiting send goes now (late, and timed from when it was due).
         if (head < backlog.length) setImmediate(pump);
         maybeDone();

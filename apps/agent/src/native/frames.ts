@@ -12,6 +12,8 @@ export interface EventColumnsFrame {
   compute: Float64Array;
   queue: Float64Array;
   status: Uint16Array;
+  /** The request's index in the mix (`--requests-file`; 0 without one). */
+  request: Uint16Array;
   /** 0: an HTTP response; k ≥ 1: the hello's error_kinds[k-1]; 255: cancelled (on the wire, not an event). */
   errorKind: Uint8Array;
   unparseable: Uint8Array;
@@ -94,7 +96,7 @@ function decode(body: Uint8Array): Frame {
   if (type !== TYPE_EVENTS || body.length < 8) throw new Error(`the native engine sent an unknown frame type ${type}`);
   const ab = body.buffer as ArrayBuffer;
   const n = new DataView(ab, body.byteOffset, body.length).getUint32(4, true);
-  if (body.length !== 8 + n * 44) throw new Error(`the native engine sent an event frame of ${body.length} bytes for ${n} events`);
+  if (body.length !== 8 + n * 46) throw new Error(`the native engine sent an event frame of ${body.length} bytes for ${n} events`);
   const f64 = (col: number) => new Float64Array(ab, 8 + col * 8 * n, n);
   return {
     kind: 'events',
@@ -105,7 +107,8 @@ function decode(body: Uint8Array): Frame {
     compute: f64(3),
     queue: f64(4),
     status: new Uint16Array(ab, 8 + 40 * n, n),
-    errorKind: new Uint8Array(ab, 8 + 42 * n, n),
-    unparseable: new Uint8Array(ab, 8 + 43 * n, n),
+    request: new Uint16Array(ab, 8 + 42 * n, n),
+    errorKind: new Uint8Array(ab, 8 + 44 * n, n),
+    unparseable: new Uint8Array(ab, 8 + 45 * n, n),
   };
 }

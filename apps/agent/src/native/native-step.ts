@@ -9,7 +9,7 @@ import { FrameReader, KIND_CANCELLED, type EventColumnsFrame } from './frames.ts
 import type { NativeRequest } from './native-request.ts';
 
 /** The protocol version this CLI speaks; the engine says its own in `hello`. */
-export const ENGINE_PROTOCOL = 3;
+export const ENGINE_PROTOCOL = 4;
 
 const Hello = z.object({ type: z.literal('hello'), protocol: z.number(), t0_epoch_ms: z.number(), threads: z.number(), error_kinds: z.array(z.string()) });
 const Progress = z.object({ type: z.literal('progress'), in_flight: z.number() });
@@ -118,7 +118,7 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
       const columns = sink!.columns;
       if (columns) {
         // The step takes the frame's columns as they are: no object per request.
-        columns({ length: f.length, intended: f.intended, ended: f.ended, compute: f.compute, queue: f.queue, status: f.status, kind: f.errorKind, kinds, cancelled: KIND_CANCELLED, unparseable: f.unparseable });
+        columns({ length: f.length, intended: f.intended, ended: f.ended, compute: f.compute, queue: f.queue, status: f.status, kind: f.errorKind, kinds, cancelled: KIND_CANCELLED, unparseable: f.unparseable, request: f.request });
         return;
       }
       for (let i = 0; i < f.length; i++) {
@@ -136,6 +136,7 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
           status,
           errorKind: frameErrorKind(kind, kinds, status),
           unparseable: f.unparseable[i]!,
+          request: f.request[i]!,
         });
       }
     };

@@ -4,6 +4,7 @@ import { CreateRunBody, DEFAULT_API_URL, DEFAULT_WEB_URL, MAX_BATCH_EVENTS, pars
 import { DEFAULT_RETRY_POLICY, DEFAULT_SPOOL_DIR, HTTP_TOKEN } from '@kneeboard/agent-sdk';
 import { DEFAULT_SELECTOR_TEXTS } from '@kneeboard/server-metrics';
 import { mergeSelectors } from './server-cost.ts';
+import { mixOriginProblem, type RequestMix } from '../mix/request-mix.ts';
 
 /** Concurrency above this is refused as a typo; the real bound is the open-file limit, checked at start. */
 export const MAX_CONCURRENCY = 100_000;
@@ -99,6 +100,8 @@ export const SweepFields = z
         timeoutMs: z.number().positive().default(30_000),
       })
       .prefault({}),
+    /** `--requests mix.json|file.har`: a weighted mix of requests instead of the one request (loaded and checked by the flag). */
+    requests: z.custom<RequestMix>((v) => typeof v === 'object' && v !== null && Array.isArray((v as RequestMix).requests), 'must be a request mix (--requests FILE)').optional(),
     serverTiming: z
       .object({ compute: z.array(z.string().regex(HTTP_TOKEN)).min(1).default(['compute']), queue: z.array(z.string().regex(HTTP_TOKEN)).min(1).default(['queue']) })
       .prefault({}),
@@ -147,6 +150,12 @@ export const SweepConfig = SweepFields
     if (c.engine === 'node' && c.threads !== undefined) ctx.addIssue({ code: 'custom', path: ['threads'], message: 'needs the native engine (the Node engine is one thread)' });
     if (c.engine === 'node' && c.http !== '1.1') ctx.addIssue({ code: 'custom', path: ['http'], message: 'needs the native engine (the Node engine speaks HTTP/1.1 only)' });
     if (c.connections !== undefined && c.http === '1.1') ctx.addIssue({ code: 'custom', path: ['connections'], message: 'needs --http2 or --http auto (HTTP/1.1 opens one connection per request in flight)' });
+    if (c.requests !== undefined) {
+      const problem = URL.canParse(c.target) ? mixOriginProblem(c.requests, new URL(c.target)) : null;
+      if (problem) ctx.addIssue({ code: 'custom', path: ['requests'], message: problem });
+      // The HTTP/2 codec encodes one header block per step; a mix of them is not built yet.
+      if (c.http !== '1.1') ctx.addIssue({ code: 'custom', path: ['requests'], message: `a request mix is sent over HTTP/1.1 only (not --http ${c.http})` });
+    }
     const loads = c.hold === undefined ? c.levels : [c.hold];
     const schema = c.loadModel === 'closed' ? Concurrency : Rate;
     for (const [i, load] of loads.entries()) {

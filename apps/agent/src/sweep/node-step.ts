@@ -6,12 +6,15 @@ import { InFlightGauge, type GaugeMark } from '../load/in-flight-gauge.ts';
 import type { LoopHandle } from '../load/loop.ts';
 import { startOpenLoop, type OpenLoopCounts } from '../load/open-loop.ts';
 import { createTargetPool, type Completion, type TargetRequest } from '../load/target-client.ts';
+import { weightedPick } from '../mix/weighted-pick.ts';
 import { MeasurementWindow } from './measurement-window.ts';
 import type { BeginStep, DriverResult, StepDriver, StepPlan } from './step-driver.ts';
 
 export interface NodeStepOptions {
   origin: string;
   request: TargetRequest;
+  /** `--requests`: the mix's requests and weights (each send picks one), or undefined for `request` alone. */
+  mix?: { requests: TargetRequest[]; weights: number[] };
   parseTiming: ServerTimingParser;
   plan: StepPlan;
   arrivals: 'uniform' | 'poisson';
@@ -37,8 +40,9 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
   const endPerf = measureFromPerf + plan.durationMs;
   const sink = begin(performance.timeOrigin + t0);
 
-  const onResult = (intendedAt: number, c: Completion) => {
+  const onResult = (intendedAt: number, c: Completion, index: number) => {
     sink({
+      request: index,
       tsMs: performance.timeOrigin + c.endedAt,
       latencyMs: c.endedAt - intendedAt,
       computeMs: c.computeMs,
@@ -48,7 +52,9 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
       unparseable: c.unparseable,
     });
   };
-  const base = { dispatcher: pool, request: o.request, parseTiming: o.parseTiming, gauge, startAt: t0, stopSendingAt: endPerf, onResult };
+  // A fresh seed per step: levels do not replay one sequence of picks.
+  const mix = o.mix && { requests: o.mix.requests, pick: weightedPick(o.mix.weights, (Math.random() * 2 ** 32) >>> 0) };
+  const base = { dispatcher: pool, request: o.request, mix, parseTiming: o.parseTiming, gauge, startAt: t0, stopSendingAt: endPerf, onResult };
   const loop: LoopHandle<void | OpenLoopCounts> = closed
     ? startClosedLoop({ ...base, concurrency: plan.load, thinkTimeMs: o.thinkTimeMs })
     : startOpenLoop({

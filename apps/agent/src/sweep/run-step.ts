@@ -12,6 +12,14 @@ import type { SweepReporter } from './reporter.ts';
 import type { BeginStep, DriverResult, StepDriver, StepSink } from './step-driver.ts';
 import { StepRecording } from './step-recording.ts';
 
+/** A request mix as a step takes it: requests and weights by index, and the name of each index. */
+export interface StepMix {
+  requests: TargetRequest[];
+  weights: number[];
+  names: readonly string[];
+  nameOf: Uint16Array;
+}
+
 /** Which engine sends the requests: this process (undici), or the native binary it spawns per step. */
 export type StepEngine = { kind: 'node' } | { kind: 'native'; binary: string; request: NativeRequest; threads: number | undefined };
 
@@ -26,6 +34,8 @@ export type StepContext = Pick<SweepConfig, 'loadModel' | 'arrivals' | 'thinkTim
   monitor: AgentMonitor;
   origin: string;
   request: TargetRequest;
+  /** `--requests`: the mix (its requests for the Node engine; the native one has them in its flags). */
+  mix?: StepMix;
   parseTiming: ServerTimingParser;
   levelCount: number;
   /** Stops the sweep: Ctrl-C, or events that can no longer be stored. */
@@ -46,7 +56,7 @@ export const LATE_TOLERANCE_MS = 5;
 export async function runStep(ctx: StepContext, level: number, load: number, index: number): Promise<LevelSummary> {
   const { reporter } = ctx;
   const step = ctx.recorder.step(level);
-  const recording = new StepRecording(ctx.recorder, level, ctx.warmupMs, ctx.durationMs);
+  const recording = new StepRecording(ctx.recorder, level, ctx.warmupMs, ctx.durationMs, ctx.mix);
   // Called by the engine when it fixes the first send time; events only come after it.
   const begin = (startedAt: number): StepSink => {
     const sink = recording.begin(startedAt);
@@ -62,6 +72,7 @@ export async function runStep(ctx: StepContext, level: number, load: number, ind
     signal: ctx.signal,
     onStop: (stoppedAt) => {
       recording.stats.closeAt(stoppedAt);
+      recording.byName?.closeAt(stoppedAt);
       driver.stop();
     },
     tick: reporter.progress && { everyMs: PROGRESS_EVERY_MS, onTick: progressLine(ctx, level, recording, driver, reporter.progress) },
@@ -92,7 +103,7 @@ async function startEngine(ctx: StepContext, load: number, begin: BeginStep): Pr
   const engine = ctx.engine;
   return engine.kind === 'native'
     ? await startNativeStep({ ...common, binary: engine.binary, request: engine.request, threads: engine.threads }, begin)
-    : startNodeStep({ ...common, origin: ctx.origin, request: ctx.request, parseTiming: ctx.parseTiming }, begin);
+    : startNodeStep({ ...common, origin: ctx.origin, request: ctx.request, mix: ctx.mix, parseTiming: ctx.parseTiming }, begin);
 }
 
 /** The progress line's tick: phase, elapsed time, QPS since the last tick, requests on the wire. */
@@ -143,6 +154,7 @@ function summarizeStep(ctx: StepContext, load: number, recording: StepRecording,
       sent_per_s: open && windowMs > 0 ? (open.sent * 1000) / windowMs : null,
       health,
       ...(result.tls ? { tls_handshakes: result.tls } : {}),
+      ...(recording.byName ? { by_name: recording.byName.summarize(numbers.window_s) } : {}),
     },
     endedAt,
   };

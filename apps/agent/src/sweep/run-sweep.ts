@@ -21,12 +21,13 @@ import { loadAt, SweepConfig, type SweepInput } from './config.ts';
 import { checkApi, checkOpenFiles, probeTarget } from './preflight.ts';
 import { sendOnceH2 } from '../load/h2-probe.ts';
 import type { SweepReporter } from './reporter.ts';
-import { runStep, type StepContext, type StepEngine } from './run-step.ts';
+import { runStep, type StepContext, type StepEngine, type StepMix } from './run-step.ts';
 import { openServerCost, type SweepServerCost } from './server-cost.ts';
 import { refineLevels } from './refine-levels.ts';
 import { apiJudge, searchLevels, type SearchResult } from './search-levels.ts';
 import { SweepError } from './sweep-error.ts';
-import { targetRequestOf } from './target-request.ts';
+import { mixRequestsOf, targetRequestOf } from './target-request.ts';
+import { mixTags } from '../mix/request-mix.ts';
 import { repeatRun } from './repeat-run.ts';
 
 export interface UploadSummary {
@@ -78,13 +79,21 @@ const RETRY_WARNING_EVERY_MS = 5_000;
 export async function runSweep(input: SweepInput, context: SweepContext = {}): Promise<SweepResult> {
   const parsed = SweepConfig.safeParse(input);
   if (!parsed.success) throw new SweepError('config', `invalid sweep options:\n${z.prettifyError(parsed.error)}`);
-  const cfg = parsed.data;
+  // `--requests`: the run records the mix (names and shares) in its tags; the user's own tags win.
+  const cfg = parsed.data.requests ? { ...parsed.data, run: { ...parsed.data.run, tags: { ...mixTags(parsed.data.requests), ...parsed.data.run.tags } } } : parsed.data;
   const signal = context.signal ?? new AbortController().signal;
   const reporter = context.reporter ?? {};
   const warn = (m: string) => reporter.warn?.(m);
   const target = new URL(cfg.target);
   const request = targetRequestOf(cfg);
   const parseTiming = createServerTimingParser(cfg.serverTiming);
+  const mix: StepMix | undefined = cfg.requests && {
+    requests: mixRequestsOf(cfg, request),
+    weights: cfg.requests.requests.map((r) => r.weight),
+    names: cfg.requests.names,
+    nameOf: cfg.requests.nameOf,
+  };
+  if (cfg.requests && cfg.requests.skipped > 0) warn(`--requests: ${cfg.requests.skipped} requests of the HAR to other origins than its page's are left out`);
   const binary = cfg.engineBinary ?? DEFAULT_ENGINE_BINARY;
   const chosen = resolveEngine(cfg.engine, target, binary, cfg.http);
   if ('error' in chosen) throw new SweepError('config', chosen.error);
@@ -93,7 +102,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
   let engine: StepEngine = { kind: 'node' };
   if (chosen.engine === 'native') {
     try {
-      engine = { kind: 'native', binary, request: prepareNativeRequest(target.origin, request, cfg.serverTiming, { http: cfg.http, connections: cfg.connections }), threads: cfg.threads };
+      engine = { kind: 'native', binary, request: prepareNativeRequest(target.origin, request, cfg.serverTiming, { http: cfg.http, connections: cfg.connections }, mix), threads: cfg.threads };
     } catch (err) {
       throw new SweepError('config', (err as Error).message);
     }
@@ -121,7 +130,8 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
     // With a --before-level command the target may only exist once the first level's command ran.
     await prepare(cfg.levels[0]!);
     // --http2: the probe speaks HTTP/2 too (an h2-only target refuses HTTP/1.1).
-    const probe = await probeTarget(target, request, parseTiming, cfg.http === '2' ? sendOnceH2 : undefined);
+    // With a mix, its first request stands for it (the target URL itself may not be one of them).
+    const probe = await probeTarget(target, mix ? mix.requests[0]! : request, parseTiming, cfg.http === '2' ? sendOnceH2 : undefined);
     if (probe.computeMs === null && probe.queueMs === null) {
       warn(`the target sends no Server-Timing ${cfg.serverTiming.queue.join('/')} or ${cfg.serverTiming.compute.join('/')} duration: those columns will stay empty`);
     }
@@ -171,6 +181,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
       monitor: new AgentMonitor(),
       origin: target.origin,
       request,
+      mix,
       parseTiming,
       loadModel: cfg.loadModel,
       arrivals: cfg.arrivals,

@@ -15,6 +15,8 @@ export interface StepEvent {
   /** Why it counts as an error (`ECONNRESET`, `HTTP 503`…), or null for a success (the contracts' isSuccessStatus: 1–399). */
   errorKind: string | null;
   unparseable: number;
+  /** `--requests`: the request's index in the mix (its name is the mix's). */
+  request?: number;
 }
 
 /** What a step needs from an engine at its end: what was sent, and how the engine itself fared. */
@@ -56,6 +58,8 @@ export interface StepColumns {
   kinds: readonly string[];
   cancelled: number;
   unparseable: Uint8Array;
+  /** Each request's index in the mix (`--requests`; all 0 without one). */
+  request?: Uint16Array;
 }
 
 /** Where an engine puts its requests: one at a time, or (when the step offers it) a block at a time. */

@@ -1,6 +1,7 @@
 import type { Recorder } from '@kneeboard/agent-sdk';
 import { frameErrorKind } from '../load/error-kind.ts';
 import { LevelStats } from '../load/level-stats.ts';
+import { NameStats } from '../load/name-stats.ts';
 import type { StepColumns, StepEvent, StepSink } from './step-driver.ts';
 
 const micros = (ms: number): number => Math.round(ms * 1000) / 1000;
@@ -14,6 +15,8 @@ export class StepRecording {
   measureFrom = 0;
   endsAt = 0;
   stats!: LevelStats;
+  /** `--requests`: the level split by request name. */
+  byName: NameStats | undefined;
   /** Successes since the progress line last read them. */
   private okSinceTick = 0;
 
@@ -22,6 +25,8 @@ export class StepRecording {
     private readonly level: number,
     private readonly warmupMs: number,
     private readonly durationMs: number,
+    /** `--requests`: the mix's names, and each request's name index. */
+    private readonly mixNames?: { names: readonly string[]; nameOf: Uint16Array },
   ) {}
 
   /** The engine fixed the first send time: the window is warm-up from it, then the measured duration. */
@@ -30,6 +35,7 @@ export class StepRecording {
     this.measureFrom = startedAt + this.warmupMs;
     this.endsAt = this.measureFrom + this.durationMs;
     this.stats = new LevelStats(this.level, this.measureFrom, this.endsAt);
+    this.byName = this.mixNames && new NameStats(this.mixNames.names, this.mixNames.nameOf, this.measureFrom, this.endsAt);
     return Object.assign((e: StepEvent) => this.onEvent(e), { columns: (c: StepColumns) => this.onColumns(c) });
   }
 
@@ -44,13 +50,15 @@ export class StepRecording {
     const tsMs = micros(e.tsMs);
     this.recorder.record({ level: this.level, latencyMs: micros(e.latencyMs), computeMs: e.computeMs, queueMs: e.queueMs, status: e.status, tsMs });
     this.stats.add(tsMs, e.latencyMs, e);
+    if (this.byName !== undefined && e.request !== undefined) this.byName.add(e.request, tsMs, e.latencyMs, e.errorKind !== null, e.computeMs ?? Number.NaN);
     if (e.errorKind === null) this.okSinceTick += 1;
   }
 
   // A block from the native engine: one pass over its columns, which go to the recorder as they
   // are (no object per request) when it takes blocks.
   private onColumns(c: StepColumns): void {
-    const { recorder, level, stats } = this;
+    const { recorder, level, stats, byName } = this;
+    const requestIndex = byName === undefined ? undefined : c.request;
     const n = c.length;
     const { ended, intended, compute, queue, status, kind, kinds, unparseable } = c;
     const ts = new Float64Array(n);
@@ -65,6 +73,7 @@ export class StepRecording {
       const latencyMs = ended[i]! - intended[i]!;
       const errorKind = frameErrorKind(k, kinds, s);
       stats.addValues(tsMs, latencyMs, errorKind, compute[i]!, queue[i]!, unparseable[i]!);
+      if (requestIndex !== undefined) byName!.add(requestIndex[i]!, tsMs, latencyMs, errorKind !== null, compute[i]!);
       if (errorKind === null) this.okSinceTick += 1;
       if (keep === null) {
         const cm = compute[i]!;

@@ -28,3 +28,17 @@ function targetTlsOf(cfg: SweepConfig): TargetTls {
   if (!caPem.includes('-----BEGIN CERTIFICATE-----')) throw new SweepError('config', `--ca-file: ${cfg.caFile} holds no PEM certificate`);
   return { insecure: cfg.insecure, caFile: cfg.caFile, caPem };
 }
+
+/**
+ * `--requests`: each request of the mix as the engines send it. The sweep's headers (`-H`, the
+ * user-agent) come first and the entry's own win; timeout and TLS are the sweep's.
+ */
+export function mixRequestsOf(cfg: SweepConfig, base: TargetRequest): TargetRequest[] {
+  return (cfg.requests?.requests ?? []).map((r) => ({
+    ...base,
+    path: r.path,
+    method: r.method,
+    headers: { ...base.headers, ...r.headers },
+    body: r.body,
+  }));
+}

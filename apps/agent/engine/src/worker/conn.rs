@@ -20,6 +20,8 @@ use std::io::{self, Read, Write};
 pub(super) struct Req {
     pub(super) intended_ns: u64,
     pub(super) sent_ns: Option<u64>,
+    /// Which request of the mix (its bytes in `Worker::requests`; 0 without a mix).
+    pub(super) idx: u16,
 }
 
 pub(super) enum State {
@@ -67,20 +69,29 @@ impl Worker {
                 self.open.late += 1;
             }
         }
+        // The connection's next request is picked by weight as it is handed over.
+        let idx = self.pick_request();
+        let head = self.requests.head[idx as usize];
         let req = Req {
             intended_ns: intended,
             sent_ns: None,
+            idx,
         };
         if let Some(i) = self.idle.pop() {
             let c = self.conns[i].as_mut().expect("idle connection exists");
             c.req = Some(req);
+            c.reader.set_head_request(head);
             c.state = State::Busy;
             c.last_io_ns = now;
             self.write(i, now);
             return;
         }
         match self.connect(now) {
-            Ok(i) => self.conns[i].as_mut().expect("new connection").req = Some(req),
+            Ok(i) => {
+                let c = self.conns[i].as_mut().expect("new connection");
+                c.req = Some(req);
+                c.reader.set_head_request(head);
+            }
             Err(e) => self.fail_unsent(req, errors::kind_of(&e), now),
         }
     }
@@ -108,7 +119,7 @@ impl Worker {
         self.conns[i] = Some(Conn {
             stream,
             state: State::Connecting,
-            reader: ResponseReader::new(self.head_request),
+            reader: ResponseReader::new(false),
             written: 0,
             writable_interest: true,
             req: None,
@@ -171,7 +182,11 @@ impl Worker {
         }
         if writable {
             let c = self.conns[i].as_mut().expect("checked above");
-            if c.req.as_ref().is_some_and(|r| r.sent_ns.is_some()) && c.written < self.request.len() {
+            let pending = c
+                .req
+                .as_ref()
+                .is_some_and(|r| r.sent_ns.is_some() && c.written < self.requests.bytes[r.idx as usize].len());
+            if pending {
                 let now = self.now();
                 self.write(i, now);
             }
@@ -193,12 +208,13 @@ impl Worker {
             c.written = 0;
             self.on_wire += 1;
         }
+        let request = &self.requests.bytes[req.idx as usize];
         loop {
-            match c.stream.write(&self.request[c.written..]) {
+            match c.stream.write(&request[c.written..]) {
                 Ok(n) => {
                     c.written += n;
                     c.last_io_ns = now;
-                    if c.written == self.request.len() {
+                    if c.written == request.len() {
                         if c.writable_interest {
                             c.writable_interest = false;
                             let _ = self.poll.registry().reregister(&mut c.stream, Token(i), Interest::READABLE);
@@ -293,10 +309,11 @@ impl Worker {
                 }
             }
         }
+        let request = c.req.as_ref().map_or(&[][..], |r| &self.requests.bytes[r.idx as usize][..]);
         loop {
-            if sending && c.req.is_some() && c.written < self.request.len() {
+            if sending && c.written < request.len() {
                 // rustls takes what its outgoing buffer has room for; the rest after a flush.
-                match tls.writer().write(&self.request[c.written..]) {
+                match tls.writer().write(&request[c.written..]) {
                     Ok(n) => c.written += n,
                     Err(e) => return self.drop_conn(i, Some(errors::kind_of(&e))),
                 }
@@ -388,6 +405,7 @@ impl Worker {
             status: resp.status,
             kind: 0,
             unparseable: resp.timings.unparseable.min(255) as u8,
+            request: req.idx,
         });
         if reusable {
             c.state = State::Idle;
@@ -439,6 +457,7 @@ impl Worker {
             status: 0,
             kind,
             unparseable: 0,
+            request: req.idx,
         });
     }
 

@@ -106,6 +106,7 @@ impl Worker {
                     Req {
                         intended_ns: intended,
                         sent_ns: None,
+                        idx: 0,
                     },
                     errors::kind_of(&e),
                     now,
@@ -339,6 +340,7 @@ impl Worker {
                         status,
                         kind: 0,
                         unparseable: timings.unparseable.min(255) as u8,
+                        request: 0,
                     });
                     self.burn_cpu();
                     self.next_request(now, true);
@@ -348,7 +350,11 @@ impl Worker {
                     sent_ns,
                     kind,
                 } => {
-                    let req = Req { intended_ns, sent_ns };
+                    let req = Req {
+                        intended_ns,
+                        sent_ns,
+                        idx: 0,
+                    };
                     if sent_ns.is_none() {
                         self.fail_unsent(req, kind, now);
                         continue;

@@ -8,7 +8,9 @@ mod h2conn;
 
 use crate::config::{Arrivals, Config, Mode};
 use crate::h2;
+use crate::http;
 use crate::loop_stats::LoopStats;
+use crate::mix::{Entry, Picker};
 use crate::sys::Timer;
 use crate::tls::HandshakeStats;
 use crate::wire::{Event, EventBatch};
@@ -86,6 +88,35 @@ pub struct WorkerResult {
     pub handshakes: HandshakeStats,
 }
 
+/// The step's HTTP/1.1 requests, each built once: one, or a `--requests-file` mix picked by weight.
+pub struct Requests {
+    pub bytes: Vec<Vec<u8>>,
+    /// Per request: a HEAD, whose response has no body.
+    pub head: Vec<bool>,
+    pub picker: Picker,
+}
+
+impl Requests {
+    pub fn one(bytes: Vec<u8>, head: bool) -> Requests {
+        Requests {
+            bytes: vec![bytes],
+            head: vec![head],
+            picker: Picker::new(&[1.0]),
+        }
+    }
+
+    pub fn mix(entries: &[Entry], host: &str) -> Requests {
+        Requests {
+            bytes: entries
+                .iter()
+                .map(|e| http::build_request(&e.method, &e.path, host, &e.headers, &e.body))
+                .collect(),
+            head: entries.iter().map(|e| e.method == "HEAD").collect(),
+            picker: Picker::new(&entries.iter().map(|e| e.weight).collect::<Vec<_>>()),
+        }
+    }
+}
+
 /// An https:// step's TLS: the shared client config and the server name (SNI) to ask for.
 pub type TlsTarget = (Arc<ClientConfig>, ServerName<'static>);
 
@@ -93,7 +124,7 @@ pub struct Worker {
     cfg: Arc<Config>,
     shared: Arc<Shared>,
     plan: Plan,
-    request: Arc<Vec<u8>>,
+    requests: Arc<Requests>,
     tx: Sender<Vec<u8>>,
     poll: Poll,
     timer: Timer,
@@ -115,7 +146,6 @@ pub struct Worker {
     buf: Vec<u8>,
     timeout_ns: u64,
     late_ns: u64,
-    head_request: bool,
     tls: Option<TlsTarget>,
     handshakes: HandshakeStats,
     /// HTTP/2 steps: the request every stream sends (None: HTTP/1.1).
@@ -134,7 +164,7 @@ impl Worker {
         cfg: Arc<Config>,
         shared: Arc<Shared>,
         plan: Plan,
-        request: Arc<Vec<u8>>,
+        requests: Arc<Requests>,
         tx: Sender<Vec<u8>>,
         tls: Option<TlsTarget>,
         h2: Option<Arc<h2::Request>>,
@@ -146,13 +176,12 @@ impl Worker {
         let w = Worker {
             timeout_ns: (cfg.timeout_ms * 1e6) as u64,
             late_ns: (cfg.late_tolerance_ms * 1e6) as u64,
-            head_request: cfg.method == "HEAD",
             batch: EventBatch::with_capacity(cfg.batch_events),
             next_due_ns: plan.first_due_ns,
             cfg,
             shared,
             plan,
-            request,
+            requests,
             tx,
             poll,
             timer,
@@ -330,15 +359,26 @@ impl Worker {
     fn gap_ns(&mut self) -> f64 {
         match self.cfg.arrivals {
             Arrivals::Uniform => self.plan.mean_gap_ns,
-            Arrivals::Poisson => {
-                // xorshift64*: a uniform in (0, 1], then an exponential gap with the same mean.
-                self.rng ^= self.rng >> 12;
-                self.rng ^= self.rng << 25;
-                self.rng ^= self.rng >> 27;
-                let u = ((self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
-                -u.ln() * self.plan.mean_gap_ns
-            }
+            // An exponential gap with the same mean (u in (0, 1]).
+            Arrivals::Poisson => -(1.0 - self.uniform()).ln() * self.plan.mean_gap_ns,
         }
+    }
+
+    /// xorshift64*: a uniform in [0, 1), from the worker's own seeded generator.
+    fn uniform(&mut self) -> f64 {
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        (self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// The next request's index in the mix, by weight (0 without a mix: no random number drawn).
+    pub(super) fn pick_request(&mut self) -> u16 {
+        if self.requests.picker.count() == 1 {
+            return 0;
+        }
+        let u = self.uniform();
+        self.requests.picker.pick(u)
     }
 
     /// A request that should leave now: on a free connection, or it waits in the backlog.

@@ -1,0 +1,127 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeApi } from '@kneeboard/agent-sdk/testing';
+import { runSweep, type SweepInput } from '../src/index.ts';
+import type { LevelSummary } from '../src/load/level-stats.ts';
+import { loadRequestMix } from '../src/mix/request-mix.ts';
+import { chiSquare, CHI2_CRITICAL_1E6 } from './support/chi-square.ts';
+import { ENGINES } from './support/engines.ts';
+
+/** Service time by path: three endpoints a mix tells apart by name. */
+const SERVICE_MS: Record<string, number> = { '/fast': 1, '/medium': 3, '/slow': 6 };
+
+/**
+ * A target that routes by path: each endpoint answers after its own service time and says that
+ * time in Server-Timing (`compute;dur=`), so each name's compute p50 is known exactly.
+ */
+let target: Server;
+let url = '';
+const hits: Record<string, number> = {};
+beforeAll(async () => {
+  target = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const ms = SERVICE_MS[path];
+    hits[`${req.method} ${path}`] = (hits[`${req.method} ${path}`] ?? 0) + 1;
+    req.resume();
+    req.on('end', () => {
+      if (ms === undefined) {
+        res.writeHead(404, { 'content-length': '0' }).end();
+        return;
+      }
+      setTimeout(() => res.writeHead(200, { 'server-timing': `compute;dur=${ms}`, 'content-length': '2' }).end('ok'), ms);
+    });
+  });
+  target.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  target.closeAllConnections();
+  await new Promise((resolve) => target.close(resolve));
+});
+
+let fake: FakeApi;
+beforeEach(async () => {
+  fake = await FakeApi.start();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'kb-mix-int-'));
+const WEIGHTS = { fast: 5, medium: 3, slow: 2 };
+function mixFile(): string {
+  const path = join(dir, 'mix.json');
+  writeFileSync(
+    path,
+    JSON.stringify([
+      { name: 'fast', path: '/fast?q=1', weight: WEIGHTS.fast },
+      { name: 'medium', url: `${url}/medium`, weight: WEIGHTS.medium },
+      { name: 'slow', method: 'POST', path: '/slow', body: { cart: [1, 2] }, weight: WEIGHTS.slow },
+    ]),
+  );
+  return path;
+}
+
+const input = (overrides: Partial<SweepInput>): SweepInput => ({
+  target: `${url}/`,
+  levels: [4],
+  durationMs: 1_500,
+  warmupMs: 300,
+  run: { service: 'mix', release: 'r1' },
+  api: fake.url,
+  spoolDir: mkdtempSync(join(tmpdir(), 'kb-mix-spool-')),
+  ...overrides,
+});
+
+/** Per name: the server's own time read exactly, latency never below it, counts by the weights. */
+function expectMixFollowed(level: LevelSummary, serviceOf: Record<string, number>, weightOf: Record<string, number>): void {
+  const byName = level.by_name!;
+  expect(byName.map((n) => n.name)).toEqual(Object.keys(weightOf));
+  for (const n of byName) {
+    expect(n.errors, n.name).toBe(0);
+    // The compute time each endpoint reports is the one its name's requests carry: names are not mixed up.
+    // (Read from a histogram with 3 significant digits: within 0.1%.)
+    expect(Math.abs(n.compute_p50_ms! - serviceOf[n.name]!), `${n.name}: ${n.compute_p50_ms}`).toBeLessThanOrEqual(serviceOf[n.name]! * 0.0011);
+    // A busy box only adds to the service time.
+    expect(n.p50_ms!, n.name).toBeGreaterThanOrEqual(serviceOf[n.name]!);
+  }
+  expect(byName.reduce((a, n) => a + n.requests, 0)).toBe(level.requests);
+  const counts = byName.map((n) => n.requests);
+  expect(level.requests).toBeGreaterThan(100);
+  expect(chiSquare(counts, Object.values(weightOf)), JSON.stringify(counts)).toBeLessThan(CHI2_CRITICAL_1E6[counts.length - 1]!);
+}
+
+describe.each(ENGINES)('a request mix on the %s engine', (engine) => {
+  const service = { fast: 1, medium: 3, slow: 6 };
+
+  it('closed loop: each connection picks its next request by weight; every name has its own latency', async () => {
+    const mix = loadRequestMix(mixFile());
+    const result = await runSweep(input({ engine, requests: mix }));
+    expect(result.engine).toBe(engine);
+    expectMixFollowed(result.levels[0]!, service, WEIGHTS);
+    // The run records the mix: its file, names and shares.
+    expect(fake.runs[0]!.body.tags).toMatchObject({ requests_file: 'mix.json', requests: 'fast=50%, medium=30%, slow=20%', requests_count: '3' });
+  });
+
+  it('open loop: each arrival picks its request by weight', async () => {
+    const mix = loadRequestMix(mixFile());
+    const result = await runSweep(input({ engine, requests: mix, loadModel: 'open', levels: [400] }));
+    expectMixFollowed(result.levels[0]!, service, WEIGHTS);
+    expect(result.levels[0]!.health.missed_sends).toBe(0);
+  });
+
+  it('a HAR: the page’s requests by count, named method + path, replayed on the target', async () => {
+    const mix = loadRequestMix(new URL('./fixtures/mix-shop.har', import.meta.url).pathname);
+    for (const k of Object.keys(hits)) delete hits[k];
+    const result = await runSweep(input({ engine, requests: mix }));
+    // GET /fast is two requests of the HAR (3 + 2 times), /medium 3 times, POST /slow twice.
+    expectMixFollowed(result.levels[0]!, { 'GET /fast': 1, 'GET /medium': 3, 'POST /slow': 6 }, { 'GET /fast': 5, 'GET /medium': 3, 'POST /slow': 2 });
+    // Nothing else reached the target (the third-party requests were left out; POST kept its method).
+    expect(Object.keys(hits).sort()).toEqual(['GET /fast', 'GET /medium', 'POST /slow']);
+  });
+});
