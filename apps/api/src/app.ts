@@ -53,6 +53,8 @@ import { composeRunDetail, loadRunDetail } from './services/run-detail.ts';
 const DEFAULT_WEB_URL = 'http://localhost:3000';
 /** A finished run is judged for webhooks this long after its finish. */
 const DEFAULT_SETTLE_MS = 2_000;
+/** How long an idle keep-alive connection stays open: above every client agent's idle timeout (Node's is 5 s). */
+export const KEEP_ALIVE_MS = 72_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -93,8 +95,11 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
     bodyLimit: limits.bodyBytes,
     // Node's own timeouts, checked every second rather than every 30 s (its default), so a slow
     // body is cut (408, connection closed) within a second of the limit.
+    // keepAliveTimeout: Fastify's own 72 s (it does not apply it with a serverFactory). Node's
+    // default, 5 s, equals the idle timeout of Node's client agent, so the dashboard's proxy sent a
+    // request on a socket the API was closing that instant and answered the browser 500.
     serverFactory: (handler) =>
-      createServer({ requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(limits.requestTimeoutMs, 60_000), connectionsCheckingInterval: 1000 }, handler),
+      createServer({ requestTimeout: limits.requestTimeoutMs, headersTimeout: Math.min(limits.requestTimeoutMs, 60_000), connectionsCheckingInterval: 1000, keepAliveTimeout: KEEP_ALIVE_MS }, handler),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -208,6 +208,9 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
     return notFound(res, `no route ${url.pathname}`);
   }
 
+  // As the real API (KEEP_ALIVE_MS): Node's default 5 s equals the idle time of the Next proxy's
+  // client agent, and the race between them answered the browser a 500 now and then.
+  server.keepAliveTimeout = 72_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
