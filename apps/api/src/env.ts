@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { StorageConfig } from '@kneeboard/clickhouse';
-import { DEFAULT_API_PORT, DEFAULT_HOST, DEFAULT_LATE_DATA_GRACE_MS } from '@kneeboard/contracts';
+import { DEFAULT_API_PORT, DEFAULT_HOST, DEFAULT_LATE_DATA_GRACE_MS, DEFAULT_MAX_NAMES_PER_RUN } from '@kneeboard/contracts';
 import { resolveAccess, type AccessConfig } from './access/config.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy } from './plugins/retention.ts';
@@ -65,6 +65,8 @@ const Env = z.object({
   CLICKHOUSE_CLUSTER: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).optional(),
   /** How long a finished run still takes a spooling agent's late batches, steps and finish. */
   KNEEBOARD_LATE_DATA_GRACE_S: z.coerce.number().int().min(0).max(7 * 86_400).default(DEFAULT_LATE_DATA_GRACE_MS / 1000),
+  /** Distinct request names one run may hold: a batch that would go past it is refused (400 naming the cap). */
+  KNEEBOARD_MAX_NAMES_PER_RUN: z.coerce.number().int().min(1).max(100_000).default(DEFAULT_MAX_NAMES_PER_RUN),
   /** Browser origins (comma-separated) allowed CORS and cross-origin writes; none by default. */
   KNEEBOARD_CORS_ORIGINS: OriginList,
   /** `auto`: tokens required beyond loopback (or with an admin token or token reads); `required`: always. */
@@ -112,6 +114,7 @@ export interface ApiConfig {
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   storage: StorageConfig;
   lateDataGraceMs: number;
+  maxNamesPerRun: number;
   corsOrigins: string[];
   access: AccessConfig;
   limits: Limits;
@@ -130,7 +133,7 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   const storage: StorageConfig = e.CLICKHOUSE_URL
     ? { mode: 'server', url: e.CLICKHOUSE_URL, username: e.CLICKHOUSE_USER, password: e.CLICKHOUSE_PASSWORD, database: e.CLICKHOUSE_DATABASE, cluster: e.CLICKHOUSE_CLUSTER }
     : { mode: 'embedded', path: resolve(e.KNEEBOARD_DATA_DIR) };
-  return { port: e.PORT, host: e.HOST, logLevel: e.LOG_LEVEL, storage, lateDataGraceMs: e.KNEEBOARD_LATE_DATA_GRACE_S * 1000, corsOrigins: e.KNEEBOARD_CORS_ORIGINS,
+  return { port: e.PORT, host: e.HOST, logLevel: e.LOG_LEVEL, storage, lateDataGraceMs: e.KNEEBOARD_LATE_DATA_GRACE_S * 1000, maxNamesPerRun: e.KNEEBOARD_MAX_NAMES_PER_RUN, corsOrigins: e.KNEEBOARD_CORS_ORIGINS,
     access: resolveAccess({ auth: e.KNEEBOARD_AUTH, host: e.HOST, adminToken: e.KNEEBOARD_ADMIN_TOKEN, read: e.KNEEBOARD_READ, allowedHosts: e.KNEEBOARD_ALLOWED_HOSTS }),
     limits: {
       bodyBytes: e.KNEEBOARD_BODY_LIMIT_BYTES,

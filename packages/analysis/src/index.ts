@@ -1,4 +1,5 @@
 export { analyzeCurve, POOR_FIT_R2 } from './analyze.ts';
+export { analyzeEndpoints, type EndpointInput, type NamedCurve } from './endpoint-knees.ts';
 export { fitUsl, MIN_FIT_LEVELS, type Sample, type UslFitResult } from './usl-fit.ts';
 export { uslThroughput, uslDenominator, uslPeakLevel, amdahlCeiling, type UslParams } from './usl.ts';
 export { uslAtLevels, uslCurve, USL_CURVE_POINTS } from './usl-curve.ts';

@@ -27,6 +27,8 @@ describe('migrations', () => {
       'kb_fleet_seen_v1',
       'kb_fleet_steps_v1',
       'kb_links_v1',
+      'kb_request_name_seconds_mv_v1',
+      'kb_request_name_seconds_v1',
       'kb_request_seconds_mv_v1',
       'kb_request_seconds_v1',
       'kb_requests_v1',

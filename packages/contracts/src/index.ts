@@ -3,6 +3,7 @@ export * from './text.ts';
 export * from './run.ts';
 export * from './step.ts';
 export * from './events.ts';
+export * from './request-names.ts';
 export * from './curve.ts';
 export * from './run-detail.ts';
 export * from './analysis.ts';

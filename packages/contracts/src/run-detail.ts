@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RunAnalysis } from './analysis.ts';
 import { Curve, PercentileSource } from './curve.ts';
+import { EndpointAnalysis, RunNameCount } from './request-names.ts';
 import { Run, RunStatus } from './run.ts';
 import { StepWindow } from './step.ts';
 
@@ -13,6 +14,12 @@ export const RunDetail = z.object({
   percentiles: PercentileSource.optional(),
   /** The knee, USL fit, efficiency and verdict for the curve, recomputed with every answer. */
   analysis: RunAnalysis,
+  /** The request names the run's events carry, by name (absent for a run without names). */
+  names: z.array(RunNameCount).optional(),
+  /** With `?name=`: the name whose curve `curve` and `analysis` are (absent for the whole run's). */
+  name: z.string().optional(),
+  /** Each name's knee, which saturates first and which dominates p99 (absent for a run without names). */
+  endpoints: EndpointAnalysis.optional(),
 });
 export type RunDetail = z.infer<typeof RunDetail>;
 

@@ -1,14 +1,17 @@
 import { BatchIdReused, finishRun, insertServerMetrics, markRunDeleted, purgeRun, runRowsLeft, updateRun, upsertStep, type Arrival, type Db, type EventStore, type Recovered } from '@kneeboard/clickhouse';
 import type { IngestResponse, Run, RunStatus, ServerMetricsBatch, StepWindow } from '@kneeboard/contracts';
-import { BatchRejected, decodeArrowBatch, decodeJsonBatch, encodeArrowColumns, type DecodedBatch, type EventBounds } from '@kneeboard/event-wire';
+import { BatchRejected, decodeArrowBatch, decodeJsonBatch, distinctNames, encodeArrowColumns, type DecodedBatch, type EventBounds } from '@kneeboard/event-wire';
 import { HttpError } from '../errors.ts';
 import { eventBounds, refuseLateWrite } from './run-lifecycle.ts';
+import { RunNameCap } from './run-name-cap.ts';
 import { RunStateCache, type RunState, type RunStateCacheOptions } from './run-state-cache.ts';
 import { orUnavailable } from './storage-failure.ts';
 
 export interface IngestOptions extends RunStateCacheOptions {
   /** How long a finished run still takes batches, steps and a repeated finish. */
   lateDataGraceMs: number;
+  /** Distinct request names a run may hold (KNEEBOARD_MAX_NAMES_PER_RUN); default DEFAULT_MAX_NAMES_PER_RUN. */
+  maxNamesPerRun?: number | undefined;
 }
 
 /** A batch as it arrived: a parsed JSON body, or Arrow bytes with the ids from the query string. */
@@ -33,6 +36,7 @@ export type IncomingBatch = ({ kind: 'json'; body: unknown } | { kind: 'arrow'; 
  */
 export class IngestService {
   readonly runs: RunStateCache;
+  readonly #names: RunNameCap;
   /** Runs this process has deleted or is deleting: refused at once, before storage says so. */
   readonly #deleted = new Set<string>();
   readonly #changeListeners = new Set<(runId: string) => void>();
@@ -44,6 +48,7 @@ export class IngestService {
     private readonly options: IngestOptions,
   ) {
     this.runs = new RunStateCache(db, options);
+    this.#names = new RunNameCap(db, options.maxNamesPerRun);
   }
 
   /**
@@ -89,6 +94,7 @@ export class IngestService {
   /** A run the retention sweep deleted: forgotten here, and its watchers told. */
   forgetDeleted(runId: string): void {
     this.runs.forget(runId);
+    this.#names.forget(runId);
     this.store.forget(runId);
     this.#changed(runId);
   }
@@ -137,6 +143,7 @@ export class IngestService {
       state = (await orUnavailable('the batch', () => this.runs.get(runId, { fresh: true, now }))) ?? state;
       batch = decode(incoming, eventBounds(state.span, now));
     }
+    if (batch.columns.name) await orUnavailable('the batch', () => this.#names.admit(runId, distinctNames(batch.columns.name)));
     // Checked again with no await since: a deletion that began meanwhile waits only for writes already under way.
     if (this.#deleted.has(runId)) throw deletedRun(runId);
     const arrow = batch.canonicalArrow ?? encodeArrowColumns(batch.columns);
@@ -179,6 +186,7 @@ export class IngestService {
     }
     this.runs.forget(runId);
     this.store.forget(runId);
+    this.#names.forget(runId);
     // Its watchers are told once the rows are gone (a fleet plan is dropped then).
     this.#changed(runId);
   }

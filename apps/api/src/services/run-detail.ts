@@ -1,7 +1,8 @@
 import { analyzeCurve } from '@kneeboard/analysis';
-import { getRun, listSteps, queryCurve, type Db } from '@kneeboard/clickhouse';
+import { getRun, listSteps, queryCurve, queryRunNames, type Db } from '@kneeboard/clickhouse';
 import type { CurvePoint, PercentileSource, PercentilesWanted, Run, RunDetail, StepWindow } from '@kneeboard/contracts';
 import { notFound } from '../errors.ts';
+import { endpointAnalysis } from './endpoint-analysis.ts';
 
 /** Each level's point carries the agent's health for that step, so the curve says where the generator was the ceiling. */
 function withHealth(curve: CurvePoint[], steps: StepWindow[]): CurvePoint[] {
@@ -15,10 +16,27 @@ function withHealth(curve: CurvePoint[], steps: StepWindow[]): CurvePoint[] {
  * stored. Percentiles as asked (`auto`: the rollup for large runs, raw rows for small ones); the
  * detail says which it got. Null when the run does not exist.
  */
-export async function loadRunDetail(db: Db, runId: string, percentiles: PercentilesWanted = 'auto'): Promise<RunDetail | null> {
-  const [run, steps, answer] = await Promise.all([getRun(db, runId), listSteps(db, runId), queryCurve(db, runId, percentiles)]);
+export async function loadRunDetail(db: Db, runId: string, percentiles: PercentilesWanted = 'auto', view: NameView = {}): Promise<RunDetail | null> {
+  const [run, steps, answer, names] = await Promise.all([getRun(db, runId), listSteps(db, runId), queryCurve(db, runId, percentiles, view.name), queryRunNames(db, runId)]);
   if (!run) return null;
-  return composeRunDetail(run, steps, answer.curve, answer.percentiles);
+  // A name the run does not carry has no curve: 404 naming the parameter, not an empty chart.
+  if (view.name !== undefined && !names.some((n) => n.name === view.name)) throw notFound(`request name ${JSON.stringify(view.name)} in this run`, 'name');
+  const detail = composeRunDetail(run, steps, answer.curve, answer.percentiles);
+  if (names.length === 0) return detail;
+  // Each name's knee is judged against the whole run's: the run's own knee, from its own curve.
+  const total = view.name === undefined ? detail : composeRunDetail(run, steps, (await queryCurve(db, runId, percentiles)).curve, answer.percentiles);
+  return {
+    ...detail,
+    names,
+    ...(view.name === undefined ? {} : { name: view.name }),
+    ...(view.endpoints ? { endpoints: await endpointAnalysis(db, total, names, percentiles) } : {}),
+  };
+}
+
+/** Which name's curve to answer (none: the whole run's), and whether to analyse every name's (`endpoints`). */
+export interface NameView {
+  name?: string | undefined;
+  endpoints?: boolean;
 }
 
 /** A run detail from its parts (a live view's curve from memory comes with the run and steps it last read). */
@@ -38,8 +56,9 @@ export async function requireRunDetail(
   runId: string,
   field = 'id',
   percentiles: PercentilesWanted = 'auto',
+  view: NameView = {},
 ): Promise<RunDetail> {
-  const detail = await loadRunDetail(db, runId, percentiles);
+  const detail = await loadRunDetail(db, runId, percentiles, view);
   if (!detail) throw notFound('run', field);
   return detail;
 }

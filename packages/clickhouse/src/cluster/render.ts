@@ -32,6 +32,7 @@ export const SHARDING_KEYS: Record<string, string> = {
   kb_batches_v1: 'cityHash64(run_id)',
   kb_links_v1: 'cityHash64(code)',
   kb_request_seconds_v1: 'cityHash64(run_id, level, second)',
+  kb_request_name_seconds_v1: 'cityHash64(run_id, level, name, second)',
   kb_tokens_v1: 'cityHash64(id)',
   kb_fleet_agents_v1: 'cityHash64(run_id)',
   kb_fleet_steps_v1: 'cityHash64(run_id)',

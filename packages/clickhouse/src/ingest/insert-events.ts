@@ -9,9 +9,13 @@ import { localName } from '../cluster/render.ts';
 import { shardOf } from '../cluster/topology.ts';
 import type { Db } from '../db.ts';
 
-/** The canonical Arrow batch's columns (see @kneeboard/event-wire), as ClickHouse reads them. */
+/**
+ * The canonical Arrow batch's columns (see @kneeboard/event-wire), as ClickHouse reads them. A
+ * batch without names has no `name` column: it reads as '' (input_format_arrow_allow_missing_columns),
+ * so batches with and without names share one statement and one spill-file glob.
+ */
 const ARROW_STRUCTURE =
-  'level Float64, ts_ms Float64, latency_ms Float64, compute_ms Nullable(Float64), queue_ms Nullable(Float64), status UInt16';
+  'level Float64, ts_ms Float64, latency_ms Float64, compute_ms Nullable(Float64), queue_ms Nullable(Float64), status UInt16, name String';
 
 /**
  * One statement for both connections: the run and agent are constants, the six event columns come
@@ -21,10 +25,10 @@ const ARROW_STRUCTURE =
  * (set explicitly rather than trusting a server version's default).
  */
 function insertSql(source: string, table = 'kb_requests_v1', runAndAgent = '{run_id:UUID}, {agent_id:String}'): string {
-  return `INSERT INTO ${table} (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status)
+  return `INSERT INTO ${table} (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status, name)
     SETTINGS insert_deduplicate = 1, insert_deduplication_token = {token:String}, async_insert = 0,
-             deduplicate_blocks_in_dependent_materialized_views = 1
-    SELECT ${runAndAgent}, level, ts_ms, latency_ms, compute_ms, queue_ms, status
+             deduplicate_blocks_in_dependent_materialized_views = 1, input_format_arrow_allow_missing_columns = 1
+    SELECT ${runAndAgent}, level, ts_ms, latency_ms, compute_ms, queue_ms, status, name
     FROM ${source}`;
 }
 

@@ -7,11 +7,11 @@ import { successStatusSql } from '../queries/success-status.ts';
  * (migration 014, frozen), here with a WHERE. test/rollup-repair.int.test.ts checks that rows
  * rebuilt with it equal, state for state, the rows the view wrote.
  */
-function rollupSelectSql(where: string): string {
+function rollupSelectSql(where: string, byName = false): string {
   const ok = successStatusSql('status');
   return `SELECT
     run_id,
-    level,
+    level,${byName ? '\n    name,' : ''}
     toInt64(floor(ts_ms / 1000)) AS second,
     count() AS requests,
     countIf(${ok}) AS ok,
@@ -26,8 +26,8 @@ function rollupSelectSql(where: string): string {
     quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
                                    ${ok} AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
   FROM kb_requests_v1
-  WHERE ${where}
-  GROUP BY run_id, level, second`;
+  WHERE ${where}${byName ? " AND name != ''" : ''}
+  GROUP BY run_id, level,${byName ? ' name,' : ''} second`;
 }
 
 const SuspectRow = z.object({ run_id: z.string() });
@@ -108,6 +108,14 @@ export async function repairRollup(db: Db, runId: string): Promise<number> {
       query: `INSERT INTO kb_request_seconds_v1
               SETTINGS insert_deduplicate = 0, insert_deduplication_token = '', async_insert = 0
               ${rollupSelectSql(`run_id = {run_id:UUID} AND has(${keysSql}, (level, toInt64(floor(ts_ms / 1000))))`)}`,
+      query_params,
+    });
+    // The per-name rollup (072) is written by a second view of the same insert: its seconds are rebuilt with the total's.
+    await db.client.command({ query: `DELETE FROM kb_request_name_seconds_v1 WHERE run_id = {run_id:UUID} AND ${inKeys}`, query_params });
+    await db.client.command({
+      query: `INSERT INTO kb_request_name_seconds_v1
+              SETTINGS insert_deduplicate = 0, insert_deduplication_token = '', async_insert = 0
+              ${rollupSelectSql(`run_id = {run_id:UUID} AND has(${keysSql}, (level, toInt64(floor(ts_ms / 1000))))`, true)}`,
       query_params,
     });
   });

@@ -25,9 +25,13 @@ const OK_WITH = {
 
 /**
  * The rollup's whole seconds and the raw rows of the windows' partial edge seconds, as the same
- * columns (raw rows turned into the same sketch states), so one GROUP BY merges a window.
+ * columns (raw rows turned into the same sketch states), so one GROUP BY merges a window. With a
+ * name (bound as `{name:String}`), the per-name rollup and that name's raw rows.
  */
-function partsSql(where: { rollup: string; raw: string }): string {
+function partsSql(where: { rollup: string; raw: string }, named = false): string {
+  const table = named ? 'kb_request_name_seconds_v1' : 'kb_request_seconds_v1';
+  const only = (conditions: string) => (named ? `(${conditions})
+      AND r.name = {name:String}` : conditions);
   const rollupStates = ', r.latency AS s_latency, r.compute AS s_compute, r.queue AS s_queue, r.other AS s_other';
   const rawStates = `, quantilesDDStateIf(${DD}, 0.5)(r.latency_ms * ${SCALE}, ${OK}) AS s_latency,
          quantilesDDStateIf(${DD}, 0.5)(assumeNotNull(r.compute_ms) * ${SCALE}, ${OK_WITH.compute}) AS s_compute,
@@ -37,14 +41,14 @@ function partsSql(where: { rollup: string; raw: string }): string {
     SELECT r.level AS level, toUInt64(r.requests) AS n, toUInt64(r.ok) AS n_ok, toUInt64(r.compute_n) AS n_compute,
            toUInt64(r.queue_n) AS n_queue, toUInt64(r.other_n) AS n_other,
            toFloat64(r.last_ts_ms) AS ts, toFloat64(r.ok_latency_sum) AS latency_sum${rollupStates}
-    FROM kb_request_seconds_v1 AS r
-    WHERE ${where.rollup}
+    FROM ${table} AS r
+    WHERE ${only(where.rollup)}
     UNION ALL
     SELECT r.level AS level, count() AS n, countIf(${OK}) AS n_ok, countIf(${OK_WITH.compute}) AS n_compute,
            countIf(${OK_WITH.queue}) AS n_queue, countIf(${OK_WITH.other}) AS n_other,
            max(r.ts_ms) AS ts, sumIf(r.latency_ms, ${OK}) AS latency_sum${rawStates}
     FROM kb_requests_v1 AS r
-    WHERE ${where.raw}
+    WHERE ${only(where.raw)}
     GROUP BY r.level`;
 }
 
@@ -70,9 +74,9 @@ const Answers = z.array(z.record(z.string(), z.array(z.number().nullable())));
  * per level read the edges once per level and, on the embedded engine, which runs one query at a
  * time, cost a round of parsing and planning each: measured 2–3× slower on two 10M-request runs.)
  */
-async function levelSketches(db: Db, windows: StepWindowBounds[], counts: CountRow[]): Promise<Map<number, Sketch>> {
+async function levelSketches(db: Db, windows: StepWindowBounds[], counts: CountRow[], name?: string): Promise<Map<number, Sketch>> {
   const where = windowConditions(windows);
-  const params: Record<string, unknown> = { ...where.params };
+  const params: Record<string, unknown> = { ...where.params, ...(name === undefined ? {} : { name }) };
   const merges = counts.flatMap((c, i) => {
     params[`k${i}`] = c.level;
     return (Object.keys(SERIES) as Series[]).map((s) => {
@@ -87,7 +91,7 @@ async function levelSketches(db: Db, windows: StepWindowBounds[], counts: CountR
     });
   });
   const result = await db.client.query({
-    query: `SELECT ${merges.join(',\n')} FROM (${partsSql(where)})`,
+    query: `SELECT ${merges.join(',\n')} FROM (${partsSql(where, name !== undefined)})`,
     query_params: params,
     format: 'JSONEachRow',
   });
@@ -108,7 +112,7 @@ export type LevelStateRow = z.infer<typeof StateRow>;
  * (the raw edges are most of a cold curve's cost, and the two-query path below reads them twice).
  * The states come back as bytes (~3 KB a level).
  */
-export async function queryLevelStates(db: Db, windows: StepWindowBounds[]): Promise<LevelStateRow[]> {
+export async function queryLevelStates(db: Db, windows: StepWindowBounds[], name?: string): Promise<LevelStateRow[]> {
   if (windows.length === 0) return [];
   const where = windowConditions(windows);
   const result = await db.client.query({
@@ -116,11 +120,11 @@ export async function queryLevelStates(db: Db, windows: StepWindowBounds[]): Pro
       SELECT level, sum(n) AS requests, sum(n_ok) AS n_ok, sum(n_compute) AS n_compute, sum(n_queue) AS n_queue,
              sum(n_other) AS n_other, max(ts) AS last_ts, sum(latency_sum) AS latency_sum,
              ${['s_latency', 's_compute', 's_queue', 's_other'].map((column) => `${mergedStateHex(column)} AS ${column}`).join(', ')}
-      FROM (${partsSql(where)})
+      FROM (${partsSql(where, name !== undefined)})
       GROUP BY level
       HAVING requests > 0
       ORDER BY level`,
-    query_params: where.params,
+    query_params: { ...where.params, ...(name === undefined ? {} : { name }) },
     format: 'JSONEachRow',
   });
   return z.array(StateRow).parse(await result.json());
@@ -149,8 +153,8 @@ export function sketchAnswers(c: LevelCounts, sketch: (series: Series) => DDSket
  * sketches if a state is not in the layout that code reads (another ClickHouse version): the
  * caller then asks ClickHouse for the ranks.
  */
-async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks: RanksAnsweredBy): Promise<{ counts: CountRow[]; sketches: Map<number, Sketch> | null }> {
-  const rows = await queryLevelStates(db, windows);
+async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks: RanksAnsweredBy, name?: string): Promise<{ counts: CountRow[]; sketches: Map<number, Sketch> | null }> {
+  const rows = await queryLevelStates(db, windows, name);
   const counts = rows.map(({ s_latency: _l, s_compute: _c, s_queue: _q, s_other: _o, ...c }) => c);
   // 'engine': the tests' reference, ClickHouse's own ranks (levelSketches), from the same counts.
   if (ranks === 'engine') return { counts, sketches: null };
@@ -190,15 +194,16 @@ export function rollupPoint(c: LevelCounts, w: Pick<StepWindowBounds, 'measure_f
  * The run's curve from the rollup: the same points as queryExactCurve — counts, QPS, window and
  * mean exact — with percentiles from merged DDSketch states, interpolated between ranks like the
  * exact ones. Reads ~one rollup row per level-second plus the raw rows of each window's two
- * partial seconds, so its cost follows the run's length, not its request count.
+ * partial seconds, so its cost follows the run's length, not its request count. With `name`, that
+ * name's curve, from the per-name rollup.
  */
-export async function queryRollupCurve(db: Db, runId: string, known?: StepWindowBounds[], ranks: RanksAnsweredBy = 'here'): Promise<CurvePoint[]> {
+export async function queryRollupCurve(db: Db, runId: string, known?: StepWindowBounds[], ranks: RanksAnsweredBy = 'here', name?: string): Promise<CurvePoint[]> {
   const windows = known ?? (await readStepWindows(db, [runId]));
   if (windows.length === 0) return [];
-  const read = await levelCountsAndSketches(db, windows, ranks);
+  const read = await levelCountsAndSketches(db, windows, ranks, name);
   const { counts } = read;
   if (counts.length === 0) return [];
   const windowOf = (level: number) => windows.find((x) => x.level === level) as StepWindowBounds;
-  const sketches = read.sketches ?? (await levelSketches(db, windows.filter((w) => counts.some((c) => c.level === w.level)), counts));
+  const sketches = read.sketches ?? (await levelSketches(db, windows.filter((w) => counts.some((c) => c.level === w.level)), counts, name));
   return counts.map((c) => rollupPoint(c, windowOf(c.level), sketches.get(c.level)));
 }

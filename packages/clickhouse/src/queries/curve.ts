@@ -91,9 +91,10 @@ function toPoint(row: CurveRow): CurvePoint {
  * The run's curve from raw rows: one point per level that has a step window and requests in it,
  * sorted by level. Percentiles use quantilesExactInclusive (linear interpolation between order
  * statistics, like numpy's default): exact at any latency, unlike quantilesTiming, which clamps
- * at 30 s. Reads every request of the run: what `?exact=1` asks for.
+ * at 30 s. Reads every request of the run: what `?exact=1` asks for. With `name`, the requests of
+ * that name only (their own curve, over the same step windows).
  */
-export async function queryExactCurve(db: Db, runId: string): Promise<CurvePoint[]> {
+export async function queryExactCurve(db: Db, runId: string, name?: string): Promise<CurvePoint[]> {
   const result = await db.client.query({
     query: `
       SELECT
@@ -109,10 +110,10 @@ export async function queryExactCurve(db: Db, runId: string): Promise<CurvePoint
         quantilesExactInclusiveIf(0.5, 0.99)(assumeNotNull(r.queue_ms), ${OK} AND r.queue_ms IS NOT NULL) AS queue,
         quantilesExactInclusiveIf(0.5)(r.latency_ms - ifNull(r.compute_ms, 0) - ifNull(r.queue_ms, 0),
                                        ${OK} AND (r.compute_ms IS NOT NULL OR r.queue_ms IS NOT NULL)) AS other
-      ${WINDOWED_REQUESTS}
+      ${WINDOWED_REQUESTS}${name === undefined ? '' : '\n        AND r.name = {name:String}'}
       GROUP BY r.level
       ORDER BY r.level`,
-    query_params: { run_ids: [runId] },
+    query_params: { run_ids: [runId], ...(name === undefined ? {} : { name }) },
     format: 'JSONEachRow',
   });
   return z.array(CurveRow).parse(await result.json()).map(toPoint);

@@ -7,6 +7,7 @@ import { insertSettings, type Db } from '../db.ts';
 const RUN_TABLES = [
   ['kb_requests_v1', 'run_id'],
   ['kb_request_seconds_v1', 'run_id'],
+  ['kb_request_name_seconds_v1', 'run_id'],
   ['kb_batches_v1', 'run_id'],
   ['kb_steps_v1', 'run_id'],
   ['kb_server_metrics_v1', 'run_id'],

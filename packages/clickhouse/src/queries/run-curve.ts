@@ -20,16 +20,18 @@ export const EXACT_UP_TO_REQUESTS = 200_000;
  * a finished run's curve costs those two reads however many requests it holds; a running one is
  * recomputed when a batch or a step has arrived since, which is when it has changed.
  */
-export async function queryCurve(db: Db, runId: string, wanted: PercentilesWanted = 'auto'): Promise<{ curve: CurvePoint[]; percentiles: PercentileSource }> {
+export async function queryCurve(db: Db, runId: string, wanted: PercentilesWanted = 'auto', name?: string): Promise<{ curve: CurvePoint[]; percentiles: PercentileSource }> {
   const { versions, windows } = await readRunState(db, [runId]);
   const version = versions.get(runId) ?? NO_DATA;
   const source: PercentileSource = wanted !== 'auto' ? wanted : version.requests <= EXACT_UP_TO_REQUESTS ? 'exact' : 'rollup';
-  const cache = cacheOf<CurvePoint[]>(db, `curve-${source}`);
+  // A name's curve is kept beside the run's, under the run and the name (a name cannot hold a NUL).
+  const cache = cacheOf<CurvePoint[]>(db, name === undefined ? `curve-${source}` : `name-curve-${source}`);
+  const id = name === undefined ? runId : `${runId}\u0000${name}`;
   const key = versionKey(version, windows);
-  let curve = cache.get(runId, key);
+  let curve = cache.get(id, key);
   if (!curve) {
-    curve = source === 'exact' ? await queryExactCurve(db, runId) : await queryRollupCurve(db, runId, windows);
-    cache.set(runId, key, curve);
+    curve = source === 'exact' ? await queryExactCurve(db, runId, name) : await queryRollupCurve(db, runId, windows, 'here', name);
+    cache.set(id, key, curve);
   }
   return { curve, percentiles: source };
 }

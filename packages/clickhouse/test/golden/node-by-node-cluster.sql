@@ -469,3 +469,66 @@ TTL toDateTime(at) + INTERVAL 90 DAY;
 -- runs on: every-node
 CREATE TABLE IF NOT EXISTS kb_webhook_deliveries_v1 AS kb_webhook_deliveries_v1_local
 ENGINE = Distributed(kneeboard, currentDatabase(), kb_webhook_deliveries_v1_local, cityHash64(webhook_id));
+
+-- 070_add_request_name.sql
+-- runs on: every-node
+ALTER TABLE kb_requests_v1_local
+    ADD COLUMN IF NOT EXISTS name LowCardinality(String) DEFAULT '';
+-- runs on: every-node
+ALTER TABLE kb_requests_v1
+    ADD COLUMN IF NOT EXISTS name LowCardinality(String) DEFAULT '';
+
+-- 071_create_request_name_seconds_v1.sql
+-- runs on: every-node
+-- The rollup per name: one row per (run, level, name, second), the columns and sketches of
+-- kb_request_seconds_v1 (013), for the requests that have a name. The total rollup stays as it
+-- is, so a run's curve, and every run without names, reads exactly what it read before; a
+-- name's curve reads these rows (and the raw rows of its windows' edge seconds, like the total).
+CREATE TABLE IF NOT EXISTS kb_request_name_seconds_v1_local
+(
+    run_id         UUID,
+    level          Float64,
+    name           LowCardinality(String),
+    second         Int64,
+    requests       SimpleAggregateFunction(sum, UInt64),
+    ok             SimpleAggregateFunction(sum, UInt64),
+    last_ts_ms     SimpleAggregateFunction(max, Float64),
+    ok_latency_sum SimpleAggregateFunction(sum, Float64),
+    compute_n      SimpleAggregateFunction(sum, UInt64),
+    queue_n        SimpleAggregateFunction(sum, UInt64),
+    other_n        SimpleAggregateFunction(sum, UInt64),
+    latency        AggregateFunction(quantilesDD(0.005, 0.5), Float64),
+    compute        AggregateFunction(quantilesDD(0.005, 0.5), Float64),
+    queue          AggregateFunction(quantilesDD(0.005, 0.5), Float64),
+    other          AggregateFunction(quantilesDD(0.005, 0.5), Float64)
+)
+ENGINE = AggregatingMergeTree
+ORDER BY (run_id, level, name, second)
+SETTINGS non_replicated_deduplication_window = 10000;
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_request_name_seconds_v1 AS kb_request_name_seconds_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_request_name_seconds_v1_local, cityHash64(run_id, level, name, second));
+
+-- 072_create_request_name_seconds_mv_v1.sql
+-- runs on: every-node
+CREATE MATERIALIZED VIEW IF NOT EXISTS kb_request_name_seconds_mv_v1_local TO kb_request_name_seconds_v1_local AS
+SELECT
+    run_id,
+    level,
+    name,
+    toInt64(floor(ts_ms / 1000)) AS second,
+    count() AS requests,
+    countIf(status BETWEEN 1 AND 399) AS ok,
+    max(ts_ms) AS last_ts_ms,
+    sumIf(latency_ms, status BETWEEN 1 AND 399) AS ok_latency_sum,
+    countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
+    countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
+    countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
+    quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
+    quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
+                                   status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+FROM kb_requests_v1_local
+WHERE name != ''
+GROUP BY run_id, level, name, second;

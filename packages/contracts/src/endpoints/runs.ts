@@ -7,6 +7,7 @@ import { ApiError } from '../errors.ts';
 import { LevelDetail, LevelParams } from '../level-detail.ts';
 import { CreateRunBody, CreateRunResponse, FinishRunBody, ListRunsQuery, ListRunsResponse, Run, UpdateRunBody } from '../run.ts';
 import { RunDetail } from '../run-detail.ts';
+import { RunDetailQuery } from '../request-names.ts';
 import { SvgViewQuery } from '../svg-view.ts';
 import { MAX_TIMELINE_POINTS, RunTimeline, TimelineParams } from '../timeline.ts';
 import { API_PREFIX, endpoint } from './endpoint.ts';
@@ -57,10 +58,10 @@ export const runEndpoints = {
     service: 'run',
     summary: 'A run with its steps and its curve',
     description:
-      "Percentiles from every raw row with `exact=1`, from the rollup (within 0.5%) with `exact=0`; without it, raw rows for runs up to 200,000 requests and the rollup above. The body's `percentiles` says which.",
+      "Percentiles from every raw row with `exact=1`, from the rollup (within 0.5%) with `exact=0`; without it, raw rows for runs up to 200,000 requests and the rollup above. The body's `percentiles` says which. A run whose requests carry names lists them (`names`) and says which endpoint saturates first (`endpoints`); `name=` answers that name's curve and analysis.",
     tags: ['runs'],
     params: RunIdParams,
-    query: PercentilesQuery,
+    query: RunDetailQuery,
     responses: { 200: RunDetail, 400: ApiError, 404: ApiError },
   }),
   deleteRun: endpoint({

@@ -44,7 +44,7 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, ing
 
   app.route({
     ...routeOf(ENDPOINTS.getRun),
-    handler: async (req) => requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query)),
+    handler: async (req) => requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query), { name: req.query.name, endpoints: true }),
   });
 
   app.route({
