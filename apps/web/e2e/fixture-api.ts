@@ -5,7 +5,7 @@
  *   GET /api/v1/runs/{id}/analysis              RunAnalysis
  *   GET /api/v1/runs/{id}/levels/{level}        LevelDetail made from rows consistent with the curve (fixture-level-detail.ts)
  *   GET /api/v1/runs/{id}/timeline              RunTimeline from the steps and curve (fixture-timeline.ts)
- *   GET /api/v1/runs/{id}/cost                  RunCost of a run without server metrics (no levels)
+ *   GET /api/v1/runs/{id}/cost                  RunCost: `costs`' answer for the run, else a run without server metrics (no levels)
  *   GET /api/v1/runs/{id}/live                  SSE: `snapshot` (full RunDetail) on connect and on
  *                                               every change, `end` once the run is over
  * plus one live run that gains a level every `liveStepMs`, and (fixture-review-routes.ts) the
@@ -14,7 +14,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { LIVE_EVENT, type ApiError, type RunDetail, type RunSummary, type UpdateRunBody } from '@kneeboard/contracts';
+import { LIVE_EVENT, type ApiError, type RunCost, type RunDetail, type RunSummary, type UpdateRunBody } from '@kneeboard/contracts';
 import { FIXTURE_IDS, LIVE_LEVELS, liveRunAt, staticRuns } from './fixture-data.ts';
 import { levelDetailFor } from './fixture-level-detail.ts';
 import { timelineFor } from './fixture-timeline.ts';
@@ -39,6 +39,8 @@ export interface FixtureApiOptions {
   releases?: boolean;
   /** Also serve `relay`'s repeated sweeps (3 runs of v2.0.0, 2 of v2.1.0) for group comparisons (default false). */
   repeats?: boolean;
+  /** A run's cost, for runs that read server metrics (fixture-cost.ts); null or unset: the run read none. */
+  costs?: (detail: RunDetail) => RunCost | null;
 }
 
 export interface FixtureStats {
@@ -190,9 +192,10 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
       const d = find(id);
       return d?.analysis ? sendJson(res, 200, d.analysis) : notFound(res, `no run ${id}`);
     }
-    // The fixture runs read no server metrics: the answer the real API gives such a run.
+    // Unless `costs` gives one, a run read no server metrics: the answer the real API gives such a run.
     if (parts.length === 5 && parts[4] === 'cost') {
-      return find(id) ? sendJson(res, 200, { levels: [], verdict: null }) : notFound(res, `no run ${id}`);
+      const d = find(id);
+      return d ? sendJson(res, 200, options.costs?.(d) ?? { levels: [], verdict: null, scaling: null }) : notFound(res, `no run ${id}`);
     }
     if (parts.length === 5 && parts[4] === 'timeline') {
       const d = find(id);

@@ -1,6 +1,6 @@
 'use client';
 
-import type { LevelDetail } from '@kneeboard/contracts';
+import type { LevelDetail, RunCost } from '@kneeboard/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { fetchLevelDetail } from '../../lib/client-api.ts';
 import { formatLevel } from '@kneeboard/contracts/figures';
@@ -8,6 +8,7 @@ import { histogramRows, spectrumRows, timelineData } from '../../lib/level-detai
 import { LATENCY_SERIES } from '../../lib/series.ts';
 import { ChartPanel } from '../run/ChartPanel.tsx';
 import { HistogramChart } from './HistogramChart.tsx';
+import { LevelCost } from './LevelCost.tsx';
 import { LevelStats } from './LevelStats.tsx';
 import { SpectrumChart } from './SpectrumChart.tsx';
 import { LatencyOverTime, ThroughputOverTime } from './TimelineCharts.tsx';
@@ -15,7 +16,8 @@ import { LatencyOverTime, ThroughputOverTime } from './TimelineCharts.tsx';
 type Loaded = { level: number; detail: LevelDetail | null; error: string | null };
 
 /**
- * "Inside concurrency N": the level's spectrum, histogram, its step over time and its status codes.
+ * "Inside concurrency N": the level's spectrum, histogram, its step over time and its status codes,
+ * and what it cost the server when the run read that.
  * Starts from the server's answer when the page was opened with `?level=N`; otherwise fetches it
  * through the dashboard's `/api` proxy. `version` changes with each live snapshot, so a level still
  * being measured is fetched again.
@@ -26,6 +28,7 @@ export function LevelPanel({
   parameter,
   initial,
   version,
+  cost = null,
   onClose,
 }: {
   runId: string;
@@ -33,6 +36,8 @@ export function LevelPanel({
   parameter: string;
   initial: LevelDetail | null | undefined;
   version: number;
+  /** The run's cost (the run view reads it once): this level's figures when the run has server metrics. */
+  cost?: RunCost | null;
   onClose: () => void;
 }) {
   const [loaded, setLoaded] = useState<Loaded | null>(initial !== undefined && (initial === null || initial.level === level) ? { level, detail: initial, error: null } : null);
@@ -80,6 +85,7 @@ export function LevelPanel({
       {d ? (
         <>
           <LevelStats detail={d} />
+          <LevelCost cost={cost} level={level} />
           <div className="charts">
             <ChartPanel title="Percentile spectrum" subtitle="latency at each percentile of the measured window, to p99.99" empty={noLatency} testId="level-spectrum">
               <SpectrumChart series={[{ key: 'ms', label: 'latency', colour: LATENCY_SERIES[2].color, rows: spectrum }]} />

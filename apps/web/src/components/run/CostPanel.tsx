@@ -1,30 +1,26 @@
 'use client';
 
-import { usePolledRead } from './usePolledRead.ts';
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import { callApi } from '@kneeboard/api-client';
-import { ENDPOINTS, type RunCost } from '@kneeboard/contracts';
+import type { RunCost } from '@kneeboard/contracts';
+import { COST_COLOURS } from '@kneeboard/svg-charts';
 import { formatBytes, formatCoresUsed, formatLevel, formatPercent, formatQps, formatSignificant } from '@kneeboard/contracts/figures';
 import { ChartPanel } from './ChartPanel.tsx';
 import { AXIS_LABEL_STYLE, AXIS_LINE, AXIS_TICK, CHART_MARGIN, chartSize, GRID_STROKE } from './chart-style.ts';
 
-const CORES_COLOUR = '#b5522b';
-const PER_CORE_COLOUR = '#2b6cb0';
+/** The same two colours as cost.svg's lines (svg-charts' palette). */
+const CORES_COLOUR = COST_COLOURS.cores;
+const PER_CORE_COLOUR = COST_COLOURS.perCore;
 const HEIGHT = 240;
-/** A running run's cost is read again at most this often. */
-const LIVE_REFRESH_MS = 3000;
-
-const fetchRunCost = (runId: string) => callApi(ENDPOINTS.getRunCost, { params: { id: runId } }, { init: { cache: 'no-store' } });
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
 
 /**
  * "What it costs" (issue 28): the server's CPU cores used and the throughput each core delivers,
  * against the level, from what the agent read during each step (`--metrics-url`, `--target-pid`,
  * `--cgroup`); the verdict says whether the knee is where the CPU ran out. A table under the chart
- * carries every figure, and each step's notes (gaps, counter resets).
+ * carries every figure, and each step's notes (gaps, counter resets). The run view reads the cost
+ * (useRunCost) and passes it here and to the open level's panel.
  */
-export function CostPanel({ runId, parameter, running }: { runId: string; parameter: string; running: boolean }) {
-  const { value: cost, error } = usePolledRead(runId, () => fetchRunCost(runId), running, LIVE_REFRESH_MS, 'What the server spent could not be read');
+export function CostPanel({ cost, error, parameter }: { cost: RunCost | null; error: string | null; parameter: string }) {
 
   const rows = cost?.levels.map((l) => ({ level: l.level, cores: l.cores_used, perCore: l.qps_per_core })) ?? [];
   const empty =
@@ -58,6 +54,11 @@ export function CostPanel({ runId, parameter, running }: { runId: string; parame
       {cost?.verdict ? (
         <p className="cost-verdict" data-testid="cost-verdict">
           {cost.verdict}
+        </p>
+      ) : null}
+      {cost?.scaling ? (
+        <p className="cost-scaling muted" data-testid="cost-scaling">
+          {cost.scaling}
         </p>
       ) : null}
       <LineChart {...chartSize(undefined, HEIGHT)} data={rows} margin={CHART_MARGIN} data-testid="cost-chart">

@@ -25,6 +25,7 @@ import { SplitPanel } from './SplitPanel.tsx';
 import { ThroughputPanel } from './ThroughputPanel.tsx';
 import { useLiveRun } from './useLiveRun.ts';
 import { useRunCapacity } from './useRunCapacity.ts';
+import { useRunCost } from './useRunCost.ts';
 
 /** The panel sits under the table: bring it into view once it has rendered. */
 function scrollToLevelPanel() {
@@ -60,6 +61,7 @@ export function RunView({
   const { detail, mode, updatedAt, retryAt } = live;
   const { analysis } = detail;
   const judged = useRunCapacity(initial.run.id, sloText, live.capacity, updatedAt);
+  const cost = useRunCost(initial.run.id, detail.run.status === 'running');
   // Labels and note just saved here win over the (possibly older) detail until the next snapshot carries them.
   const [edits, setEdits] = useState<Pick<Run, 'labels' | 'note'> | null>(null);
   const [openLevel, setOpenLevel] = useState<number | null>(initialLevel);
@@ -103,7 +105,7 @@ export function RunView({
       </div>
       </LevelZoomContext.Provider>
 
-      <CostPanel runId={run.id} parameter={run.parameter} running={run.status === 'running'} />
+      <CostPanel cost={cost.value} error={cost.error} parameter={run.parameter} />
 
       <div className="run-timeline">
         <RunTimelinePanel runId={run.id} parameter={run.parameter} running={run.status === 'running'} onOpenLevel={showLevel} />
@@ -134,6 +136,7 @@ export function RunView({
             parameter={run.parameter}
             initial={openLevel === initialLevel ? levelDetail : undefined}
             version={updatedAt ?? 0}
+            cost={cost.value}
             onClose={() => setOpenLevel(null)}
           />
         </div>
