@@ -105,11 +105,12 @@ export async function getLevelDetail(id: string, level: number): Promise<LevelDe
 
 /**
  * The comparison's statistics, or the API's reason when it refuses (400: a bad query; 404: a run
- * it does not know). The page still draws the curves without them.
+ * it does not know). The page still draws the curves without them. `slo`: the SLOs its capacity
+ * is judged at (by default the URL's).
  */
-export async function getCompare(state: CompareViewState): Promise<{ ok: true; report: CompareResponse } | { ok: false; error: string }> {
+export async function getCompare(state: CompareViewState, slo?: string | null): Promise<{ ok: true; report: CompareResponse } | { ok: false; error: string }> {
   try {
-    return { ok: true, report: await get(ENDPOINTS.compare, { query: new URLSearchParams(compareApiQuery(state)) }) };
+    return { ok: true, report: await get(ENDPOINTS.compare, { query: new URLSearchParams(compareApiQuery(state, slo)) }) };
   } catch (err) {
     if (err instanceof ApiHttpError && (err.status === 400 || err.status === 404)) return { ok: false, error: err.body?.message ?? describeStatus(err.status, err.body) };
     throw unavailable(err);

@@ -4,6 +4,7 @@
  */
 import { formatRunGroupRef, type CompareResponse, type RunDetail, type RunGroupRef } from '@kneeboard/contracts';
 import { ApiUnavailableError, getCompare, getRun, listReleaseRunIds } from './api.ts';
+import { activeSlo, type ActiveSlo } from './capacity-view.ts';
 import { cache } from 'react';
 import { runSeries } from './compare-series.ts';
 import { comparisonTitle } from './comparison-title.ts';
@@ -17,6 +18,8 @@ export type ComparisonData =
       /** Runs per side, base first: 1 for a single run, N for repeats or a release's runs. */
       sizes: number[];
       stats: { ok: true; report: CompareResponse } | { ok: false; error: string };
+      /** The SLOs the statistics' capacity was judged at (the URL's, else the base run's tag); null: none. */
+      slo: ActiveSlo | null;
     }
   /** Runs (ids) or releases (`release:SERVICE@RELEASE`) the API does not have. */
   | { kind: 'missing'; ids: string[] }
@@ -37,7 +40,11 @@ async function load(state: CompareViewState): Promise<ComparisonData> {
     const details = await Promise.all(ids.map((id) => getRun(id)));
     const missing = ids.filter((_, i) => details[i] === null);
     if (missing.length > 0) return { kind: 'missing', ids: missing };
-    return { kind: 'ok', details: details as RunDetail[], sizes: groups.map((g) => g.length), stats };
+    // Without slo= in the URL the base run's own `slo` tag applies, as on the run page: only the runs
+    // say what it is, so its capacity is asked for once they are read.
+    const slo = activeSlo(state.slo ?? null, (details[0] as RunDetail).run);
+    const judged = slo?.source === 'tag' ? await getCompare(state, slo.text) : stats;
+    return { kind: 'ok', details: details as RunDetail[], sizes: groups.map((g) => g.length), stats: judged, slo };
   } catch (err) {
     if (err instanceof ApiUnavailableError) return { kind: 'unavailable', error: err };
     throw err;
@@ -47,14 +54,15 @@ async function load(state: CompareViewState): Promise<ComparisonData> {
 /** One API round per render, shared by the page and its metadata (keyed by the canonical URL). */
 const loadOnce = cache((path: string) => {
   const url = new URL(path, 'http://kneeboard.invalid');
-  const params: SearchParams = { base: url.searchParams.get('base') ?? undefined, head: url.searchParams.getAll('head'), min_effect: url.searchParams.get('min_effect') ?? undefined };
+  const param = (name: string) => url.searchParams.get(name) ?? undefined;
+  const params: SearchParams = { base: param('base'), head: url.searchParams.getAll('head'), min_effect: param('min_effect'), noise_asof: param('noise_asof'), slo: param('slo') };
   const parsed = parseCompareView(params);
   if (!parsed.ok) throw new Error(`not a comparison: ${path}`);
   return load(parsed.state);
 });
 
 export function loadComparison(state: CompareViewState): Promise<ComparisonData> {
-  // Only the runs and min_effect decide what is loaded: a view's other settings share the answer.
+  // Only the runs, min_effect, the noise basis and the SLOs decide what is loaded: a view's other settings share the answer.
   return loadOnce(compareViewPath({ ...state, ...DEFAULT_SETTINGS }));
 }
 

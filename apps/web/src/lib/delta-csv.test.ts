@@ -49,3 +49,21 @@ describe('deltaCsv', () => {
     expect(deltaCsv(report('after'), 'c', { kind: 'range', min: 1, max: 8 }).trimEnd().split('\r\n')).toHaveLength(2);
   });
 });
+
+describe('deltaCsv with server metrics', () => {
+  it('adds the cores used (base, head, change and interval in percent) where both sides read CPU, and only then', () => {
+    const r = report('after');
+    const head = r.heads[0]!;
+    const cost = {
+      levels: [{ level: 1, qps: { base: 100, head: 131, change: 0.31, ci_low: null, ci_high: null }, cores_used: { base: 2, head: 2.5, change: 0.25, ci_low: 0.1, ci_high: 0.42 }, qps_per_core: { base: 50, head: 52.4, change: 0.048, ci_low: null, ci_high: null }, not_comparable: false, sentence: '+31% QPS for +25% CPU at 1' }],
+      basis: 'repeats' as const,
+      note: '',
+    };
+    const lines = deltaCsv({ ...r, heads: [{ ...head, cost }] }, 'workers').trimEnd().split('\r\n');
+    expect(lines[0]!.endsWith(',p99_ms_verdict,cores_used_base,cores_used_head,cores_used_change_pct,cores_used_ci_low_pct,cores_used_ci_high_pct')).toBe(true);
+    expect(lines[1]!.split(',').slice(-5)).toEqual(['2', '2.5', '25', '10', '42']);
+    // A level without CPU on both sides: empty cells.
+    expect(lines[2]!.split(',').slice(-5)).toEqual(['', '', '', '', '']);
+    expect(deltaCsv(r, 'workers').split('\r\n')[0]).not.toContain('cores_used');
+  });
+});

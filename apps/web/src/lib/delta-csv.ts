@@ -4,7 +4,7 @@
  * numbers (the change and its interval in percent: 21.3 = +21.3%), and its verdict. Cells follow the product's one CSV
  * rule (csvCell: no formula a spreadsheet would run, whatever a run's name says).
  */
-import { csvText, levelSelectionContains, type CompareResponse, type LevelSelection, type MetricDelta } from '@kneeboard/contracts';
+import { csvText, levelSelectionContains, type CompareResponse, type FigureChange, type LevelSelection, type MetricDelta } from '@kneeboard/contracts';
 
 const METRICS = [
   ['qps', 'qps'],
@@ -14,9 +14,24 @@ const METRICS = [
 
 const PARTS = ['base', 'head', 'change_pct', 'ci_low_pct', 'ci_high_pct', 'verdict'] as const;
 const pct = (v: number | null) => (v === null ? null : v * 100);
+const coresCells = (c: FigureChange | null) => (c === null ? [null, null, null, null, null] : [c.base, c.head, pct(c.change), pct(c.ci_low), pct(c.ci_high)]);
+
+/** CPU cores used per level where both sides read server metrics: added only when some head has them, so other comparisons' CSV is as before. */
+const COST_PARTS = ['base', 'head', 'change_pct', 'ci_low_pct', 'ci_high_pct'] as const;
 
 export function deltaCsv(report: Pick<CompareResponse, 'heads' | 'base'>, parameter: string, levels: LevelSelection | null = null): string {
-  const header = ['base_release', 'base_run', 'head_release', 'head_run', parameter, 'only_in', 'flags', ...METRICS.flatMap(([name]) => PARTS.map((p) => `${name}_${p}`))];
+  const withCost = report.heads.some((h) => h.cost && h.cost.levels.length > 0);
+  const header = [
+    'base_release',
+    'base_run',
+    'head_release',
+    'head_run',
+    parameter,
+    'only_in',
+    'flags',
+    ...METRICS.flatMap(([name]) => PARTS.map((p) => `${name}_${p}`)),
+    ...(withCost ? COST_PARTS.map((p) => `cores_used_${p}`) : []),
+  ];
   const rows = report.heads.flatMap((h) =>
     h.levels
       .filter((l) => levelSelectionContains(levels, l.level))
@@ -32,6 +47,7 @@ export function deltaCsv(report: Pick<CompareResponse, 'heads' | 'base'>, parame
           const d: MetricDelta = l[key];
           return [d.base, d.head, pct(d.change), pct(d.ci_low), pct(d.ci_high), d.verdict];
         }),
+        ...(withCost ? coresCells(h.cost?.levels.find((c) => c.level === l.level)?.cores_used ?? null) : []),
       ]),
   );
   return csvText([header, ...rows]);

@@ -152,6 +152,23 @@ describe('svgViewPairs', () => {
   });
 });
 
+describe('slo= on the comparison', () => {
+  it('keeps the SLOs in the URL and in the API query; the base run’s tag (not in the URL) is given to the query by the caller', () => {
+    const s = compare(`/compare?base=${BASE}&head=${H1}&slo=${encodeURIComponent('p99 <= 0.05s')}`);
+    expect(s.slo).toBe('p99<=50ms');
+    expect(compareViewPath(s)).toBe(`/compare?base=${BASE}&head=${H1}&slo=p99%3C%3D50ms`);
+    expect(compare(compareViewPath(s))).toEqual(s);
+    expect(compareApiQuery(s)).toBe(`?base=${BASE}&head=${H1}&slo=p99%3C%3D50ms`);
+    const plain = compare(`/compare?base=${BASE}&head=${H1}`);
+    expect(compareApiQuery(plain)).toBe(`?base=${BASE}&head=${H1}`);
+    expect(compareApiQuery(plain, 'p99<=40ms')).toBe(`?base=${BASE}&head=${H1}&slo=p99%3C%3D40ms`);
+    // slo=none: none, not even the tag; an unreadable one falls back to the default.
+    const none = compare(`/compare?base=${BASE}&head=${H1}&slo=none`);
+    expect([none.slo, compareApiQuery(none)]).toEqual(['none', `?base=${BASE}&head=${H1}`]);
+    expect(compare(`/compare?base=${BASE}&head=${H1}&slo=p98<=1ms`).slo).toBeUndefined();
+  });
+});
+
 describe('slo= on the run page', () => {
   it('keeps the SLOs canonical, "none" as none, and drops what does not parse (the default: the run\'s tag)', () => {
     const s = parseRunView(BASE, params('/?slo=p99%20<=%200.05s,errors<=1%25'));

@@ -9,6 +9,7 @@
  *   /compare?base={id},{id},{id}&head={id},{id}        groups of repeated runs, one per side
  *   /compare?base=release:checkout@v1.0&head=release:checkout@v1.1   every finished run of each release
  *   /compare?base={id}&head={id}&noise_asof=1795000000000   the run-to-run noise basis pinned (single runs)
+ *   /compare?base={id}&head={id}&slo=p99<=50ms    capacity at those SLOs for each side (default: the base run's `slo` tag; `slo=none`: none)
  *   /review?…                                 the same query as /compare
  *
  * Defaults are left out of the URL (a plain `/compare?base=…&head=…` is the default view), and
@@ -75,6 +76,8 @@ export interface CompareViewState extends ChartSettings {
   minEffect: number;
   /** The run-to-run noise basis a single-run side borrows, pinned (`noise_asof`, epoch ms); absent: the newest. */
   noiseAsof?: number | null;
+  /** The SLOs capacity is compared at, as on the run page: canonical, SLO_NONE, or absent/null — the base run's `slo` tag. */
+  slo?: SloSetting;
 }
 
 export const DEFAULT_SETTINGS: ChartSettings = { metrics: [...DEFAULT_METRICS], x: null, y: 'linear', fit: null, levels: null };
@@ -175,7 +178,8 @@ export function parseCompareView(params: SearchParams): ParsedCompare {
   const minEffect = first(params.min_effect) !== undefined && Number.isFinite(effect) && effect >= 0 && effect <= 1 ? effect : DEFAULT_MIN_EFFECT;
   const asof = Number(first(params.noise_asof));
   const noiseAsof = Number.isSafeInteger(asof) && asof > 0 ? asof : null;
-  return { ok: true, state: { ...settingsFrom(params), base: baseSide, heads: distinct, minEffect, ...(noiseAsof === null ? {} : { noiseAsof }) } };
+  const slo = parseSloSetting(first(params.slo));
+  return { ok: true, state: { ...settingsFrom(params), base: baseSide, heads: distinct, minEffect, ...(noiseAsof === null ? {} : { noiseAsof }), ...(slo === null ? {} : { slo }) } };
 }
 
 /** The sides of a comparison as refs, base first (the state only holds texts that parse). */
@@ -221,14 +225,24 @@ export function compareViewPath(state: CompareViewState, page: 'compare' | 'revi
   const pairs = [...comparePairs(state), ...settingsPairs(state)];
   if (state.minEffect !== DEFAULT_MIN_EFFECT) pairs.push(['min_effect', String(state.minEffect)]);
   if (state.noiseAsof) pairs.push(['noise_asof', String(state.noiseAsof)]);
+  if (state.slo) pairs.push(['slo', state.slo]);
   return `/${page}${queryString(pairs)}`;
 }
 
-/** The API query for this comparison's statistics (ENDPOINTS.compare). */
-export function compareApiQuery(state: CompareViewState): string {
+/** The SLOs the URL itself names (canonical), or null: none, or the base run's tag (which only the runs know). */
+export function urlSlo(state: Pick<CompareViewState, 'slo'>): string | null {
+  return state.slo && state.slo !== SLO_NONE ? state.slo : null;
+}
+
+/**
+ * The API query for this comparison's statistics (ENDPOINTS.compare). `slo`: the SLOs in force
+ * (the URL's, or the base run's tag once the runs are known); by default the URL's.
+ */
+export function compareApiQuery(state: CompareViewState, slo: string | null = urlSlo(state)): string {
   const pairs = comparePairs(state);
   if (state.minEffect !== DEFAULT_MIN_EFFECT) pairs.push(['min_effect', String(state.minEffect)]);
   if (state.noiseAsof) pairs.push(['noise_asof', String(state.noiseAsof)]);
+  if (slo) pairs.push(['slo', slo]);
   return queryString(pairs);
 }
 

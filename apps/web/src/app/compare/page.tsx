@@ -21,5 +21,5 @@ export default async function ComparePage({ searchParams }: { searchParams: Prom
   const data = await loadComparison(parsed.state);
   if (data.kind === 'missing') notFound();
   if (data.kind !== 'ok') return <CompareProblem problem={data} />;
-  return <CompareView details={data.details} sizes={data.sizes} stats={data.stats} initial={parsed.state} level={parseLevelParam(query)} readOnly={await readOnlyViewer()} />;
+  return <CompareView details={data.details} sizes={data.sizes} stats={data.stats} initial={parsed.state} slo={data.slo?.text ?? null} level={parseLevelParam(query)} readOnly={await readOnlyViewer()} />;
 }

@@ -20,5 +20,5 @@ export default async function ReviewPage({ searchParams }: { searchParams: Promi
   const data = await loadComparison(parsed.state);
   if (data.kind === 'missing') notFound();
   if (data.kind !== 'ok') return <CompareProblem problem={data} />;
-  return <ReviewReport details={data.details} sizes={data.sizes} stats={data.stats} state={parsed.state} generatedAt={Date.now()} readOnly={await readOnlyViewer()} />;
+  return <ReviewReport details={data.details} sizes={data.sizes} stats={data.stats} slo={data.slo} state={parsed.state} generatedAt={Date.now()} readOnly={await readOnlyViewer()} />;
 }

@@ -28,6 +28,10 @@ import { deltaCsv } from '../../lib/delta-csv.ts';
 import { exportFileName } from '../../lib/chart-export.ts';
 import { downloadBlob } from '../export/snapshot.ts';
 import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
+import { activeSlo, runSloTag } from '../../lib/capacity-view.ts';
+import { capacityLine, costLines } from '../../lib/compare-capacity.ts';
+import { CompareSloField } from './CompareSloField.tsx';
+import { CostChanges } from './CostChanges.tsx';
 
 export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; error: string };
 
@@ -41,6 +45,7 @@ export function CompareView({
   sizes,
   stats: initialStats,
   initial,
+  slo: initialSlo = null,
   level: initialLevel = null,
   readOnly = false,
 }: {
@@ -48,6 +53,8 @@ export function CompareView({
   sizes: number[];
   stats: CompareStats;
   initial: CompareViewState;
+  /** The SLOs (canonical) the server's statistics judged capacity at; null: none. */
+  slo?: string | null;
   /** The level open under *Inside a level* (`&level=8`), kept in the URL like every other setting. */
   level?: number | null;
   /** A share link's reader cannot make links (the API would refuse): Share and Read-only link are left out. */
@@ -55,26 +62,31 @@ export function CompareView({
 }) {
   // A single-run side's noise basis goes into the URL at once, so a reload or a link keeps this verdict.
   const [state, setState] = useState(() => withNoiseBasis(initial, initialStats));
-  // The statistics and the min_effect they were computed with; a new min_effect fetches them again.
-  const [loaded, setLoaded] = useState({ minEffect: initial.minEffect, stats: initialStats });
+  // The SLOs capacity is compared at: the URL's, else the base run's own `slo` tag (as on the run page).
+  const baseRun = details[0]?.run;
+  const tag = baseRun ? runSloTag(baseRun) : null;
+  const slo = baseRun ? activeSlo(state.slo ?? null, baseRun) : null;
+  const sloText = slo?.text ?? null;
+  // The statistics and the min_effect and SLOs they were computed with; a new one fetches them again.
+  const [loaded, setLoaded] = useState({ minEffect: initial.minEffect, slo: initialSlo, stats: initialStats });
   const stats = loaded.stats;
-  const updating = loaded.minEffect !== state.minEffect;
-  const statsQuery = compareApiQuery(state);
+  const updating = loaded.minEffect !== state.minEffect || loaded.slo !== sloText;
+  const statsQuery = compareApiQuery(state, sloText);
   useEffect(() => {
     if (!updating) return;
     let stale = false;
-    const want = state.minEffect;
+    const want = { minEffect: state.minEffect, slo: sloText };
     fetchCompare(statsQuery)
       .then((next) => {
-        if (!stale) setLoaded({ minEffect: want, stats: next });
+        if (!stale) setLoaded({ ...want, stats: next });
       })
       .catch((err: unknown) => {
-        if (!stale) setLoaded({ minEffect: want, stats: { ok: false, error: err instanceof Error ? err.message : String(err) } });
+        if (!stale) setLoaded({ ...want, stats: { ok: false, error: err instanceof Error ? err.message : String(err) } });
       });
     return () => {
       stale = true;
     };
-  }, [updating, statsQuery, state.minEffect]);
+  }, [updating, statsQuery, state.minEffect, sloText]);
   const [openLevel, setOpenLevel] = useState<number | null>(initialLevel);
   const path = withLevelParam(compareViewPath(state), openLevel);
   useReplaceUrl(path);
@@ -106,7 +118,7 @@ export function CompareView({
         <div className="actions no-print">
           {readOnly ? null : <ShareButton path={path} />}
           {readOnly ? null : <ShareLinkButton runs={details.map((d) => d.run.id)} path={withLevelParam(compareViewPath(pinnedCompareState(state, details, sizes)), openLevel)} label={title} />}
-          {stats.ok ? <CopyMarkdownButton apiQuery={compareApiQuery(state)} /> : null}
+          {stats.ok ? <CopyMarkdownButton apiQuery={statsQuery} /> : null}
           <Link className="button" href={compareViewPath(state, 'review')} data-testid="open-review">
             Review
           </Link>
@@ -127,7 +139,7 @@ export function CompareView({
         {stats.ok && base ? (
           stats.report.heads.map((h, i) => {
             const s = groups[i + 1];
-            return <VerdictBanner key={h.run.id} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} summary={verdictSummary(h, parameter)} />;
+            return <VerdictBanner key={h.run.id} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} summary={verdictSummary(h, parameter)} capacity={capacityLine(h, slo)} />;
           })
         ) : (
           <div className="panel notice error" data-testid="compare-error">
@@ -137,6 +149,8 @@ export function CompareView({
           </div>
         )}
       </div>
+
+      <CompareSloField slo={slo} tag={tag} updating={loaded.slo !== sloText} onChange={(setting) => setState((s) => ({ ...s, slo: setting }))} />
 
       <ViewToolbar
         settings={state}
@@ -180,6 +194,20 @@ export function CompareView({
               );
             })}
           </div>
+          {stats.report.heads.some((h) => costLines(h) !== null) ? (
+            <>
+              <h2 className="section-title">
+                What it costs <span className="muted">· the QPS change against the change in CPU cores used, where both sides read server metrics</span>
+              </h2>
+              <div className="cost-changes-list">
+                {stats.report.heads.map((h, i) => {
+                  const lines = costLines(h);
+                  const s = groups[i + 1];
+                  return lines ? <CostChanges key={h.run.id} lines={lines} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} /> : null;
+                })}
+              </div>
+            </>
+          ) : null}
           <StatsFootnote settings={stats.report.settings} />
         </>
       ) : null}

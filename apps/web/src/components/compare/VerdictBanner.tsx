@@ -2,8 +2,11 @@ import type { VerdictSummary } from '../../lib/compare-table.ts';
 import { RecomputeLink } from './RecomputeLink.tsx';
 import { RunSwatch } from './RunSwatch.tsx';
 
-/** One head's overall verdict against the base: the API's sentence and the three numbers behind it. */
-export function VerdictBanner({ headLabel, baseLabel, colour, summary }: { headLabel: string; baseLabel: string; colour: string; summary: VerdictSummary }) {
+/**
+ * One head's overall verdict against the base: the API's sentence and the three numbers behind it,
+ * and — with SLOs — the capacity each side serves within them (`capacity`, the API's sentence).
+ */
+export function VerdictBanner({ headLabel, baseLabel, colour, summary, capacity = null }: { headLabel: string; baseLabel: string; colour: string; summary: VerdictSummary; capacity?: string | null }) {
   return (
     <section className={`panel verdict-banner tone-${summary.tone}`} data-testid="verdict-banner" data-verdict={summary.verdict}>
       <header className="verdict-head">
@@ -16,6 +19,11 @@ export function VerdictBanner({ headLabel, baseLabel, colour, summary }: { headL
       <p className="verdict-summary" data-testid="verdict-summary">
         {summary.summary}
       </p>
+      {capacity !== null ? (
+        <p className="verdict-capacity" data-testid="verdict-capacity">
+          <strong>Capacity:</strong> {capacity}
+        </p>
+      ) : null}
       {summary.notComparable.length > 0 ? (
         <p className="verdict-flags" data-testid="verdict-flags">
           <span aria-hidden="true">⚠ </span>Not comparable at {summary.notComparable.join(', ')}: the load generator, not the service, was the limit there (see the table).

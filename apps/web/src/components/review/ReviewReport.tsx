@@ -1,4 +1,9 @@
 import type { RunDetail } from '@kneeboard/contracts';
+import type { ActiveSlo } from '../../lib/capacity-view.ts';
+import { runSloTag } from '../../lib/capacity-view.ts';
+import { capacityLine, costLines } from '../../lib/compare-capacity.ts';
+import { CostChanges } from '../compare/CostChanges.tsx';
+import { ReviewSloField } from './ReviewSloField.tsx';
 import Link from 'next/link';
 import { runSeries } from '../../lib/compare-series.ts';
 import { deltaRows, verdictSummary } from '../../lib/compare-table.ts';
@@ -24,6 +29,7 @@ export function ReviewReport({
   details,
   sizes,
   stats,
+  slo = null,
   state,
   generatedAt,
   readOnly = false,
@@ -31,6 +37,8 @@ export function ReviewReport({
   details: RunDetail[];
   sizes: number[];
   stats: CompareStats;
+  /** The SLOs the statistics' capacity was judged at (the URL's, else the base run's tag). */
+  slo?: ActiveSlo | null;
   state: CompareViewState;
   generatedAt: number;
   /** A share link's reader cannot make links: the Read-only link button is left out. */
@@ -60,10 +68,11 @@ export function ReviewReport({
           · generated {formatTimestamp(generatedAt, 'UTC')} UTC
         </p>
         <h2 className="review-h2">Verdict</h2>
+        <ReviewSloField state={state} slo={slo} tag={details[0] ? runSloTag(details[0].run) : null} />
         {stats.ok && base ? (
           stats.report.heads.map((h, i) => {
             const s = groups[i + 1];
-            return <VerdictBanner key={h.run.id} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} summary={verdictSummary(h, parameter)} />;
+            return <VerdictBanner key={h.run.id} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} summary={verdictSummary(h, parameter)} capacity={capacityLine(h, slo)} />;
           })
         ) : (
           <p className="panel notice error">No statistics: {stats.ok ? 'no head run' : stats.error}</p>
@@ -85,6 +94,16 @@ export function ReviewReport({
             const rows = deltaRows(h, state.levels);
             return <DeltaTable key={h.run.id} rows={rows} parameter={parameter} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} hidden={h.levels.length - rows.length} />;
           })}
+          {stats.report.heads.some((h) => costLines(h) !== null) ? (
+            <>
+              <h3 className="review-cost-title">What it costs</h3>
+              {stats.report.heads.map((h, i) => {
+                const lines = costLines(h);
+                const s = groups[i + 1];
+                return lines ? <CostChanges key={h.run.id} lines={lines} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} /> : null;
+              })}
+            </>
+          ) : null}
           <StatsFootnote settings={stats.report.settings} />
         </section>
       ) : null}
