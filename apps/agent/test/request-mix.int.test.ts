@@ -96,6 +96,17 @@ function expectMixFollowed(level: LevelSummary, serviceOf: Record<string, number
   expect(chiSquare(counts, Object.values(weightOf)), JSON.stringify(counts)).toBeLessThan(CHI2_CRITICAL_1E6[counts.length - 1]!);
 }
 
+/** Every uploaded event carries its request's name, and the window's events per name are the table's counts. */
+function expectEventsNamed(runId: string, level: LevelSummary): void {
+  const events = fake.events(runId);
+  expect(events.length).toBeGreaterThan(0);
+  const names = new Set(level.by_name!.map((n) => n.name));
+  for (const e of events) expect(names.has(e.name!), String(e.name)).toBe(true);
+  const w = fake.finalSteps(runId).get(level.level)!;
+  const inWindow = events.filter((e) => e.ts >= w.measure_from && e.ts <= w.ended_at!);
+  for (const n of level.by_name!) expect(inWindow.filter((e) => e.name === n.name).length, n.name).toBe(n.requests);
+}
+
 describe.each(ENGINES)('a request mix on the %s engine', (engine) => {
   const service = { fast: 1, medium: 3, slow: 6 };
 
@@ -106,12 +117,14 @@ describe.each(ENGINES)('a request mix on the %s engine', (engine) => {
     expectMixFollowed(result.levels[0]!, service, WEIGHTS);
     // The run records the mix: its file, names and shares.
     expect(fake.runs[0]!.body.tags).toMatchObject({ requests_file: 'mix.json', requests: 'fast=50%, medium=30%, slow=20%', requests_count: '3' });
+    expectEventsNamed(result.runId, result.levels[0]!);
   });
 
   it('open loop: each arrival picks its request by weight', async () => {
     const mix = loadRequestMix(mixFile());
     const result = await runSweep(input({ engine, requests: mix, loadModel: 'open', levels: [400] }));
     expectMixFollowed(result.levels[0]!, service, WEIGHTS);
+    expectEventsNamed(result.runId, result.levels[0]!);
     expect(result.levels[0]!.health.missed_sends).toBe(0);
   });
 

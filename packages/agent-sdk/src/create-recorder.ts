@@ -28,6 +28,8 @@ export interface RecordedEvent {
   status: number;
   /** Completion time, epoch ms; default now. */
   tsMs?: number;
+  /** The request's name (endpoint / request label, ≤ 200 characters); none: one curve, as before names. */
+  name?: string;
 }
 
 export interface RecorderOptions {
@@ -186,7 +188,7 @@ class RunRecorder implements Recorder {
 
   record(e: RecordedEvent): void {
     if (this.finished) throw new Error('record() after finish()');
-    this.buffer.append(e.level, e.tsMs ?? nowEpochMs(), e.latencyMs, e.computeMs ?? null, e.queueMs ?? null, e.status);
+    this.buffer.append(e.level, e.tsMs ?? nowEpochMs(), e.latencyMs, e.computeMs ?? null, e.queueMs ?? null, e.status, e.name);
     this.recorded += 1;
     this.scheduleFullCut();
   }

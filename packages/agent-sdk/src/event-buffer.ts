@@ -1,4 +1,4 @@
-import type { EventColumns } from '@kneeboard/event-wire';
+import type { EventColumns, EventNames } from '@kneeboard/event-wire';
 
 interface Pending {
   level: number[];
@@ -8,9 +8,12 @@ interface Pending {
   compute_ms: number[];
   queue_ms: number[];
   status: number[];
+  /** Each event's name ('' for none): a column only once some event has one. */
+  name: string[];
+  named: boolean;
 }
 
-const empty = (): Pending => ({ level: [], ts_ms: [], latency_ms: [], compute_ms: [], queue_ms: [], status: [] });
+const empty = (): Pending => ({ level: [], ts_ms: [], latency_ms: [], compute_ms: [], queue_ms: [], status: [], name: [], named: false });
 const F64_COLUMNS = ['level', 'ts_ms', 'latency_ms', 'compute_ms', 'queue_ms'] as const;
 type Building = { -readonly [K in keyof EventColumns]: EventColumns[K] };
 
@@ -30,8 +33,10 @@ export class EventBuffer {
     return this.blocked + this.cols.level.length;
   }
 
-  append(level: number, tsMs: number, latencyMs: number, computeMs: number | null, queueMs: number | null, status: number): void {
+  append(level: number, tsMs: number, latencyMs: number, computeMs: number | null, queueMs: number | null, status: number, name = ''): void {
     const c = this.cols;
+    c.name.push(name);
+    if (name !== '') c.named = true;
     c.level.push(level);
     c.ts_ms.push(tsMs);
     c.latency_ms.push(latencyMs);
@@ -85,6 +90,7 @@ export class EventBuffer {
       compute_ms: Float64Array.from(c.compute_ms),
       queue_ms: Float64Array.from(c.queue_ms),
       status: Uint16Array.from(c.status),
+      ...(c.named ? { name: dictionary(c.name) } : {}),
     });
     this.blocked += c.level.length;
   }
@@ -110,7 +116,24 @@ function clampServerTimes(b: EventColumns): void {
 function slice(b: EventColumns, from: number, to: number): EventColumns {
   const out = { length: to - from, status: b.status.subarray(from, to) } as Building;
   for (const k of F64_COLUMNS) out[k] = b[k].subarray(from, to);
+  if (b.name) out.name = { values: b.name.values, index: b.name.index.subarray(from, to) };
   return out;
+}
+
+/** Names one per event → the dictionary-coded column (code of '' kept: an event without a name). */
+function dictionary(names: readonly string[]): EventNames {
+  const codes = new Map<string, number>();
+  const values: string[] = [];
+  const index = new Uint32Array(names.length);
+  names.forEach((n, i) => {
+    let code = codes.get(n);
+    if (code === undefined) {
+      code = values.push(n) - 1;
+      codes.set(n, code);
+    }
+    index[i] = code;
+  });
+  return { values, index };
 }
 
 function concat(parts: EventColumns[], n: number): EventColumns {
@@ -121,6 +144,22 @@ function concat(parts: EventColumns[], n: number): EventColumns {
     for (const k of F64_COLUMNS) out[k].set(p[k], at);
     out.status.set(p.status, at);
     at += p.length;
+  }
+  // Names: the parts' lists joined (not deduplicated), each part's codes shifted past the lists
+  // before it; a part without names points at one '' entry.
+  if (parts.some((p) => p.name)) {
+    const values: string[] = [''];
+    const index = new Uint32Array(n);
+    let row = 0;
+    for (const p of parts) {
+      if (p.name) {
+        const base = values.length;
+        values.push(...p.name.values);
+        for (let i = 0; i < p.length; i++) index[row + i] = base + p.name.index[i]!;
+      }
+      row += p.length;
+    }
+    out.name = { values, index };
   }
   return out;
 }

@@ -19,6 +19,28 @@ function block(from: number, n: number): EventColumns {
 }
 
 describe('EventBuffer', () => {
+  it('carries request names through single events, named and unnamed blocks, and cuts that split or join them', () => {
+    const b = new EventBuffer();
+    b.append(7, T0, 0, null, null, 200, 'search');
+    b.append(7, T0 + 1, 1, null, null, 200);
+    b.appendColumns({ ...block(2, 4), name: { values: ['cart', 'checkout'], index: Uint16Array.from([1, 0, 0, 1]) } });
+    b.appendColumns(block(6, 2)); // a block without names
+    b.append(7, T0 + 8, 8, null, null, 200, 'search');
+    const names: string[] = [];
+    for (const max of [3, 4, 100]) {
+      const cut = b.take(max);
+      const back = decodeArrowColumns(encodeArrowColumns(cut), bounds);
+      const decoded = back.name ? Array.from(back.name.index, (k) => back.name!.values[k]!) : Array.from({ length: back.length }, () => '');
+      names.push(...decoded);
+    }
+    expect(names).toEqual(['search', '', 'checkout', 'cart', 'cart', 'checkout', '', '', 'search']);
+    // Unnamed events alone make no name column: such a batch is stored as before names existed.
+    const plain = new EventBuffer();
+    plain.append(7, T0, 0, null, null, 200);
+    plain.appendColumns(block(1, 2));
+    expect(plain.take(100).name).toBeUndefined();
+  });
+
   it('keeps single events and whole blocks in the order recorded, across cuts that split blocks', () => {
     const b = new EventBuffer();
     b.append(7, T0, 0, 1, null, 200);

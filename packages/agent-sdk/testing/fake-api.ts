@@ -56,7 +56,7 @@ export class FakeApi {
   }
 
   /** Every stored event (of one run, if given), concatenated in arrival order. */
-  events(runId?: string): Array<{ level: number; ts: number; latency: number; compute: number | null; queue: number | null; status: number }> {
+  events(runId?: string): Array<{ level: number; ts: number; latency: number; compute: number | null; queue: number | null; status: number; name: string | null }> {
     const batches = runId === undefined ? this.batches : this.batches.filter((b) => this.runOfBatch.get(b.batch_id) === runId);
     return batches.flatMap((b) =>
       b.level.map((level, i) => ({
@@ -66,6 +66,7 @@ export class FakeApi {
         compute: b.compute_ms[i]!,
         queue: b.queue_ms[i]!,
         status: b.status[i]!,
+        name: b.name?.[i] ?? null,
       })),
     );
   }

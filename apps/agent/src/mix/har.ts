@@ -69,7 +69,8 @@ export function harRequests(json: unknown): { requests: MixRequest[]; origin: st
     }
     const body = r.postData?.text;
     if (body !== undefined && r.postData?.mimeType && headers['content-type'] === undefined) headers['content-type'] = r.postData.mimeType;
-    byKey.set(key, { name: `${method} ${url.pathname}`, method, path, origin, headers, body, weight: 1 });
+    // A name is a label (≤ 200 characters): a longer path is cut, its requests still sent whole.
+    byKey.set(key, { name: `${method} ${url.pathname}`.slice(0, 200), method, path, origin, headers, body, weight: 1 });
   }
   const requests = [...byKey.values()];
   if (requests.length > MAX_HAR_REQUESTS) return { errors: [`holds ${requests.length} distinct requests (method + URL): at most ${MAX_HAR_REQUESTS}`] };

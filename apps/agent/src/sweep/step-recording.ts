@@ -48,7 +48,9 @@ export class StepRecording {
 
   private onEvent(e: StepEvent): void {
     const tsMs = micros(e.tsMs);
-    this.recorder.record({ level: this.level, latencyMs: micros(e.latencyMs), computeMs: e.computeMs, queueMs: e.queueMs, status: e.status, tsMs });
+    const mix = this.mixNames;
+    const name = mix && e.request !== undefined ? mix.names[mix.nameOf[e.request]!] : undefined;
+    this.recorder.record({ level: this.level, latencyMs: micros(e.latencyMs), computeMs: e.computeMs, queueMs: e.queueMs, status: e.status, tsMs, name });
     this.stats.add(tsMs, e.latencyMs, e);
     if (this.byName !== undefined && e.request !== undefined) this.byName.add(e.request, tsMs, e.latencyMs, e.errorKind !== null, e.computeMs ?? Number.NaN);
     if (e.errorKind === null) this.okSinceTick += 1;
@@ -65,6 +67,10 @@ export class StepRecording {
     const latency = new Float64Array(n);
     let m = 0;
     const keep = recorder.recordColumns === undefined ? null : new Uint8Array(n);
+    // `--requests`: each kept event's name, as an index into the mix's names (the batch's name column).
+    const nameOf = this.mixNames?.nameOf;
+    const names = this.mixNames?.names;
+    const nameIndex = requestIndex === undefined ? undefined : new Uint16Array(n);
     for (let i = 0; i < n; i++) {
       const k = kind[i]!;
       if (k === c.cancelled) continue;
@@ -78,10 +84,12 @@ export class StepRecording {
       if (keep === null) {
         const cm = compute[i]!;
         const qm = queue[i]!;
-        recorder.record({ level, latencyMs: micros(latencyMs), computeMs: cm === cm ? cm : null, queueMs: qm === qm ? qm : null, status: s, tsMs });
+        const name = requestIndex === undefined ? undefined : names![nameOf![requestIndex[i]!]!];
+        recorder.record({ level, latencyMs: micros(latencyMs), computeMs: cm === cm ? cm : null, queueMs: qm === qm ? qm : null, status: s, tsMs, name });
         continue;
       }
       keep[i] = 1;
+      if (nameIndex !== undefined) nameIndex[m] = nameOf![requestIndex![i]!]!;
       ts[m] = tsMs;
       latency[m] = micros(latencyMs);
       m++;
@@ -97,6 +105,7 @@ export class StepRecording {
       compute_ms: pick(compute),
       queue_ms: pick(queue),
       status: pick(status),
+      ...(nameIndex === undefined ? {} : { name: { values: names!, index: nameIndex.subarray(0, m) } }),
     });
   }
 }
