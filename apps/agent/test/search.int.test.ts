@@ -18,7 +18,6 @@ describe('kneeboard sweep --slo … --search: flags', () => {
     [['--slo', 'p99<=50ms', '--search', '--refine'], '--refine: cannot be combined with --search'],
     [['--slo', 'p99<=50ms', '--search', '--precision', 'fine'], '--precision'],
     [['--slo', 'p99<=50ms', '--search', '--max-over', '0'], '--max-over'],
-    [['--slo', 'p99<=50ms', '--search', '--agents', '2'], '--search with --agents: not yet'],
   ])('exits 2 naming the flag and the clause for %j', async (extra, message) => {
     const { code, stderr } = await runCli([...base, ...extra], 20_000, { KNEEBOARD_CLI_SOURCE: '1' }).done;
     expect(code).toBe(2);

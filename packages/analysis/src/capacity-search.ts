@@ -70,13 +70,46 @@ interface LevelState {
   margin: number | null;
 }
 
+type Resolved = Required<Omit<SearchOptions, 'maxLevel'>>;
+const withDefaults = (options: SearchOptions): Resolved => ({
+  growth: options.growth ?? SEARCH_DEFAULTS.growth,
+  precision: options.precision ?? SEARCH_DEFAULTS.precision,
+  integer: options.integer ?? options.loadModel === 'closed',
+  maxOver: options.maxOver ?? SEARCH_DEFAULTS.maxOver,
+  maxRepeats: options.maxRepeats ?? SEARCH_DEFAULTS.maxRepeats,
+  maxSteps: options.maxSteps ?? SEARCH_DEFAULTS.maxSteps,
+  start: options.start,
+  loadModel: options.loadModel,
+});
+
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** Every run of a level taken together: a break in any run is a break; a hold counts when none broke; skipped runs are no evidence. */
+function verdictOf(runs: readonly SearchObservation[]): Verdict {
+  if (runs.some((r) => r.judgement === 'breaks')) return 'breaks';
+  if (runs.some((r) => r.judgement === 'holds')) return 'holds';
+  return runs.some((r) => r.judgement !== 'skipped') ? 'unclear' : 'skipped';
+}
+
+/**
+ * One measurement of a level made in several runs at once (`--repeat`: the same level in every
+ * repeat's run) as one observation, decided by the same rule as a level's runs: the planner then
+ * counts it once towards its repeats of an unclear level, `maxOver` and `maxSteps`, whatever the
+ * number of repeats. Throughput is the mean of the runs that measured; the margin the worst.
+ */
+export function poolObservations(runs: readonly SearchObservation[]): SearchObservation {
+  const first = runs[0];
+  if (!first) throw new Error('poolObservations needs at least one run');
+  const measured = runs.filter((r) => r.judgement !== 'skipped');
+  const margins = measured.map((r) => r.margin).filter((m): m is number => m != null && Number.isFinite(m));
+  return { level: first.level, judgement: verdictOf(runs), qps: mean((measured.length > 0 ? measured : runs).map((r) => r.qps)), margin: margins.length > 0 ? Math.max(...margins) : null };
+}
 
 /**
  * Per level, every run taken together: a break in any run is a break; a hold counts when none broke;
  * a skipped run (the agent was the limit) is evidence of neither.
  */
-function levelStates(history: readonly SearchObservation[], o: Required<Omit<SearchOptions, 'maxLevel'>>): LevelState[] {
+function levelStates(history: readonly SearchObservation[], o: Resolved): LevelState[] {
   const byLevel = new Map<number, SearchObservation[]>();
   for (const obs of history) byLevel.set(obs.level, [...(byLevel.get(obs.level) ?? []), obs]);
   let bestQps = 0;
@@ -85,13 +118,7 @@ function levelStates(history: readonly SearchObservation[], o: Required<Omit<Sea
     .map(([level, runs]) => {
       // A skipped run (the agent was the limit) says nothing about the service's throughput either.
       const measured = runs.filter((r) => r.judgement !== 'skipped');
-      const verdict: Verdict = runs.some((r) => r.judgement === 'breaks')
-        ? 'breaks'
-        : runs.some((r) => r.judgement === 'holds')
-          ? 'holds'
-          : measured.length > 0
-            ? 'unclear'
-            : 'skipped';
+      const verdict = verdictOf(runs);
       const qps = mean((measured.length > 0 ? measured : runs).map((r) => r.qps));
       const margins = measured.map((r) => r.margin).filter((m): m is number => m != null && Number.isFinite(m) && m > 0);
       let bound: string | null = null;
@@ -133,6 +160,30 @@ function extrapolateCrossing(states: readonly LevelState[]): number | null {
 
 const point = (s: LevelState): CapacityPoint => ({ level: s.level, qps: s.qps });
 
+/** The upper bound is a level that broke, fell (retrograde) or saturated — never one that only stayed unclear or skipped; `lo` the highest level under it that holds. */
+function bracketOf(states: readonly LevelState[]): { upper: LevelState | null; below: readonly LevelState[]; lo: LevelState | null } {
+  const upper = states.find((s) => s.bound !== null) ?? null;
+  const below = upper ? states.filter((s) => s.level < upper.level) : states;
+  const lo = [...below].reverse().find((s) => s.verdict === 'holds') ?? null;
+  return { upper, below, lo };
+}
+
+/** How the search stands before its answer: each level's verdict over its runs and why it bounds the search, if it does, and the bracket so far. */
+export interface SearchProgress {
+  levels: Array<{ level: number; qps: number; judgement: Verdict; bound: string | null }>;
+  bracket: { holds: CapacityPoint | null; breaks: CapacityPoint | null };
+}
+
+/** The search's levels and bracket as the planner sees them after `history` (the same rules as planCapacitySearch). */
+export function searchProgress(history: readonly SearchObservation[], options: SearchOptions): SearchProgress {
+  const states = levelStates(history, withDefaults(options));
+  const { upper, lo } = bracketOf(states);
+  return {
+    levels: states.map((s) => ({ level: s.level, qps: s.qps, judgement: s.verdict, bound: s.bound })),
+    bracket: { holds: lo ? point(lo) : null, breaks: upper ? point(upper) : null },
+  };
+}
+
 /**
  * The search planner of `kneeboard sweep --slo … --search`: given what was measured so far, the
  * next level to run, or the answer. Pure: the same history always gives the same step.
@@ -151,24 +202,12 @@ const point = (s: LevelState): CapacityPoint => ({ level: s.level, qps: s.qps })
  *    limit), it ends growth — nothing higher can be measured — and is never a reason to look lower.
  */
 export function planCapacitySearch(history: readonly SearchObservation[], options: SearchOptions): SearchStep {
-  const o = {
-    growth: options.growth ?? SEARCH_DEFAULTS.growth,
-    precision: options.precision ?? SEARCH_DEFAULTS.precision,
-    integer: options.integer ?? options.loadModel === 'closed',
-    maxOver: options.maxOver ?? SEARCH_DEFAULTS.maxOver,
-    maxRepeats: options.maxRepeats ?? SEARCH_DEFAULTS.maxRepeats,
-    maxSteps: options.maxSteps ?? SEARCH_DEFAULTS.maxSteps,
-    start: options.start,
-    loadModel: options.loadModel,
-  };
+  const o = withDefaults(options);
   const maxLevel = options.maxLevel ?? Number.POSITIVE_INFINITY;
   if (history.length === 0) return { done: false, level: o.start, reason: `start at ${formatLevel(o.start)}` };
 
   const states = levelStates(history, o);
-  // The upper bound is a level that broke, fell (retrograde) or saturated — never one that only stayed unclear or skipped.
-  const upper = states.find((s) => s.bound !== null) ?? null;
-  const below = upper ? states.filter((s) => s.level < upper.level) : states;
-  const lo = [...below].reverse().find((s) => s.verdict === 'holds') ?? null;
+  const { upper, below, lo } = bracketOf(states);
   // Runs at or past the first run that bounded the search, from that run on: what maxOver bounds. (A
   // level that broke only on a repeat became the bound on that repeat, not on its earlier runs.)
   const boundedBy = (h: SearchObservation) => {

@@ -21,6 +21,7 @@ export * from './fleet.ts';
 export * from './defaults.ts';
 export * from './slo.ts';
 export * from './capacity.ts';
+export * from './capacity-search.ts';
 export * from './history.ts';
 export * from './timeline.ts';
 export * from './csv.ts';

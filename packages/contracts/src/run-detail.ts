@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RunAnalysis } from './analysis.ts';
+import { CapacitySearchState } from './capacity-search.ts';
 import { Curve, PercentileSource } from './curve.ts';
 import { EndpointAnalysis, RunNameCount } from './request-names.ts';
 import { Run, RunStatus } from './run.ts';
@@ -14,6 +15,8 @@ export const RunDetail = z.object({
   percentiles: PercentileSource.optional(),
   /** The knee, USL fit, efficiency and verdict for the curve, recomputed with every answer. */
   analysis: RunAnalysis,
+  /** A run made by `kneeboard sweep --search`: the search as it stands (absent for any other run). */
+  search: CapacitySearchState.optional(),
   /** The request names the run's events carry, by name (absent for a run without names). */
   names: z.array(RunNameCount).optional(),
   /** With `?name=`: the name whose curve `curve` and `analysis` are (absent for the whole run's). */

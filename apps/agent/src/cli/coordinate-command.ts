@@ -2,6 +2,8 @@ import { formatLevel, formatMs, formatQps, formatSignedClockMs } from '@kneeboar
 import { coordinateSweep, type CoordinateOptions } from '../fleet/coordinate.ts';
 import type { SweepConfig } from '../sweep/config.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
+import { formatSlo } from '@kneeboard/contracts';
+import { searchSummary } from './search-flags.ts';
 import { EXIT } from './exit-codes.ts';
 
 /** `kneeboard sweep … --agents N`: the coordinator's side, with a table of the run's curve at the end. */
@@ -20,7 +22,8 @@ export async function coordinate(cfg: SweepConfig, plan: Pick<CoordinateOptions,
     say(`agents: ${r.agents.agents.map((a) => `${a.agent_id} (${a.state}, ${a.stored} events, clock ${formatSignedClockMs(a.clock_offset_ms)} ms)`).join(', ')}`);
     say(`${r.status}: ${r.runUrl}`);
     if (r.runIds.length > 1) say(`${r.runIds.length} repeats of ${cfg.run.release} (the curve above is the first): ${r.runIds.join(',')}`);
-    if (json) process.stdout.write(`${JSON.stringify({ run_id: r.runId, run_ids: r.runIds, run_url: r.runUrl, status: r.status, steps: r.fleet.steps, curve: r.curve, agents: r.agents })}\n`);
+    if (r.search) say(searchSummary(r.search, cfg.parameter, cfg.slos.map((c) => formatSlo(c)).join(', ')));
+    if (json) process.stdout.write(`${JSON.stringify({ run_id: r.runId, run_ids: r.runIds, run_url: r.runUrl, status: r.status, steps: r.fleet.steps, curve: r.curve, agents: r.agents, ...(r.search ? { search: r.search } : {}) })}\n`);
     const partial = r.fleet.steps.some((s) => s.partial);
     process.exitCode = r.status === 'aborted' ? EXIT.interrupted : partial ? EXIT.failed : EXIT.ok;
   } catch (err) {

@@ -122,11 +122,6 @@ async function sweep(flags: SweepFlags): Promise<void> {
     return;
   }
   const cfg = checked.data;
-  if (cfg.search && flags.agents !== undefined) {
-    process.stderr.write('error: --search with --agents: not yet; search with one agent, or sweep a grid with --agents\n');
-    process.exitCode = EXIT.usage;
-    return;
-  }
   if (flags.agents !== undefined) return coordinate(cfg, { agents: flags.agents, heartbeatTimeoutMs: flags.agentTimeout, leadMs: flags.barrierLead }, flags.json === true);
   const reporter = createTerminalReporter({ out: flags.json ? process.stderr : process.stdout, err: process.stderr, loadModel: cfg.loadModel, parameter: cfg.parameter });
   const load =

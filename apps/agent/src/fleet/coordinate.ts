@@ -8,6 +8,7 @@ import type { SweepConfig } from '../sweep/config.ts';
 import { openServerCost, type SweepServerCost } from '../sweep/server-cost.ts';
 import { checkApi } from '../sweep/preflight.ts';
 import { repeatRun } from '../sweep/repeat-run.ts';
+import type { SearchResult } from '../sweep/search-levels.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
 import { coordinatorReadProblem, FleetApi } from './fleet-api.ts';
 import { PlanExtension } from './plan-extension.ts';
@@ -34,6 +35,8 @@ export interface CoordinateResult {
   fleet: FleetStatus;
   curve: CurvePoint[];
   agents: RunAgents;
+  /** `--search`: the capacity found under the SLOs and every level judged; null otherwise. */
+  search: SearchResult | null;
 }
 
 const POLL_MS = 250;
@@ -130,7 +133,7 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
       // The run is stored and finished; only the summary could not be read (a token revoked meanwhile, say).
       throw new SweepError('api-failed', `run ${runUrl} is ${runStatus}, but its curve and agents could not be read for the summary (${(err as Error).message})`, { cause: err });
     }
-    return { runId, runIds, runUrl, status: runStatus, fleet: status, curve: detail.curve, agents };
+    return { runId, runIds, runUrl, status: runStatus, fleet: status, curve: detail.curve, agents, search: extension.search };
   } finally {
     await serverCost?.close();
     await api.close();

@@ -131,6 +131,9 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       let summary: LevelSummary;
       try {
         summary = await runStep({ ...ctx, recorder: stepRecorder, warmupMs: a.warmup_ms, durationMs: a.duration_ms }, a.level, a.load, a.index);
+        // An open plan's coordinator decides the next steps from this one (--search, --refine): its
+        // events are in the run before the step can settle (still beating: delivery can take a while).
+        if (plan.open) await stepRecorder.flush();
       } finally {
         clearInterval(beat);
       }

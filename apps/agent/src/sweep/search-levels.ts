@@ -1,42 +1,67 @@
-import { planCapacitySearch, searchObservation, type SearchObservation, type SearchStep } from '@kneeboard/analysis';
+import { planCapacitySearch, poolObservations, searchObservation, type SearchObservation, type SearchOptions, type SearchStep } from '@kneeboard/analysis';
 import { authorization, endpointUrl } from '@kneeboard/api-client';
-import { Capacity, ENDPOINTS, formatSlos, type SloClause } from '@kneeboard/contracts';
+import { Capacity, ENDPOINTS, formatSlos, searchTags, type SloClause } from '@kneeboard/contracts';
 import type { Recorder } from '@kneeboard/agent-sdk';
 import type { SweepConfig } from './config.ts';
 
 /** The answer of `--search`: the planner's last step, and every level it ran, in order. */
 export interface SearchResult {
   answer: Extract<SearchStep, { done: true }>;
-  /** One entry per run of a level (a repeat of the sweep, or a re-run of an unclear level). */
+  /** One entry per measurement of a level (a re-run of an unclear level is another), every repeat's run pooled in it. */
   observations: SearchObservation[];
 }
 
-/** Judges one measured level in every run: the API's capacity for that level, one observation per run. */
-export type JudgeLevel = (level: number) => Promise<SearchObservation[]>;
+/** Judges one measured level in every run (each repeat's): one observation of the level, decided on all of them. */
+export type JudgeLevel = (level: number) => Promise<SearchObservation>;
 
 /**
- * The judge a real sweep uses: wait until every run's events and step windows are delivered,
- * then ask the API for capacity under the SLOs (`GET /runs/{id}/analysis?slo=`), which
- * bootstraps the level's raw samples. Each repeat's run is judged on its own; the planner takes
- * them together (a break in any run is a break). A level re-run for being unclear replaces its
+ * The judge a real sweep uses: wait until every run's events and step windows are delivered
+ * (each run's `flush`), then ask the API for capacity under the SLOs (`GET /runs/{id}/analysis?slo=`),
+ * which bootstraps the level's raw samples — all agents' samples, where several share a run. The
+ * repeats' runs are judged each on its own and pooled into one observation (poolObservations: a
+ * break in any is a break), so a level measured in three repeats counts once towards the search's
+ * repeats of an unclear level and `--max-over`. A level re-run for being unclear replaces its
  * earlier window: the run keeps the newer measurement.
  */
-export function apiJudge(cfg: Pick<SweepConfig, 'api' | 'token'>, recorders: readonly Recorder[], slos: readonly SloClause[]): JudgeLevel {
+export function apiJudge(cfg: Pick<SweepConfig, 'api' | 'token'>, runs: readonly Pick<Recorder, 'runId' | 'flush'>[], slos: readonly SloClause[]): JudgeLevel {
   const slo = formatSlos(slos);
   const headers = authorization(cfg.token);
   return async (level) => {
-    await Promise.all(recorders.map((r) => r.flush()));
+    await Promise.all(runs.map((r) => r.flush()));
     const observations: SearchObservation[] = [];
-    for (const rec of recorders) {
-      const res = await fetch(endpointUrl(ENDPOINTS.runAnalysis, { params: { id: rec.runId }, query: { slo } }, cfg.api), { headers });
+    for (const { runId } of runs) {
+      const res = await fetch(endpointUrl(ENDPOINTS.runAnalysis, { params: { id: runId }, query: { slo } }, cfg.api), { headers });
       if (!res.ok) throw new Error(`the API answered ${res.status} when asked for capacity: ${await res.text()}`);
       const body = (await res.json()) as { capacity?: unknown };
       const capacity = Capacity.parse(body.capacity);
       const judged = capacity.levels.find((l) => l.level === level);
       observations.push(judged ? searchObservation(judged, slos) : { level, judgement: 'unclear', qps: 0, margin: null });
     }
-    return observations;
+    return poolObservations(observations);
   };
+}
+
+/** The planner's options for a sweep's `--search`: where it starts, how it counts levels, when it stops. */
+export function searchOptions(cfg: Pick<SweepConfig, 'levels' | 'loadModel' | 'hold' | 'precision' | 'maxOver'>): SearchOptions {
+  // A parameter sweep's levels are a knob's values: whole numbers unless the levels given are not.
+  const integer = cfg.hold === undefined ? cfg.loadModel === 'closed' : cfg.levels.every(Number.isInteger);
+  return { start: cfg.levels[0]!, loadModel: cfg.hold === undefined ? cfg.loadModel : 'closed', integer, precision: cfg.precision, maxOver: cfg.maxOver };
+}
+
+/**
+ * The run tags that let the API show a `--search` as it goes (SEARCH_TAGS), and the run's `slo`
+ * tag, so its page judges capacity under the searched SLOs by default; none without --search.
+ */
+export function searchRunTags(cfg: Pick<SweepConfig, 'search' | 'slos' | 'precision' | 'maxOver'>): Record<string, string> {
+  if (!cfg.search) return {};
+  const slo = formatSlos(cfg.slos);
+  return { slo, ...searchTags({ slo, precision: cfg.precision, maxOver: cfg.maxOver }) };
+}
+
+/** The answer of a search stopped before it had one: what was judged so far, or nothing. */
+export function stoppedAnswer(observations: readonly SearchObservation[], options: SearchOptions): SearchResult['answer'] {
+  const stopped = observations.length > 0 ? planCapacitySearch(observations, { ...options, maxSteps: observations.length }) : null;
+  return stopped?.done ? stopped : { done: true, reason: 'stopped before any level was judged', capacity: null, bracket: { holds: null, breaks: null }, unclear: [], skipped: [], over: 0 };
 }
 
 /**
@@ -52,20 +77,14 @@ export async function searchLevels(
   onStep?: (step: SearchStep) => void,
 ): Promise<SearchResult> {
   const observations: SearchObservation[] = [];
-  // A parameter sweep's levels are a knob's values: whole numbers unless the levels given are not.
-  const integer = cfg.hold === undefined ? cfg.loadModel === 'closed' : cfg.levels.every(Number.isInteger);
-  const options = { start: cfg.levels[0]!, loadModel: cfg.hold === undefined ? cfg.loadModel : 'closed', integer, precision: cfg.precision, maxOver: cfg.maxOver } as const;
+  const options = searchOptions(cfg);
   for (let index = 0; ; index++) {
     const step = planCapacitySearch(observations, options);
     onStep?.(step);
     if (step.done) return { answer: step, observations };
-    if (aborted()) {
-      const stopped = observations.length > 0 ? planCapacitySearch(observations, { ...options, maxSteps: observations.length }) : null;
-      const answer = stopped?.done ? stopped : { done: true as const, reason: 'stopped before any level was judged', capacity: null, bracket: { holds: null, breaks: null }, unclear: [], skipped: [], over: 0 };
-      return { answer, observations };
-    }
+    if (aborted()) return { answer: stoppedAnswer(observations, options), observations };
     await runLevel(step.level, index);
     if (aborted()) continue;
-    observations.push(...(await judge(step.level)));
+    observations.push(await judge(step.level));
   }
 }

@@ -1,26 +1,29 @@
 import type { Db } from '@kneeboard/clickhouse';
 import type { Capacity, RunDetail, SloClause } from '@kneeboard/contracts';
 import { runCapacity } from './run-capacity.ts';
+import { withSearch } from './run-search.ts';
 
 export type LiveSnapshot = RunDetail & { capacity?: Capacity };
 
 /**
- * A live viewer who asked for SLOs gets each snapshot with its capacity. Capacity reads the run's
+ * A live viewer who asked for SLOs (`slos` not null) gets each snapshot with its capacity; a
+ * `--search` run's snapshots carry the search as it stands (withSearch) to every viewer. Capacity reads the run's
  * samples (one query), so it is computed per delivered snapshot, one at a time: snapshots that
  * arrive meanwhile collapse to the newest, and the order of `snapshot` then `end` is kept. When
  * capacity cannot be computed the snapshot still goes out, without it.
  */
-export function capacitySender(db: Db, slos: readonly SloClause[], write: (snapshot: LiveSnapshot) => void, onError: (err: unknown) => void): (detail: RunDetail) => void {
+export function capacitySender(db: Db, slos: readonly SloClause[] | null, write: (snapshot: LiveSnapshot) => void, onError: (err: unknown) => void): (detail: RunDetail) => void {
   let next: RunDetail | null = null;
   let busy = false;
   const drain = async () => {
     busy = true;
     while (next !== null) {
-      const detail = next;
+      let detail = next;
       next = null;
       let capacity: Capacity | undefined;
       try {
-        capacity = await runCapacity(db, detail, slos);
+        detail = await withSearch(db, detail);
+        if (slos) capacity = await runCapacity(db, detail, slos);
       } catch (err) {
         onError(err);
       }

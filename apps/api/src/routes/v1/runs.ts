@@ -6,6 +6,7 @@ import { HttpError, notFound } from '../../errors.ts';
 import { refuseLateWrite } from '../../ingest/run-lifecycle.ts';
 import { orUnavailable } from '../../ingest/storage-failure.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
+import { withSearch } from '../../services/run-search.ts';
 import { routeOf } from '../endpoint-route.ts';
 
 /**
@@ -44,7 +45,7 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, ing
 
   app.route({
     ...routeOf(ENDPOINTS.getRun),
-    handler: async (req) => requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query), { name: req.query.name, endpoints: true }),
+    handler: async (req) => withSearch(db, await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query), { name: req.query.name, endpoints: true })),
   });
 
   app.route({
