@@ -1,5 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +12,7 @@ import type { LevelSummary } from '../src/load/level-stats.ts';
 import { loadRequestMix } from '../src/mix/request-mix.ts';
 import { chiSquare, CHI2_CRITICAL_1E6 } from './support/chi-square.ts';
 import { ENGINES } from './support/engines.ts';
+import { runCli } from './support/run-cli.ts';
 
 /** Service time by path: three endpoints a mix tells apart by name. */
 const SERVICE_MS: Record<string, number> = { '/fast': 1, '/medium': 3, '/slow': 6 };
@@ -18,30 +21,43 @@ const SERVICE_MS: Record<string, number> = { '/fast': 1, '/medium': 3, '/slow': 
  * A target that routes by path: each endpoint answers after its own service time and says that
  * time in Server-Timing (`compute;dur=`), so each name's compute p50 is known exactly.
  */
-let target: Server;
-let url = '';
 const hits: Record<string, number> = {};
-beforeAll(async () => {
-  target = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const ms = SERVICE_MS[path];
-    hits[`${req.method} ${path}`] = (hits[`${req.method} ${path}`] ?? 0) + 1;
-    req.resume();
-    req.on('end', () => {
-      if (ms === undefined) {
-        res.writeHead(404, { 'content-length': '0' }).end();
-        return;
-      }
-      setTimeout(() => res.writeHead(200, { 'server-timing': `compute;dur=${ms}`, 'content-length': '2' }).end('ok'), ms);
-    });
+function route(req: IncomingMessage, res: ServerResponse): void {
+  const path = (req.url ?? '/').split('?')[0]!;
+  const ms = SERVICE_MS[path];
+  hits[`${req.method} ${path}`] = (hits[`${req.method} ${path}`] ?? 0) + 1;
+  req.resume();
+  req.on('end', () => {
+    if (ms === undefined) {
+      res.writeHead(404, { 'content-length': '0' }).end();
+      return;
+    }
+    setTimeout(() => res.writeHead(200, { 'server-timing': `compute;dur=${ms}`, 'content-length': '2' }).end('ok'), ms);
   });
-  target.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+}
+
+/** The same target over plain HTTP and over TLS (a self-signed certificate made here with openssl). */
+let target: Server;
+let tlsTarget: Server;
+let url = '';
+let tlsUrl = '';
+const dir = mkdtempSync(join(tmpdir(), 'kb-mix-int-'));
+beforeAll(async () => {
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+  target = createServer(route);
+  tlsTarget = createTlsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, route);
+  for (const s of [target, tlsTarget]) {
+    s.keepAliveTimeout = 30_000;
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  }
   url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+  tlsUrl = `https://127.0.0.1:${(tlsTarget.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  target.closeAllConnections();
-  await new Promise((resolve) => target.close(resolve));
+  for (const s of [target, tlsTarget]) {
+    s.closeAllConnections();
+    await new Promise((resolve) => s.close(resolve));
+  }
 });
 
 let fake: FakeApi;
@@ -52,15 +68,14 @@ afterEach(async () => {
   await fake.close();
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'kb-mix-int-'));
 const WEIGHTS = { fast: 5, medium: 3, slow: 2 };
-function mixFile(): string {
+function mixFile(origin = url): string {
   const path = join(dir, 'mix.json');
   writeFileSync(
     path,
     JSON.stringify([
       { name: 'fast', path: '/fast?q=1', weight: WEIGHTS.fast },
-      { name: 'medium', url: `${url}/medium`, weight: WEIGHTS.medium },
+      { name: 'medium', url: `${origin}/medium`, weight: WEIGHTS.medium },
       { name: 'slow', method: 'POST', path: '/slow', body: { cart: [1, 2] }, weight: WEIGHTS.slow },
     ]),
   );
@@ -128,6 +143,13 @@ describe.each(ENGINES)('a request mix on the %s engine', (engine) => {
     expect(result.levels[0]!.health.missed_sends).toBe(0);
   });
 
+  it('over TLS: the same mix, each request written into the TLS session as it is into a socket', async () => {
+    const mix = loadRequestMix(mixFile(tlsUrl));
+    const result = await runSweep(input({ engine, requests: mix, target: `${tlsUrl}/`, insecure: true }));
+    expectMixFollowed(result.levels[0]!, service, WEIGHTS);
+    expectEventsNamed(result.runId, result.levels[0]!);
+  });
+
   it('a HAR: the page’s requests by count, named method + path, replayed on the target', async () => {
     const mix = loadRequestMix(new URL('./fixtures/mix-shop.har', import.meta.url).pathname);
     for (const k of Object.keys(hits)) delete hits[k];
@@ -136,5 +158,30 @@ describe.each(ENGINES)('a request mix on the %s engine', (engine) => {
     expectMixFollowed(result.levels[0]!, { 'GET /fast': 1, 'GET /medium': 3, 'POST /slow': 6 }, { 'GET /fast': 5, 'GET /medium': 3, 'POST /slow': 2 });
     // Nothing else reached the target (the third-party requests were left out; POST kept its method).
     expect(Object.keys(hits).sort()).toEqual(['GET /fast', 'GET /medium', 'POST /slow']);
+  });
+});
+
+describe('kneeboard sweep --requests from the command line', () => {
+  const sweep = (extra: string[]) =>
+    runCli(['sweep', '--target', `${url}/`, '--service', 'mix', '--release', 'cli', '--api', fake.url, '-c', '2', '--duration', '300ms', '--warmup', '0', '--spool-dir', mkdtempSync(join(tmpdir(), 'kb-mix-spool-')), ...extra], 30_000).done;
+
+  it('refuses a bad mix file with exit 2, naming the entry and the field, before creating a run', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify([{ name: 'fast', path: '/fast' }, { name: 'cart', url: 'http://127.0.0.1:1/cart', weight: -2 }]));
+    const r = await sweep(['--requests', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('entry 2 ("cart"): weight: must be more than 0');
+    // A url on another origin than the target's: named too.
+    writeFileSync(bad, JSON.stringify([{ name: 'cart', url: 'http://127.0.0.1:1/cart' }]));
+    const other = await sweep(['--requests', bad]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toMatch(/--requests: entry 1 \("cart"\): url: http:\/\/127\.0\.0\.1:1 is not the target's origin/);
+    expect(fake.runs).toHaveLength(0);
+  });
+
+  it('sweeps a mix and prints a line per name under the level', async () => {
+    const r = await sweep(['--requests', mixFile(), '--engine', 'native']);
+    expect(r.code, r.stderr).toBe(0);
+    for (const name of ['fast', 'medium', 'slow']) expect(r.stdout).toMatch(new RegExp(`↳ ${name}: [\\d,.]+ req/s, p50 [\\d,.]+ ms, p99 [\\d,.]+ ms`));
   });
 });

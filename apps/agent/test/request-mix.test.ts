@@ -77,6 +77,7 @@ describe('--requests mix.json', () => {
     const base = { target: 'http://127.0.0.1:9/', service: 's', release: 'r', requests: mix };
     expect(toSweepInput({ ...base, method: 'POST' })).toEqual({ error: expect.stringMatching(/^--requests and --method: /) });
     expect(toSweepInput({ ...base, body: 'x' })).toEqual({ error: expect.stringMatching(/^--requests and --body: /) });
+    expect(toSweepInput({ ...base, agents: 2 })).toEqual({ error: expect.stringMatching(/^--requests with --agents: not yet/) });
     const ok = toSweepInput({ ...base, header: { 'x-a': '1' } });
     expect('input' in ok && ok.input.requests).toBe(mix);
   });
