@@ -9,6 +9,10 @@ if [ ! -x /usr/bin/chromium ]; then
   echo "installing Chromium from Debian for the browser tests…"
   (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) || { echo "could not install chromium: run 'apt-get install -y chromium' as root"; exit 1; }
 fi
+if ! command -v prometheus >/dev/null 2>&1; then
+  echo "installing Prometheus from Debian for the server-metrics tests…"
+  (apt-get update -qq && apt-get install -y -qq prometheus >/dev/null) || { echo "could not install prometheus: run 'apt-get install -y prometheus' as root"; exit 1; }
+fi
 if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
   echo "installing python3-venv from Debian for schemathesis…"
   (apt-get update -qq && apt-get install -y -qq python3 python3-venv >/dev/null) || { echo "could not install python3-venv: run 'apt-get install -y python3-venv' as root"; exit 1; }

@@ -47,6 +47,8 @@ import { createFleetCoordinator } from './services/fleet-storage.ts';
 import { RunNotifier, type RunNotifierOptions } from './services/webhooks/run-notifier.ts';
 import { DEFAULT_SENDER_OPTIONS, WebhookSender, type WebhookSenderOptions } from './services/webhooks/webhook-sender.ts';
 import { webhookRoutes } from './routes/v1/webhooks.ts';
+import { prometheusReadRoutes } from './routes/v1/server-metrics-prometheus.ts';
+import { DEFAULT_PROMETHEUS_ALLOW } from './services/prometheus-allow.ts';
 import { composeRunDetail, loadRunDetail } from './services/run-detail.ts';
 
 /** Where the web app is when KNEEBOARD_WEB_URL does not say: the start command's. */
@@ -80,13 +82,15 @@ export interface AppOptions {
   warmComparisons?: boolean;
   /** Webhook retries and timeouts, when a finished run is judged, and the web app's address for permalinks. */
   webhooks?: Partial<WebhookSenderOptions & RunNotifierOptions>;
+  /** The Prometheus servers the API may query for a run's server metrics (KNEEBOARD_PROMETHEUS_ALLOW); loopback and this host by default. */
+  prometheusAllow?: readonly string[];
 }
 
 /**
  * Builds the API as a Fastify instance without listening, so tests use app.inject() or listen on
  * port 0. Third-party plugins first, then the app's own, then the versioned routes.
  */
-export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {}, retention = DEFAULT_RETENTION, warmComparisons = false, webhooks: webhookOptions = {} }: AppOptions) {
+export async function buildApp({ db, logger = false, ingest: ingestOptions = {}, corsOrigins = [], access = OPEN_ACCESS, limits: limitOptions = {}, retention = DEFAULT_RETENTION, warmComparisons = false, webhooks: webhookOptions = {}, prometheusAllow = DEFAULT_PROMETHEUS_ALLOW }: AppOptions) {
   const limits: Limits = { ...DEFAULT_LIMITS, ...limitOptions };
   const app = Fastify({
     logger,
@@ -189,6 +193,7 @@ export async function buildApp({ db, logger = false, ingest: ingestOptions = {},
       await v1.register(serviceRoutes, deps);
       await v1.register(historyRoutes, deps);
       await v1.register(serverMetricRoutes, deps);
+      await v1.register(prometheusReadRoutes, { ...deps, prometheusAllow });
       await v1.register(linkRoutes, deps);
       await v1.register(tokenRoutes, deps);
       await v1.register(webhookRoutes, deps);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { StorageConfig } from '@kneeboard/clickhouse';
 import { DEFAULT_API_PORT, DEFAULT_HOST, DEFAULT_LATE_DATA_GRACE_MS, DEFAULT_MAX_NAMES_PER_RUN } from '@kneeboard/contracts';
 import { resolveAccess, type AccessConfig } from './access/config.ts';
+import { PrometheusAllowList } from './services/prometheus-allow.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy } from './plugins/retention.ts';
 
@@ -106,6 +107,8 @@ const Env = z.object({
   KNEEBOARD_WEB_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('http://localhost:3000').transform((u) => u.replace(/\/+$/, '')),
   /** The first webhook retry's wait, doubled for each next one (five attempts in all). */
   KNEEBOARD_WEBHOOK_RETRY_MS: z.coerce.number().int().min(10).max(600_000).default(1_000),
+  /** The Prometheus servers the API may query for a run's server metrics: `loopback, self, prom.lan:9090`, `*` any (see services/prometheus-allow.ts). */
+  KNEEBOARD_PROMETHEUS_ALLOW: PrometheusAllowList,
 });
 
 export interface ApiConfig {
@@ -120,6 +123,7 @@ export interface ApiConfig {
   limits: Limits;
   retention: RetentionPolicy;
   webhooks: { webUrl: string; retryBaseMs: number };
+  prometheusAllow: string[];
 }
 
 export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
@@ -158,5 +162,6 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       sweepEveryMs: e.KNEEBOARD_RETENTION_SWEEP_S * 1000,
     },
     webhooks: { webUrl: e.KNEEBOARD_WEB_URL, retryBaseMs: e.KNEEBOARD_WEBHOOK_RETRY_MS },
+    prometheusAllow: e.KNEEBOARD_PROMETHEUS_ALLOW,
   };
 }

@@ -7,7 +7,7 @@ import { parseEnv } from './env.ts';
 async function main(): Promise<void> {
   const config = parseEnv();
   const db = openDb(config.storage);
-  const app = await buildApp({ db, logger: { level: config.logLevel }, ingest: { lateDataGraceMs: config.lateDataGraceMs, maxNamesPerRun: config.maxNamesPerRun }, corsOrigins: config.corsOrigins, access: config.access, limits: config.limits, retention: config.retention, warmComparisons: true, webhooks: config.webhooks });
+  const app = await buildApp({ db, logger: { level: config.logLevel }, ingest: { lateDataGraceMs: config.lateDataGraceMs, maxNamesPerRun: config.maxNamesPerRun }, corsOrigins: config.corsOrigins, access: config.access, limits: config.limits, retention: config.retention, warmComparisons: true, webhooks: config.webhooks, prometheusAllow: config.prometheusAllow });
   const applied = await migrate(db);
   app.log.info({ storage: describeStorage(config.storage), migrations_applied: applied.map((m) => `${m.version}_${m.name}`) }, 'storage ready');
   await announceAccess(app.log, db, config);

@@ -8,8 +8,8 @@ import { LINE, plainLine } from './text.ts';
  * API answers each level's cost beside the curve.
  */
 
-/** Where a run's server metrics come from: a Prometheus text endpoint, /proc/PID, a cgroup v2 directory. */
-export const ServerMetricSource = z.enum(['metrics-url', 'process', 'cgroup']);
+/** Where a run's server metrics come from: a Prometheus text endpoint, /proc/PID, a cgroup v2 directory, a Prometheus server's query_range. */
+export const ServerMetricSource = z.enum(['metrics-url', 'process', 'cgroup', 'prometheus']);
 export type ServerMetricSource = z.infer<typeof ServerMetricSource>;
 
 /** How a stored value reads: a counter's increase per second, or a gauge's mean or max over the second. */
@@ -99,3 +99,34 @@ export const RunCost = z.object({
 export type RunCost = z.infer<typeof RunCost>;
 
 export const ServerMetricsResponse = z.object({ ok: z.literal(true), points: z.number().int().nonnegative() });
+
+/** Queries one read of a Prometheus server may carry (the defaults' cpu and mem count among them). */
+export const MAX_PROMQL_QUERIES = MAX_SERVER_METRICS;
+
+/**
+ * Read a run's server metrics from a Prometheus-compatible server (issue 28): for each finished step
+ * the API evaluates every `name=PromQL` query with `query_range` over the step's window, a value a
+ * second, and stores them as the agent's posts are stored. For an imported run, or any finished run.
+ */
+export const PrometheusReadBody = z.object({
+  /** The server's base URL, `http://prom:9090` (a path prefix is kept). The API reads only hosts its allow-list names. */
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL such as http://prom:9090' })
+    .max(2_000)
+    .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), 'must not carry credentials')
+    .refine((u) => !/[?#]/.test(u), 'must be a base URL, without a query or fragment'),
+  /** `name=PromQL`, e.g. `cpu=sum(rate(process_cpu_seconds_total{job="search"}[15s]))`; cpu and mem default to every scraped target's process metrics. */
+  queries: z.array(z.string().min(3).max(2_100).regex(/^[a-zA-Z_][a-zA-Z0-9_]*=/, 'must be name=PromQL, e.g. cpu=sum(rate(x[15s]))')).max(MAX_PROMQL_QUERIES).default([]),
+  /** Only these levels (default: every finished step). */
+  levels: z.array(Level).max(1_000).optional(),
+  /** The cores the target may use, for the CPU verdict. */
+  cores_available: z.number().positive().max(100_000).nullable().default(null),
+});
+export type PrometheusReadBody = z.infer<typeof PrometheusReadBody>;
+
+export const PrometheusReadResponse = z.object({
+  ok: z.literal(true),
+  /** Per level read: the points stored and the gaps named (also stored with the step). */
+  levels: z.array(z.object({ level: Level, points: z.number().int().nonnegative(), notes: z.array(z.string()) })),
+});
+export type PrometheusReadResponse = z.infer<typeof PrometheusReadResponse>;

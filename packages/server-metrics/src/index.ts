@@ -45,3 +45,19 @@ export {
   type ProcessUsage,
   type CgroupUsage,
 } from './proc.ts';
+export {
+  parsePromQuery,
+  parsePromQueries,
+  checkPromQuery,
+  queryRange,
+  readPrometheusStep,
+  prometheusApiUrl,
+  DEFAULT_PROMQL_TEXTS,
+  MAX_PROMQL_CHARS,
+  PROMETHEUS_TIMEOUT_MS,
+  type PromQuery,
+  type PromFailure,
+  type RangeAnswer,
+  type PromStepWindow,
+  type PromStepPoint,
+} from './prometheus.ts';

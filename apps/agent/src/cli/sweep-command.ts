@@ -48,6 +48,8 @@ export function sweepCommand(): Command {
     .option('--metric <selector>', "with a server source: another metric, 'alias=rate|mean|max(name{label=\"v\"})'; cpu= and mem= replace the defaults (repeatable)", collectSlo)
     .addOption(opt('--target-pid <pid>', "what the server spends: read /proc/PID every second of each step (a target on this host)").argParser(parsePositiveInt))
     .option('--cgroup <dir>', 'what the server spends: read a cgroup v2 directory (cpu.stat, memory.current) every second of each step')
+    .option('--prometheus <url>', 'what the server spends: after each step, ask a Prometheus server (http://prom:9090) for the step\'s window, a value a second (query_range)')
+    .option('--promql <name=expr>', "with --prometheus: a query, e.g. 'cpu=sum(rate(process_cpu_seconds_total{job=\"search\"}[15s]))'; cpu= and mem= replace the defaults (repeatable)", collectSlo)
     .addOption(opt('--cores <n>', 'the cores the target may use, for the CPU verdict (a cgroup says it in cpu.max)').argParser(Number))
     .addOption(duration('-d, --duration <time>', 'measured time per level (500ms, 10s, 2m)', 'durationMs'))
     .addOption(duration('--warmup <time>', 'unmeasured time at the start of each level', 'warmupMs'))

@@ -32,6 +32,8 @@ export interface SweepFlags {
   metric?: string[];
   targetPid?: number;
   cgroup?: string;
+  prometheus?: string;
+  promql?: string[];
   cores?: number;
   duration?: number;
   warmup?: number;
@@ -96,6 +98,8 @@ export const FLAG_FIELD = {
   metric: 'metric',
   targetPid: 'targetPid',
   cgroup: 'cgroup',
+  prometheus: 'prometheus',
+  promql: 'promql',
   cores: 'cores',
   duration: 'durationMs',
   warmup: 'warmupMs',

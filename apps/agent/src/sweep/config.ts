@@ -2,7 +2,7 @@ import { availableParallelism, hostname } from 'node:os';
 import { z } from 'zod';
 import { CreateRunBody, DEFAULT_API_URL, DEFAULT_WEB_URL, MAX_BATCH_EVENTS, parseSlos } from '@kneeboard/contracts';
 import { DEFAULT_RETRY_POLICY, DEFAULT_SPOOL_DIR, HTTP_TOKEN } from '@kneeboard/agent-sdk';
-import { DEFAULT_SELECTOR_TEXTS } from '@kneeboard/server-metrics';
+import { DEFAULT_SELECTOR_TEXTS, parsePromQueries } from '@kneeboard/server-metrics';
 import { mergeSelectors } from './server-cost.ts';
 import { mixOriginProblem, type RequestMix } from '../mix/request-mix.ts';
 
@@ -86,6 +86,10 @@ export const SweepFields = z
     cgroup: z.string().min(1).optional(),
     /** Selectors `alias=fn(metric{label="v"})` besides the defaults (cpu, mem): see packages/server-metrics. */
     metric: z.array(z.string()).optional(),
+    /** …or a Prometheus server, asked after each step for its window (query_range)… */
+    prometheus: HttpUrl.optional(),
+    /** …with these `name=PromQL` queries besides the defaults (cpu, mem). */
+    promql: z.array(z.string()).optional(),
     /** The cores the target may use, for the CPU verdict (a cgroup's cpu.max says it by itself). */
     cores: z.number().positive('must be more than 0').max(100_000).optional(),
     run: CreateRunBody.pick({ service: true, name: true, release: true, git_sha: true, tags: true }),
@@ -137,9 +141,18 @@ export const SweepConfig = SweepFields
     }
     if (c.search && c.slo === undefined) ctx.addIssue({ code: 'custom', path: ['search'], message: 'needs --slo: the search finds the capacity under an SLO' });
     if (c.search && c.refine) ctx.addIssue({ code: 'custom', path: ['refine'], message: 'cannot be combined with --search (the search places its own levels)' });
-    const serverSources = [c.metricsUrl, c.targetPid, c.cgroup].filter((s) => s !== undefined).length;
-    if (serverSources > 1) ctx.addIssue({ code: 'custom', path: ['metricsUrl'], message: 'give one of --metrics-url, --target-pid, --cgroup (one source per run)' });
-    if (serverSources === 0 && (c.metric !== undefined || c.cores !== undefined)) ctx.addIssue({ code: 'custom', path: [c.metric !== undefined ? 'metric' : 'cores'], message: 'needs a source: --metrics-url, --target-pid or --cgroup' });
+    const serverSources = [c.metricsUrl, c.targetPid, c.cgroup, c.prometheus].filter((s) => s !== undefined).length;
+    if (serverSources > 1) ctx.addIssue({ code: 'custom', path: ['metricsUrl'], message: 'give one of --metrics-url, --target-pid, --cgroup, --prometheus (one source per run)' });
+    if (serverSources === 0 && (c.metric !== undefined || c.cores !== undefined)) ctx.addIssue({ code: 'custom', path: [c.metric !== undefined ? 'metric' : 'cores'], message: 'needs a source: --metrics-url, --target-pid, --cgroup or --prometheus' });
+    if (c.promql !== undefined && c.prometheus === undefined) ctx.addIssue({ code: 'custom', path: ['promql'], message: 'needs --prometheus (the server the queries go to)' });
+    if (c.prometheus !== undefined && c.metric !== undefined) ctx.addIssue({ code: 'custom', path: ['metric'], message: 'reads a /metrics text endpoint; with --prometheus give --promql name=PromQL' });
+    if (c.promql !== undefined) {
+      try {
+        parsePromQueries(c.promql);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: ['promql'], message: (err as Error).message });
+      }
+    }
     if (c.metric !== undefined) {
       try {
         mergeSelectors(DEFAULT_SELECTOR_TEXTS, c.metric);

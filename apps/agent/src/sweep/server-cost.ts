@@ -14,6 +14,7 @@ import {
   type Scrape,
   type Selector,
 } from '@kneeboard/server-metrics';
+import { openPrometheusReader } from './prometheus-cost.ts';
 import type { SweepReporter } from './reporter.ts';
 
 /**
@@ -40,6 +41,10 @@ export interface ServerSourceOptions {
   targetPid?: number | undefined;
   cgroup?: string | undefined;
   cores?: number | undefined;
+  /** A Prometheus server's base URL: read after each step with query_range (see prometheus-cost.ts). */
+  prometheus?: string | undefined;
+  /** `name=PromQL` queries besides the defaults (cpu, mem). */
+  promql?: readonly string[] | undefined;
 }
 
 /** A scrape gives up well inside the interval, so a slow endpoint never stacks scrapes up. */
@@ -135,35 +140,85 @@ export interface StepSpan {
 }
 
 /**
- * Per-second values of every selector over the scrapes: a rate between each pair of consecutive
- * scrapes (a counter reset counted as a restart from 0), a gauge's value at each scrape; each
- * belongs to the epoch second its scrape was taken in.
+ * Per-second values of every selector over the scrapes. A counter's (rate) value at second t is its
+ * increase from t−1 s to t — the counter read between scrapes as growing evenly (a reset counted as
+ * a restart from 0) — so a level's values add up to exactly what it counted, however late the timer
+ * ran a read; never across a gap (scrapes more than 1.5 intervals apart), never more than half an
+ * interval beyond the first or last read. A gauge's value is its value at the scrape taken in that
+ * second (the later of two).
  */
-export function perSecondPoints(scrapes: readonly Scrape[], selectors: readonly Selector[]): ServerMetricPoint[] {
+export function perSecondPoints(scrapes: readonly Scrape[], selectors: readonly Selector[], intervalMs = DEFAULT_INTERVAL_MS): ServerMetricPoint[] {
   const ok = scrapes.filter((s) => 'samples' in s).sort((a, b) => a.atMs - b.atMs);
   const bySecond = new Map<string, ServerMetricPoint>();
+  const put = (sel: Selector, second: number, value: number | null) => {
+    if (value !== null && Number.isFinite(value)) bySecond.set(`${sel.alias}\u0000${second}`, { metric: sel.alias, fn: sel.fn, second, value });
+  };
   for (const sel of selectors) {
-    for (let i = 0; i < ok.length; i++) {
-      const b = ok[i]!;
-      let value: number | null;
-      if (sel.fn === 'rate') {
-        if (i === 0) continue;
-        const a = ok[i - 1]!;
-        value = evaluateSelector(sel, [a, b], { startMs: a.atMs, endMs: b.atMs }).value;
-      } else value = evaluateSelector(sel, [b], { startMs: b.atMs, endMs: b.atMs }).value;
-      if (value === null || !Number.isFinite(value)) continue;
-      const second = Math.floor(b.atMs / 1000);
-      // Two scrapes in one second (timer jitter): the later one stands for it.
-      bySecond.set(`${sel.alias}\u0000${second}`, { metric: sel.alias, fn: sel.fn, second, value });
+    if (sel.fn !== 'rate') {
+      for (const b of ok) put(sel, Math.floor(b.atMs / 1000), evaluateSelector(sel, [b], { startMs: b.atMs, endMs: b.atMs }).value);
+      continue;
+    }
+    for (const run of counterRuns(ok, sel, intervalMs)) {
+      const edge = intervalMs / 2;
+      for (let t = Math.ceil((run[0]!.t - edge) / 1000) + 1; t * 1000 <= run.at(-1)!.t + edge; t++) {
+        const to = cumulativeAt(run, t * 1000, edge);
+        const from = cumulativeAt(run, t * 1000 - 1000, edge);
+        if (to !== null && from !== null) put(sel, t, to - from);
+      }
     }
   }
   return [...bySecond.values()];
+}
+
+/** Runs of scrapes no further apart than a gap allows, each with the counter's increase since the run's first: `c` at `t`. */
+function counterRuns(ok: ReadonlyArray<Scrape>, sel: Selector, intervalMs: number): Array<Array<{ t: number; c: number }>> {
+  const runs: Array<Array<{ t: number; c: number }>> = [];
+  let run: Array<{ t: number; c: number }> | null = null;
+  for (let i = 1; i < ok.length; i++) {
+    const a = ok[i - 1]!;
+    const b = ok[i]!;
+    const rate = b.atMs - a.atMs <= 1.5 * intervalMs ? evaluateSelector(sel, [a, b], { startMs: a.atMs, endMs: b.atMs }).value : null;
+    if (rate === null || !Number.isFinite(rate) || b.atMs === a.atMs) {
+      run = null;
+      continue;
+    }
+    if (run === null) runs.push((run = [{ t: a.atMs, c: 0 }]));
+    run.push({ t: b.atMs, c: run.at(-1)!.c + (rate * (b.atMs - a.atMs)) / 1000 });
+  }
+  return runs;
+}
+
+/** The counter's increase at `ms`, read linearly between the run's scrapes; up to `edge` beyond its ends at the end's own rate; else null. */
+function cumulativeAt(run: ReadonlyArray<{ t: number; c: number }>, ms: number, edge: number): number | null {
+  const first = run[0]!;
+  const last = run.at(-1)!;
+  if (ms < first.t - edge || ms > last.t + edge) return null;
+  let i = run.findIndex((p) => p.t >= ms);
+  if (i === -1) i = run.length - 1; // past the last read: the last pair's rate
+  if (i === 0) i = 1; // before the first read: the first pair's rate
+  const a = run[i - 1]!;
+  const b = run[i]!;
+  return a.c + ((b.c - a.c) * (ms - a.t)) / (b.t - a.t);
+}
+
+/**
+ * What reads a finished step's server metrics: the sampler's seconds (a source read every second
+ * during the sweep), or a Prometheus server asked afterwards.
+ */
+export interface StepReader {
+  /** The flag and value, for messages. */
+  flag: string;
+  /** How long after a step's end its reading waits: for the sample after its end. */
+  settleMs: number;
+  batches(step: StepSpan): Promise<ServerMetricsBatchInput[]>;
+  stop(): void;
 }
 
 /** Reads the source once a second while the sweep runs; hands each finished step its seconds. */
 export class ServerSampler {
   readonly #scrapes: Scrape[] = [];
   #timer: NodeJS.Timeout | undefined;
+  #running = false;
   #inFlight = false;
 
   constructor(
@@ -172,15 +227,31 @@ export class ServerSampler {
   ) {}
 
   start(): void {
-    if (this.#timer) return;
+    if (this.#running) return;
+    this.#running = true;
     this.#tick();
-    this.#timer = setInterval(() => this.#tick(), this.intervalMs);
-    this.#timer.unref();
+    this.#schedule();
   }
 
   stop(): void {
-    clearInterval(this.#timer);
+    this.#running = false;
+    clearTimeout(this.#timer);
     this.#timer = undefined;
+  }
+
+  /**
+   * The next read at the next whole interval of the clock (12:00:03.000, …), not `intervalMs` after
+   * the last: each second's value is then the usage of that very second, so a level's values cover
+   * its measured window to the timer's lateness rather than to an unknown phase of up to a second.
+   */
+  #schedule(): void {
+    if (!this.#running) return;
+    // 5 ms past the boundary: a timer due exactly on it may run a millisecond before it.
+    this.#timer = setTimeout(() => {
+      this.#tick();
+      this.#schedule();
+    }, this.intervalMs - (Date.now() % this.intervalMs) + 5);
+    this.#timer.unref();
   }
 
   #tick(): void {
@@ -211,7 +282,7 @@ export class ServerSampler {
   stepBatches(step: StepSpan): ServerMetricsBatchInput[] {
     const slack = this.intervalMs * 1.5;
     const near = this.#scrapes.filter((s) => s.atMs >= step.startedAt - slack && s.atMs <= step.endedAt + slack);
-    const points = perSecondPoints(near, this.source.selectors).filter((p) => p.second * 1000 >= step.startedAt - 1000 && p.second * 1000 <= step.endedAt);
+    const points = perSecondPoints(near, this.source.selectors, this.intervalMs).filter((p) => p.second * 1000 >= step.startedAt - 1000 && p.second * 1000 <= step.endedAt);
     const notes = measureWindow(near, { startMs: step.measureFrom, endMs: step.endedAt }, this.source.selectors, { intervalMs: this.intervalMs }).messages.slice(0, 20).filter((m) => textProblem(m) === null).map((m) => m.slice(0, 300));
     const batches: ServerMetricsBatchInput[] = [];
     for (let i = 0; i === 0 || i < points.length; i += MAX_SERVER_METRIC_POINTS) {
@@ -235,10 +306,15 @@ export interface SweepServerCost {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function sweepServerCost(sampler: ServerSampler, warn: (m: string) => void): SweepServerCost {
+/** A sampler as a step reader: started now, a step's seconds taken from what it has read. */
+export function samplerReader(sampler: ServerSampler): StepReader {
+  sampler.start();
+  return { flag: sampler.source.flag, settleMs: sampler.intervalMs * 1.2, batches: async (step) => sampler.stepBatches(step), stop: () => sampler.stop() };
+}
+
+export function sweepServerCost(reader: StepReader, warn: (m: string) => void): SweepServerCost {
   let current: StepSpan | null = null;
   const posts: Promise<void>[] = [];
-  sampler.start();
   return {
     watch(reporter) {
       return {
@@ -259,17 +335,17 @@ export function sweepServerCost(sampler: ServerSampler, warn: (m: string) => voi
     postStep(step, post) {
       posts.push(
         (async () => {
-          await sleep(sampler.intervalMs * 1.2);
-          const batches = sampler.stepBatches(step);
+          await sleep(reader.settleMs);
+          const batches = await reader.batches(step);
           // The step's gaps and resets are stored with it; the person watching hears of them too.
-          for (const note of batches[0]?.notes ?? []) warn(`${sampler.source.flag}, level ${step.level}: ${note}`);
+          for (const note of batches[0]?.notes ?? []) warn(`${reader.flag}, level ${step.level}: ${note}`);
           for (const batch of batches) await post(batch);
-        })().catch((err: unknown) => warn(`${sampler.source.flag}: level ${step.level}'s server metrics were not stored (${(err as Error).message})`)),
+        })().catch((err: unknown) => warn(`${reader.flag}: level ${step.level}'s server metrics were not stored (${(err as Error).message})`)),
       );
     },
     async close() {
       await Promise.all(posts);
-      sampler.stop();
+      reader.stop();
     },
   };
 }
@@ -279,10 +355,14 @@ export function sweepServerCost(sampler: ServerSampler, warn: (m: string) => voi
  * sweep naming its flag (nothing sent yet). A cgroup's cpu.max gives the cores when --cores does not.
  */
 export async function openServerCost(o: ServerSourceOptions, warn: (m: string) => void): Promise<{ cost: SweepServerCost } | { error: string } | null> {
+  if (o.prometheus !== undefined) {
+    const opened = await openPrometheusReader(o.prometheus, o.promql ?? [], o.cores ?? null, warn);
+    return 'error' in opened ? opened : { cost: sweepServerCost(opened.reader, warn) };
+  }
   const source = serverSourceOf(o);
   if (source === null) return null;
   if (source.kind === 'cgroup' && source.coresAvailable === null) source.coresAvailable = await cgroupCores(o.cgroup!);
   const problem = await checkServerSource(source, warn);
   if (problem !== null) return { error: problem };
-  return { cost: sweepServerCost(new ServerSampler(source), warn) };
+  return { cost: sweepServerCost(samplerReader(new ServerSampler(source)), warn) };
 }

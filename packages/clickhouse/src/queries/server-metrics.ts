@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ServerMetricSource, ServerMetricsBatch } from '@kneeboard/contracts';
+import { ServerMetricSource, type ServerMetricsBatch } from '@kneeboard/contracts';
 import { insertSettings, type Db } from '../db.ts';
 
 /**
@@ -31,7 +31,7 @@ export async function insertServerMetrics(db: Db, runId: string, batch: ServerMe
   await db.writes.run(() => db.client.insert({ table: 'kb_server_metric_steps_v1', values: [step], format: 'JSONEachRow', clickhouse_settings: insertSettings() }));
 }
 
-const StepRow = z.object({ level: z.number(), source: z.enum(['metrics-url', 'process', 'cgroup']), cores_available: z.number().nullable(), notes: z.array(z.string()) });
+const StepRow = z.object({ level: z.number(), source: ServerMetricSource, cores_available: z.number().nullable(), notes: z.array(z.string()) });
 const PointRow = z.object({ level: z.number(), metric: z.string(), fn: z.enum(['rate', 'mean', 'max']), second: z.coerce.number(), value: z.number() });
 
 /** Every step's metrics of a run, by level (ascending); empty when the run has none. */

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.ts';
-import { MAX_SERVER_METRIC_POINTS, RunCost, ServerMetricsBatch, ServerMetricsResponse } from '../server-cost.ts';
+import { MAX_SERVER_METRIC_POINTS, PrometheusReadBody, PrometheusReadResponse, RunCost, ServerMetricsBatch, ServerMetricsResponse } from '../server-cost.ts';
 import { API_PREFIX, endpoint } from './endpoint.ts';
 import { RunIdParams } from './runs.ts';
 
@@ -21,6 +21,22 @@ export const serverMetricEndpoints = {
     params: RunIdParams,
     body: ServerMetricsBatch,
     responses: { 200: ServerMetricsResponse, 400: ApiError, 409: ApiError, 413: ApiError, 503: ApiError },
+  }),
+  readPrometheusMetrics: endpoint({
+    method: 'POST',
+    path: `${API_PREFIX}/runs/:id/server-metrics/prometheus`,
+    scope: 'write',
+    service: 'run',
+    summary: "Read a run's server metrics from a Prometheus server (query_range over each finished step's window)",
+    description: `For an imported or finished run: the API evaluates each name=PromQL query (cpu and mem by default) at one value a
+second over every finished step's window and stores the values as an agent's posts are stored (a second read replaces the
+first). Only servers the API's allow-list names are read (KNEEBOARD_PROMETHEUS_ALLOW; loopback and the API's own host by
+default): 400 naming url otherwise. A query Prometheus cannot parse is a 400 naming it; an unreachable server, an error
+answer or an empty result is stored as the step's gap, named.`,
+    tags: ['ingest'],
+    params: RunIdParams,
+    body: PrometheusReadBody,
+    responses: { 200: PrometheusReadResponse, 400: ApiError, 404: ApiError, 503: ApiError },
   }),
   getRunCost: endpoint({
     method: 'GET',
