@@ -98,8 +98,8 @@ export function pooledCapacity(runs: readonly CapacityRun[], slos: readonly SloC
  * capacity, and its width is a floor on the run-to-run spread (runs that all land on one level of a
  * grid do not make a zero-width interval). Otherwise the interval is the brackets' own: the lowest
  * the head can be against the highest the base can be, and the reverse (unbounded above when no
- * head run broke) — with a single run on a side the summary says so ("no interval: single run"):
- * the range is the grid's, with no run-to-run noise in it. Never a guess: a side with a run where no
+ * head run broke) — with a single run on a side and `pooled` given, the summary says so ("no
+ * interval: single run"): the range is the grid's, with no run-to-run noise in it. Never a guess: a side with a run where no
  * level holds has no point estimate. With `pooled` (each side's one decision: a single run's own
  * capacity, or its repeats' samples judged together by `pooledCapacity`), a side's capacity is that
  * decision's QPS and level, its range that decision's bracket; the repeats' own capacities still
@@ -135,8 +135,10 @@ export function compareCapacity(base: readonly Capacity[], head: readonly Capaci
   }
   const within = slos.join(', ');
   const runs = `${bs.runs} base and ${hs.runs} head run${bs.runs + hs.runs > 2 ? 's' : ''}`;
-  // One run on a side measures no run-to-run noise: the range is only where the grid's brackets put capacity.
-  const single = bs.runs === 1 || hs.runs === 1;
+  // One run on a side measures no run-to-run noise: the range is only where the grid's brackets put
+  // capacity. Said so where each side was decided once (the comparison's `pooled`); the CLI's
+  // per-run path keeps its sentence, which its gate's output is read by.
+  const single = pooled !== undefined && (bs.runs === 1 || hs.runs === 1);
   const runsSaid = basis === 'repeats' ? `${runs}, interval from the repeats` : single ? `${runs}; no interval: single run — the range the brackets allow` : `${runs}, interval from the brackets`;
   const summary =
     change === null

@@ -64,6 +64,19 @@ describe('compareCapacity with the sides’ pooled decisions', () => {
     expect(isCapacityDrop(c, 0.05)).toBe(false);
   });
 
+  it('one run a side, each its own decision: the same range from the brackets, said to be no interval', () => {
+    const b = cap({ level: 16, qps: 400 }, { level: 17, qps: 410 });
+    const h = cap({ level: 20, qps: 500 }, { level: 21, qps: 520 });
+    const c = compareCapacity([b], [h], 'v2', { base: b, head: h });
+    // The CLI's per-run path (no decisions passed) gives the same change and range, in its own words.
+    const perRun = compareCapacity([b], [h], 'v2');
+    expect([c.change, c.ci_low, c.ci_high]).toEqual([perRun.change, perRun.ci_low, perRun.ci_high]);
+    expect(perRun.summary).toMatch(/\(1 base and 1 head run, interval from the brackets\)$/);
+    expect(c.ci_low).toBeCloseTo(500 / 410 - 1, 12);
+    expect([c.base.level, c.head.level]).toEqual([16, 20]);
+    expect(c.summary).toBe('v2 serves +25% [+22%…+30%] within p99<=50ms: 500 against 400 req/s (1 base and 1 head run; no interval: single run — the range the brackets allow)');
+  });
+
   it('a pool where no level holds has no estimate, whatever its runs said alone', () => {
     const base = [cap({ level: 16, qps: 400 }, { level: 17, qps: 420 }), cap({ level: 16, qps: 404 }, { level: 17, qps: 424 })];
     const c = compareCapacity(base, base, 'v2', { base: cap({ level: 16, qps: 402 }, { level: 17, qps: 422 }), head: cap(null, { level: 1, qps: 30 }) });

@@ -26,8 +26,7 @@ describe('compareCapacity', () => {
     expect(c.change).toBeCloseTo(500 / 400 - 1, 12);
     expect(c.ci_low).toBeCloseTo(500 / 410 - 1, 12);
     expect(c.ci_high).toBeCloseTo(520 / 400 - 1, 12);
-    // One run a side measures no run-to-run noise: the sentence says the range is only the brackets'.
-    expect(c.summary).toBe('v2 serves +25% [+22%…+30%] within p99<=50ms: 500 against 400 req/s (1 base and 1 head run; no interval: single run — the range the brackets allow)');
+    expect(c.summary).toBe('v2 serves +25% [+22%…+30%] within p99<=50ms: 500 against 400 req/s (1 base and 1 head run, interval from the brackets)');
   });
 
   it('a drop: significant when the whole interval is below no change and the estimate is at least the threshold down', () => {
