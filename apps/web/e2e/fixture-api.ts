@@ -39,6 +39,8 @@ export interface FixtureApiOptions {
   releases?: boolean;
   /** Also serve `relay`'s repeated sweeps (3 runs of v2.0.0, 2 of v2.1.0) for group comparisons (default false). */
   repeats?: boolean;
+  /** The live run at a tick, instead of the 8-worker sweep (`liveLevels` unused then); its id must be FIXTURE_IDS.live. */
+  liveRun?: (tick: number, createdAt: number, stepMs: number) => RunDetail;
   /** A run's cost, for runs that read server metrics (fixture-cost.ts); null or unset: the run read none. */
   costs?: (detail: RunDetail) => RunCost | null;
 }
@@ -109,7 +111,7 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
   const streams = new Set<http.ServerResponse>();
 
   const liveTick = () => pausedAtTick ?? Math.floor((Date.now() - liveStart) / stepMs);
-  const live = () => liveRunAt(liveTick(), createdAt, levels, stepMs);
+  const live = () => (options.liveRun ? options.liveRun(liveTick(), createdAt, stepMs) : liveRunAt(liveTick(), createdAt, levels, stepMs));
   const all = (): RunDetail[] => (withLive ? [live(), ...runs] : runs).map(edited);
   const find = (id: string) => all().find((d) => d.run.id === id);
 

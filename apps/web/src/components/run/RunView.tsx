@@ -5,6 +5,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { withLevelParam } from '../../lib/level-detail.ts';
 import { activeSlo, runSloTag } from '../../lib/capacity-view.ts';
 import { prepareRunView, type RunSettings } from '../../lib/run-view.ts';
+import { prepareSearchView } from '../../lib/search-view.ts';
 import { LATENCY_SERIES, type LatencyKey } from '../../lib/series.ts';
 import { rangeSelection, type RunViewState } from '../../lib/view-state.ts';
 import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
@@ -21,6 +22,7 @@ import { RunTimelinePanel } from './RunTimeline.tsx';
 import { RunHeader, RunMeta } from './RunHeader.tsx';
 import { RunNotes } from './RunNotes.tsx';
 import { RunToolbar } from './RunToolbar.tsx';
+import { SearchPanel } from './SearchPanel.tsx';
 import { SplitPanel } from './SplitPanel.tsx';
 import { ThroughputPanel } from './ThroughputPanel.tsx';
 import { useLiveRun } from './useLiveRun.ts';
@@ -96,6 +98,7 @@ export function RunView({
       />
       <RunToolbar run={run} path={path} settings={settings} levels={sweptLevels} selection={settings.levels} onLevels={(levels) => change({ levels })} readOnly={readOnly} capacity={{ slo: prepared.slo?.text ?? null, line: prepared.capacity?.headline ?? null }} />
       <CapacityPanel slo={prepared.slo} tag={runSloTag(run)} view={prepared.capacity} error={judged.error} onChange={(slo) => change({ slo })} />
+      {detail.search ? <SearchPanel view={prepareSearchView(detail.search, run.parameter, run.status)} /> : null}
 
       <LevelZoomContext.Provider value={zoomTo}>
       <div className="charts">
