@@ -10,6 +10,7 @@ import { formatBytes, formatCoresUsed, formatPercent, formatQps, formatSignifica
 import { formatViolations, runAxe } from './axe.ts';
 import { fixtureCost, SEED_001_METRICS, SEED_002_ID, SEED_002_METRICS, seed002Run } from './fixture-cost.ts';
 import { FIXTURE_IDS } from './fixture-data.ts';
+import { overflow } from './overflow.ts';
 import { SCREENSHOT_DIR, startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
@@ -62,14 +63,32 @@ describe('what a level cost the server (run page)', () => {
     await page.getByTestId('run-cost').screenshot({ path: `${SCREENSHOT_DIR}/run-cost-panel.png` });
     await panel.scrollIntoViewIfNeeded();
     await panel.screenshot({ path: `${SCREENSHOT_DIR}/level-cost.png` });
-    await stack.screenshot(page, 'run-page-cost-level');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 90_000);
 
-    // Another level from the table: its own figures, and no gap list where nothing was lost.
-    await page.locator('[data-testid="curve-table"] tr[data-level="4"] [data-testid="open-level"]').click();
+  it('shows another level’s own figures when it is opened from the table, with no gap list where nothing was lost', async () => {
+    const cost = fixtureCost(runOf(FIXTURE_IDS.seed), SEED_001_METRICS);
     const four = cost.levels.find((l) => l.level === 4)!;
+    const { page, errors } = await stack.newPage({ width: 1280, height: 900 });
+    await page.goto(`${stack.web.url}/runs/${FIXTURE_IDS.seed}`);
+    await page.locator('[data-testid="cost-table"] tr[data-level="4"]').waitFor();
+    await page.locator('[data-testid="curve-table"] tr[data-level="4"] [data-testid="open-level"]').click();
     await expect.poll(() => page.getByTestId('level-panel').getAttribute('data-level')).toBe('4');
     await expect.poll(() => page.getByTestId('level-cores').textContent()).toBe(`${formatCoresUsed(four.cores_used)} of 8`);
+    expect(await page.getByTestId('level-cpu-per-1k').textContent()).toBe(formatSignificant(four.cpu_seconds_per_1k));
     expect(await page.getByTestId('level-cost-gaps').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 90_000);
+
+  it('keeps the level’s cost and its gap inside a phone’s width (the table scrolls in its own box)', async () => {
+    const { page, errors } = await stack.newPage({ width: 390, height: 844 });
+    await page.goto(`${stack.web.url}/runs/${FIXTURE_IDS.seed}?level=16`);
+    await page.getByTestId('level-cost-gaps').waitFor();
+    const o = await overflow(page);
+    expect(o.scrollWidth, o.culprits.join('\n')).toBeLessThanOrEqual(390);
+    await page.getByTestId('level-cost').screenshot({ path: `${SCREENSHOT_DIR}/level-cost-390.png` });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -78,9 +78,10 @@ export function CostPanel({ cost, error, parameter }: { cost: RunCost | null; er
   );
 }
 
-/** Every figure per level, printed through contracts' figures; a step's notes under it. */
+/** Every figure per level, printed through contracts' figures; a step's notes under it. Its seven columns scroll in their own box on a phone. */
 function CostTable({ cost, parameter }: { cost: RunCost; parameter: string }) {
   return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="What each level cost the server">
     <table className="curve-table cost-table" data-testid="cost-table">
       <thead>
         <tr>
@@ -107,5 +108,6 @@ function CostTable({ cost, parameter }: { cost: RunCost; parameter: string }) {
         ))}
       </tbody>
     </table>
+    </div>
   );
 }
