@@ -1,5 +1,6 @@
 import { followGatlingBinary, GATLING_SCHEDULE_BUCKET_MS, readGatlingBinaryRows } from './gatling-binary.ts';
 import { fromText, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
+import { requestName } from './request-name.ts';
 
 /**
  * Gatling's text `simulation.log` (tab-separated; Gatling 3.0–3.12 — 3.13 and later write a binary
@@ -10,9 +11,11 @@ import { fromText, type LineKind, type LineParser, type Parsed, type ToolSpec } 
  * the next starts, so the instantaneous count flickers) — and each change of it is a step, as
  * Gatling's injection steps (`constantConcurrentUsers(n)` in turn) make them.
  * Older versions put a user id before some fields: the records are read by shape, not by position.
+ * The request's name is the field before its start time (Gatling's request name).
  */
 export function gatlingParser(): LineParser {
   let users = 0;
+  const names = new Map<string, string>();
   return (line: string, out: Parsed): LineKind => {
     const f = line.split('\t');
     switch (f[0]) {
@@ -26,6 +29,14 @@ export function gatlingParser(): LineParser {
         out.latencyMs = end - start;
         out.status = f[k] === 'OK' ? 200 : 0;
         out.level = Number.NaN;
+        const raw = k >= 3 ? f[k - 3]! : '';
+        let name = names.get(raw);
+        if (name === undefined) {
+          // The line was decoded as Latin-1; the name's bytes are UTF-8.
+          name = requestName(Buffer.from(raw, 'latin1').toString('utf8'));
+          if (names.size < 10_000) names.set(raw, name);
+        }
+        out.name = name;
         return 'event';
       }
       case 'USER': {

@@ -44,7 +44,7 @@ export class ImportSink {
     if (refused !== null) return countBad(this.report, lineNumber, refused, text());
     // The step first: opening a level's window cuts the batch before it, so the API never gets a request before its level's step.
     this.steps.add(level, p.tsMs, p.latencyMs, p.status, this.schedule);
-    this.uploader.add(level, p.tsMs, p.latencyMs, p.status, p.computeMs, p.queueMs);
+    this.uploader.add(level, p.tsMs, p.latencyMs, p.status, p.computeMs, p.queueMs, p.name);
     this.report.events += 1;
   }
 }

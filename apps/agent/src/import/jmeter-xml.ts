@@ -1,15 +1,16 @@
 import { isSuccessStatus } from '@kneeboard/contracts';
 import { newParsed, type LineKind, type LineParser, type Parsed } from './records.ts';
+import { requestName } from './request-name.ts';
 import { clearServerTiming, serverTimingInHeaderBlock, setServerTiming } from './server-timing.ts';
 
 /** The attributes a sample's start tag carries that the import reads (JMeter's short names). */
-const ATTRIBUTE = /\s(t|ts|rc|s|na)="([^"]*)"/g;
+const ATTRIBUTE = /\s(t|ts|rc|s|na|lb)="([^"]*)"/g;
 
 /**
  * JMeter's JTL in XML (`jmeter.save.saveservice.output_format=xml`): one `<httpSample …>` (or
  * `<sample …>` for other samplers) per sample, attributes on its start tag — `ts` the start in
  * epoch ms, `t` the elapsed ms, `rc` the response code, `s` success, `na` all active threads (the
- * level). JMeter writes each start tag on one line; sub-results (redirects, embedded resources)
+ * level), `lb` the sampler's label (the request's name). JMeter writes each start tag on one line; sub-results (redirects, embedded resources)
  * nest inside their parent and are not counted, as JMeter's own totals do not count them. Lines
  * inside a sample (URL, response data) are skipped; anything else outside one is bad.
  *
@@ -32,6 +33,7 @@ export function jmeterXmlParser(): LineParser {
     out.latencyMs = held.latencyMs;
     out.status = held.status;
     out.level = held.level;
+    out.name = held.name;
     if (timing === undefined) clearServerTiming(out);
     else setServerTiming(out, timing);
     return 'event';
@@ -105,6 +107,7 @@ function readSample(tag: string, out: Parsed): LineKind {
   let rc = '';
   let success = 'true';
   let threads: string | undefined;
+  let label = '';
   for (const m of tag.matchAll(ATTRIBUTE)) {
     const v = m[2]!;
     switch (m[1]) {
@@ -123,6 +126,9 @@ function readSample(tag: string, out: Parsed): LineKind {
       case 'na':
         threads = v;
         break;
+      case 'lb':
+        label = v;
+        break;
     }
   }
   if (ts === undefined || !/^\d+$/.test(ts)) return bad(out, 'ts is not epoch ms');
@@ -134,7 +140,13 @@ function readSample(tag: string, out: Parsed): LineKind {
   out.status = success === 'false' && isSuccessStatus(status) ? 0 : status;
   const n = threads === undefined ? Number.NaN : Number(threads);
   out.level = n > 0 ? n : Number.NaN;
+  out.name = labelName(label);
   return 'event';
+}
+
+/** An XML attribute's text (decoded as Latin-1 by the reader; its bytes are UTF-8), entities resolved. */
+function labelName(raw: string): string {
+  return raw === '' ? '' : requestName(unescapeXml(Buffer.from(raw, 'latin1').toString('utf8')));
 }
 
 function bad(out: Parsed, reason: string): 'bad' {

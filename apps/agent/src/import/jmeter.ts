@@ -2,6 +2,7 @@ import { isSuccessStatus } from '@kneeboard/contracts';
 import { csvFields } from './csv-fields.ts';
 import { jmeterXmlParser } from './jmeter-xml.ts';
 import { fromText, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
+import { requestName } from './request-name.ts';
 
 /** JMeter's default CSV columns, for a JTL written without its header line. */
 const DEFAULT_HEADER = 'timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect';
@@ -11,14 +12,17 @@ const DEFAULT_HEADER = 'timeStamp,elapsed,label,responseCode,responseMessage,thr
  * `timeStamp` is when the sample started (JMeter's default `sampleresult.timestamp.start=true`)
  * in epoch ms, `elapsed` its duration in ms, `responseCode` the HTTP status (text such as
  * "Non HTTP response code: java.net.ConnectException" when there was none: status 0), and
- * `allThreads` the threads running in the whole test when it was taken — the level.
+ * `allThreads` the threads running in the whole test when it was taken — the level; `label` the
+ * sampler's name, the request's name.
  */
 export function jmeterParser(): LineParser {
-  let cols: { ts: number; elapsed: number; code: number; success: number; threads: number } | null = null;
+  let cols: { ts: number; elapsed: number; code: number; success: number; threads: number; label: number } | null = null;
+  // Labels repeat: each is checked and decoded once.
+  const names = new Map<string, string>();
   const learn = (header: string): string | null => {
     const names = csvFields(header) ?? [];
     const at = (n: string) => names.indexOf(n);
-    const c = { ts: at('timeStamp'), elapsed: at('elapsed'), code: at('responseCode'), success: at('success'), threads: at('allThreads') };
+    const c = { ts: at('timeStamp'), elapsed: at('elapsed'), code: at('responseCode'), success: at('success'), threads: at('allThreads'), label: at('label') };
     if (c.ts === -1 || c.elapsed === -1 || c.code === -1) return 'the header has no timeStamp, elapsed or responseCode column';
     cols = c;
     return null;
@@ -47,6 +51,14 @@ export function jmeterParser(): LineParser {
     out.status = c.success !== -1 && f[c.success] === 'false' && isSuccessStatus(status) ? 0 : status;
     const threads = c.threads === -1 ? Number.NaN : Number(f[c.threads]);
     out.level = threads > 0 ? threads : Number.NaN;
+    const label = c.label === -1 ? '' : (f[c.label] ?? '');
+    let name = names.get(label);
+    if (name === undefined) {
+      // The line was decoded as Latin-1; the label's bytes are UTF-8.
+      name = requestName(Buffer.from(label, 'latin1').toString('utf8'));
+      if (names.size < 10_000) names.set(label, name);
+    }
+    out.name = name;
     return 'event';
   };
 }

@@ -2,6 +2,7 @@ import { bytesIndex, byteIndex, hasPrefix } from './byte-lines.ts';
 import { parseNumberBytes } from './byte-number.ts';
 import { parseIsoBytes } from './iso-time.ts';
 import type { ByteLineParser, LineKind, LineParser, Parsed, ToolSpec } from './records.ts';
+import { jsonStringEnd, NameFromBytes } from './request-name.ts';
 
 /**
  * k6 `--out json` (JSON lines): one `Point` line per metric sample. A request is its
@@ -14,13 +15,17 @@ import type { ByteLineParser, LineKind, LineParser, Parsed, ToolSpec } from './r
  * one fixed key order (easyjson: metric, type, data{time, value, tags}), a request costs ~13
  * lines, and 12 of them are skipped on their first bytes. Free text (URLs, names) only occurs
  * inside tags, where every quote is escaped (`\"`): the unescaped `"status":"` cannot occur
- * inside a string, so finding it finds the status tag.
+ * inside a string, so finding it finds the status tag — and the same holds for the `name` tag
+ * (k6 sets it to the URL unless the script names the request; the `url` tag where it is absent),
+ * the request's name.
  */
 const ascii = (s: string) => Buffer.from(s, 'latin1');
 const POINT = ascii('{"metric":"');
 const METRIC_DEFINITION = ascii('{"type":"Metric"');
 const STATUS = ascii('"status":"');
 const VALUE = ascii('","value":');
+const NAME = ascii('"name":"');
+const URL_TAG = ascii('"url":"');
 
 export const K6_LATENCY_METRICS = ['http_req_duration', 'http_req_waiting'] as const;
 export type K6LatencyMetric = (typeof K6_LATENCY_METRICS)[number];
@@ -30,6 +35,16 @@ export const K6_DEFAULT_LATENCY_METRIC: K6LatencyMetric = 'http_req_duration';
 export function k6ByteParser(latencyMetric: K6LatencyMetric = K6_DEFAULT_LATENCY_METRIC): ByteLineParser {
   const eventPrefix = ascii(`{"metric":"${latencyMetric}","type":"Point","data":{"time":"`);
   const vusPrefix = ascii('{"metric":"vus","type":"Point","data":{"time":"');
+  const names = new NameFromBytes();
+  const nameOf = (b: Uint8Array, from: number, end: number): string => {
+    for (const tag of [NAME, URL_TAG]) {
+      const at = bytesIndex(b, tag, from, end);
+      if (at === -1) continue;
+      const close = jsonStringEnd(b, at + tag.length, end);
+      if (close !== -1) return names.read(b, at + tag.length, close);
+    }
+    return '';
+  };
   return (b: Uint8Array, start: number, end: number, out: Parsed): LineKind => {
     if (end === start) return bad(out, 'empty line');
     if (b[end - 1] !== 125 /* } */) return bad(out, 'not a JSON object (cut off?)');
@@ -49,6 +64,7 @@ export function k6ByteParser(latencyMetric: K6LatencyMetric = K6_DEFAULT_LATENCY
       if (out.latencyMs < 0) return bad(out, 'negative latency');
       out.status = status;
       out.level = Number.NaN;
+      out.name = nameOf(b, start + eventPrefix.length, end);
       return 'event';
     }
     if (hasPrefix(b, start, end, vusPrefix)) {

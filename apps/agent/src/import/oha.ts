@@ -1,6 +1,7 @@
 import type { Database } from 'node-sqlite3-wasm';
 import { SweepError } from '../sweep/sweep-error.ts';
 import type { LineKind, Parsed, ToolSpec } from './records.ts';
+import { requestName } from './request-name.ts';
 
 /** Rows between pauses: the importer's chance to print progress and wait for the API. */
 const ROWS_PER_PAUSE = 20_000;
@@ -10,7 +11,8 @@ const ROWS_PER_PAUSE = 20_000;
  * table `oha`. `start`/`end` are seconds since the benchmark began and `run` is the wall-clock
  * second it began (oha ≥ 1.5), so a request completed at run + end — to within the second oha
  * truncated `run` to, the same for every row of a run. `duration` runs from the intended send time
- * when oha ran with `--latency-correction`. The concurrency or rate is not stored: `--level`.
+ * when oha ran with `--latency-correction`. The concurrency or rate is not stored: `--level`. The
+ * request's name is its `url` (the path oha requested; older databases without the column: none).
  *
  * Read with node-sqlite3-wasm (SQLite compiled to WebAssembly, reading pages through Node's fs),
  * one row at a time from a read-only connection: constant memory, and the file is never written.
@@ -37,10 +39,13 @@ async function readOha(path: string, out: Parsed, onRow: (kind: LineKind, row: n
       if (!columns.has(c)) throw new SweepError('config', `${path}: table "oha" has no column "${c}" (written by an oha older than 1.5, which stored no wall-clock time)`);
     }
     const total = Number(db.get('SELECT count(*) AS n FROM oha')?.n ?? 0);
-    const statement = db.prepare('SELECT run, "end" AS e, duration, status FROM oha ORDER BY rowid');
+    const hasUrl = columns.has('url');
+    const statement = db.prepare(`SELECT run, "end" AS e, duration, status${hasUrl ? ', url' : ''} FROM oha ORDER BY rowid`);
+    // URLs repeat: each is checked once.
+    const names = new Map<string, string>();
     let n = 0;
     for (const row of statement.iterate()) {
-      const { run, e: end, duration, status } = row;
+      const { run, e: end, duration, status, url } = row;
       n += 1;
       if (typeof run !== 'number' || typeof end !== 'number' || typeof duration !== 'number' || typeof status !== 'number') {
         out.reason = 'run, end, duration or status is not a number';
@@ -50,6 +55,13 @@ async function readOha(path: string, out: Parsed, onRow: (kind: LineKind, row: n
         out.latencyMs = duration * 1000;
         out.status = status;
         out.level = Number.NaN;
+        const raw = typeof url === 'string' ? url : '';
+        let name = names.get(raw);
+        if (name === undefined) {
+          name = requestName(raw);
+          if (names.size < 10_000) names.set(raw, name);
+        }
+        out.name = name;
         onRow('event', n);
       }
       if (n % ROWS_PER_PAUSE === 0) await pause(n / total);

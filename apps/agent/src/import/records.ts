@@ -19,6 +19,12 @@ export interface Parsed {
    */
   computeMs: number;
   queueMs: number;
+  /**
+   * The request's name as the tool wrote it (k6's name tag, JMeter's label, Gatling's request
+   * name…, through requestName), '' when it has none. A parser that reads names sets it on every
+   * request; the others never touch it.
+   */
+  name: string;
   /** Why a line was refused, for the report. */
   reason: string;
 }
@@ -51,7 +57,7 @@ export function fromText(parse: LineParser): ByteLineParser {
   return byLine;
 }
 
-export const newParsed = (): Parsed => ({ tsMs: 0, latencyMs: 0, status: 0, level: Number.NaN, computeMs: Number.NaN, queueMs: Number.NaN, reason: '' });
+export const newParsed = (): Parsed => ({ tsMs: 0, latencyMs: 0, status: 0, level: Number.NaN, computeMs: Number.NaN, queueMs: Number.NaN, name: '', reason: '' });
 
 /** How a tool's file is read. */
 export type ToolFormat =

@@ -1,6 +1,6 @@
 import type { KneeboardApi } from '@kneeboard/agent-sdk';
 import type { StepWindowInput } from '@kneeboard/contracts';
-import type { EventColumns } from '@kneeboard/event-wire';
+import type { EventColumns, EventNames } from '@kneeboard/event-wire';
 
 export interface UploadStats {
   /** Events handed to the uploader. */
@@ -37,6 +37,9 @@ export class Uploader {
   private compute: Float64Array;
   private queue: Float64Array;
   private status: Uint16Array;
+  /** Each request's name as a code into `names` (0: none); the column is sent only when some request has one. */
+  private nameIndex: Uint32Array;
+  private names = new Names();
   private n = 0;
   private seq = 0;
   private readonly inFlight = new Set<Promise<void>>();
@@ -46,10 +49,12 @@ export class Uploader {
 
   constructor(private readonly o: UploaderOptions) {
     [this.level, this.ts, this.latency, this.compute, this.queue, this.status] = this.allocate();
+    this.nameIndex = new Uint32Array(o.batchEvents);
   }
 
-  add(level: number, tsMs: number, latencyMs: number, status: number, computeMs = Number.NaN, queueMs = Number.NaN): void {
+  add(level: number, tsMs: number, latencyMs: number, status: number, computeMs = Number.NaN, queueMs = Number.NaN, name = ''): void {
     const i = this.n++;
+    this.nameIndex[i] = name === '' ? 0 : this.names.code(name);
     this.level[i] = level;
     this.ts[i] = tsMs;
     this.latency[i] = latencyMs;
@@ -88,8 +93,11 @@ export class Uploader {
       compute_ms: this.compute.subarray(0, n),
       queue_ms: this.queue.subarray(0, n),
       status: this.status.subarray(0, n),
+      ...(this.names.any ? { name: this.names.column(this.nameIndex.subarray(0, n)) } : {}),
     };
     [this.level, this.ts, this.latency, this.compute, this.queue, this.status] = this.allocate();
+    this.nameIndex = new Uint32Array(this.o.batchEvents);
+    this.names = new Names();
     this.n = 0;
     this.stats.recorded += n;
     const id = this.o.batchId(this.seq++);
@@ -135,5 +143,28 @@ export class Uploader {
   private allocate(): [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Uint16Array] {
     const n = this.o.batchEvents;
     return [new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n), new Uint16Array(n)];
+  }
+}
+
+/** A batch's names, each given a code once (code 0 is no name). */
+class Names {
+  private readonly codes = new Map<string, number>();
+  private readonly values: string[] = [''];
+
+  get any(): boolean {
+    return this.values.length > 1;
+  }
+
+  code(name: string): number {
+    let code = this.codes.get(name);
+    if (code === undefined) {
+      code = this.values.push(name) - 1;
+      this.codes.set(name, code);
+    }
+    return code;
+  }
+
+  column(index: Uint32Array): EventNames {
+    return { values: this.values, index };
   }
 }

@@ -10,6 +10,14 @@ export interface VegetaFields {
   serverTiming?: string[];
 }
 
+/** Where the `method` and `url` strings' contents lie in the line's bytes ([from, to), no quotes); -1 when absent. */
+export interface VegetaTextPlaces {
+  methodFrom: number;
+  methodTo: number;
+  urlFrom: number;
+  urlTo: number;
+}
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -22,6 +30,8 @@ const LATENCY = key('latency');
 const TIMESTAMP = key('timestamp');
 const HEADERS = key('headers');
 const SERVER_TIMING = key('server-timing');
+const METHOD = key('method');
+const URL_KEY = key('url');
 
 /** Header names are case-insensitive: Go writes them canonical (`Server-Timing`), a hand-made file may not. */
 function isKeyIgnoringCase(b: Uint8Array, start: number, end: number, lower: Uint8Array): boolean {
@@ -60,9 +70,10 @@ function bareEnd(b: Uint8Array, at: number, end: number): number {
  * the object must have closed (a line cut off mid-write is not taken for whole). Null when the
  * line is not what it looks for in the form it expects — the caller then reads it with
  * JSON.parse, which decides whether it is valid at all. The `headers` object's Server-Timing entry
- * is found on the same pass (its place noted, its strings decoded only when the line is whole).
+ * is found on the same pass (its place noted, its strings decoded only when the line is whole),
+ * and so are the places of `method` and `url` (into `text`), for the request's name.
  */
-export function scanVegetaJson(b: Uint8Array, start: number, end: number): VegetaFields | null {
+export function scanVegetaJson(b: Uint8Array, start: number, end: number, text: VegetaTextPlaces = { methodFrom: -1, methodTo: -1, urlFrom: -1, urlTo: -1 }): VegetaFields | null {
   let depth = 0;
   let sentMs = Number.NaN;
   let latencyNs = Number.NaN;
@@ -73,6 +84,7 @@ export function scanVegetaJson(b: Uint8Array, start: number, end: number): Veget
   let inHeaders = false;
   let timingFrom = -1;
   let timingTo = -1;
+  text.methodFrom = text.methodTo = text.urlFrom = text.urlTo = -1;
   for (let i = start; i < end; ) {
     const c = b[i]!;
     if (c === QUOTE) {
@@ -92,6 +104,15 @@ export function scanVegetaJson(b: Uint8Array, start: number, end: number): Veget
           if (vClose === -1) return null;
           sentMs = parseIsoBytes(b, v + 1, vClose);
           found += 1;
+          i = vClose + 1;
+          continue;
+        }
+        const isMethod = b[v] === QUOTE && isKey(b, i + 1, close, METHOD);
+        if (isMethod || (b[v] === QUOTE && isKey(b, i + 1, close, URL_KEY))) {
+          const vClose = stringEnd(b, v, end);
+          if (vClose === -1) return null;
+          if (isMethod) [text.methodFrom, text.methodTo] = [v + 1, vClose];
+          else [text.urlFrom, text.urlTo] = [v + 1, vClose];
           i = vClose + 1;
           continue;
         }

@@ -1,7 +1,8 @@
 import { parseIsoMs } from './iso-time.ts';
 import { fromText, type ByteLineParser, type LineKind, type LineParser, type Parsed, type ToolSpec } from './records.ts';
+import { NameFromBytes, requestName } from './request-name.ts';
 import { clearServerTiming, serverTimingInHeaderBlock, setServerTiming } from './server-timing.ts';
-import { scanVegetaJson } from './vegeta-json-bytes.ts';
+import { scanVegetaJson, type VegetaTextPlaces } from './vegeta-json-bytes.ts';
 
 /**
  * vegeta's results as `vegeta encode` writes them: JSON lines (the default) or CSV, detected per
@@ -9,7 +10,8 @@ import { scanVegetaJson } from './vegeta-json-bytes.ts';
  * 0 when it failed without a status. Kneeboard stores completion times: sent + latency. vegeta
  * sends at a fixed rate, so the level (the rate) is not in the file: `--level`. vegeta keeps each
  * response's headers (JSON: `headers`, name → values; CSV: the last field, the header block in
- * base64): a Server-Timing header there gives the request its compute and queue time.
+ * base64): a Server-Timing header there gives the request its compute and queue time. A
+ * request's name is its method and URL (`GET http://…/cart`), as vegeta's targets name it.
  */
 export function vegetaParser(): LineParser {
   return (line: string, out: Parsed): LineKind => {
@@ -27,13 +29,36 @@ const NS_PER_MS = 1e6;
  */
 export function vegetaByteParser(): ByteLineParser {
   const text = fromText(vegetaParser());
+  const methods = new NameFromBytes();
+  const urls = new NameFromBytes();
+  const at: VegetaTextPlaces = { methodFrom: -1, methodTo: -1, urlFrom: -1, urlTo: -1 };
   return (buf, start, end, out) => {
     if (buf[start] === 123 /* { */) {
-      const f = scanVegetaJson(buf, start, end);
-      if (f !== null) return fill(out, f.sentMs, f.latencyNs / NS_PER_MS, f.code, f.serverTiming);
+      const f = scanVegetaJson(buf, start, end, at);
+      if (f !== null) {
+        const method = at.methodFrom === -1 ? '' : methods.read(buf, at.methodFrom, at.methodTo);
+        const url = at.urlFrom === -1 ? '' : urls.read(buf, at.urlFrom, at.urlTo);
+        return fill(out, f.sentMs, f.latencyNs / NS_PER_MS, f.code, f.serverTiming, nameOf(method, url));
+      }
     }
     return text(buf, start, end, out);
   };
+}
+
+/** The last few (method, url) pairs' names: a test repeats a few targets over and over. */
+const recentNames = new Map<string, string>();
+
+/** `GET http://…/cart`: what names a vegeta target. */
+function nameOf(method: string, url: string): string {
+  if (url === '') return requestName(method);
+  const key = `${method} ${url}`;
+  let name = recentNames.get(key);
+  if (name === undefined) {
+    name = requestName(key);
+    if (recentNames.size >= 64) recentNames.clear();
+    recentNames.set(key, name);
+  }
+  return name;
 }
 
 function fromJson(line: string, out: Parsed): LineKind {
@@ -45,11 +70,11 @@ function fromJson(line: string, out: Parsed): LineKind {
     return bad(out, 'not valid JSON (cut off?)');
   }
   if (typeof r !== 'object' || r === null) return bad(out, 'not a vegeta result');
-  const { timestamp, latency, code, headers } = r as Record<string, unknown>;
+  const { timestamp, latency, code, headers, method, url } = r as Record<string, unknown>;
   if (typeof timestamp !== 'string' || typeof latency !== 'number' || typeof code !== 'number') return bad(out, 'no timestamp, latency and code');
   const sent = parseIsoMs(timestamp);
   if (Number.isNaN(sent)) return bad(out, 'unreadable timestamp');
-  return fill(out, sent, latency / NS_PER_MS, code, serverTimingOf(headers));
+  return fill(out, sent, latency / NS_PER_MS, code, serverTimingOf(headers), nameOf(typeof method === 'string' ? method : '', typeof url === 'string' ? url : ''));
 }
 
 /** Go's http.Header as JSON: the first Server-Timing entry (names compared without case) holding strings. */
@@ -83,10 +108,24 @@ function fromCsv(line: string, out: Parsed): LineKind {
   const code = Number(line.slice(c1 + 1, c2));
   const latencyNs = Number(line.slice(c2 + 1, c3));
   if (!Number.isInteger(code) || !Number.isFinite(latencyNs) || c3 === c2 + 1) return bad(out, 'code or latency is not a number');
-  return fill(out, sent, latencyNs / NS_PER_MS, code, csvServerTiming(line));
+  return fill(out, sent, latencyNs / NS_PER_MS, code, csvServerTiming(line), csvName(line));
 }
 
-function fill(out: Parsed, sentMs: number, latencyMs: number, status: number, serverTiming: string[] | undefined): LineKind {
+/** `…,method,url,headers`: the two fields before the last (a URL with a comma is quoted: its name is then left out). */
+function csvName(line: string): string {
+  const h = line.lastIndexOf(',');
+  const u = line.lastIndexOf(',', h - 1);
+  const m = line.lastIndexOf(',', u - 1);
+  if (m === -1) return '';
+  const method = line.slice(m + 1, u);
+  const url = line.slice(u + 1, h);
+  if (url.startsWith('"') || !/^[A-Z]+$/.test(method)) return '';
+  // The line was decoded as Latin-1; a URL's non-ASCII bytes are UTF-8.
+  return nameOf(method, Buffer.from(url, 'latin1').toString('utf8'));
+}
+
+function fill(out: Parsed, sentMs: number, latencyMs: number, status: number, serverTiming: string[] | undefined, name: string): LineKind {
+  out.name = name;
   out.tsMs = sentMs + latencyMs;
   out.latencyMs = latencyMs;
   out.status = status;
