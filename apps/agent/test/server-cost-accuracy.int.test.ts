@@ -21,10 +21,10 @@ let prom: PrometheusProcess;
 let proc: ProcReference;
 
 beforeAll(async () => {
-  [api, target] = await Promise.all([startApi(mkdtempSync(join(tmpdir(), 'kb-agent-accuracy-')), await freePort()), startTargetProcess(['--workers', '4', '--service-ms', '5', '--cpu-ms', '8'])]);
+  [api, target] = await Promise.all([startApi(mkdtempSync(join(tmpdir(), 'kb-agent-accuracy-')), await freePort(), 90_000), startTargetProcess(['--workers', '4', '--service-ms', '5', '--cpu-ms', '8'])]);
   proc = new ProcReference(target.child.pid!);
   prom = await startPrometheus({ target: new URL(target.url).host });
-}, 90_000);
+}, 150_000);
 afterAll(async () => {
   proc?.stop();
   await Promise.all([api?.stop(), target?.stop(), prom?.stop()]);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { runSweep } from '../src/sweep/run-sweep.ts';
 import { SweepError } from '../src/sweep/sweep-error.ts';
 import { startTargetProcess, type TargetProcess } from './support/demo-target-process.ts';
 import { startPrometheus, type PrometheusProcess } from './support/prometheus-process.ts';
+import { runCli } from './support/run-cli.ts';
 import { freePort, startApi, type ApiProcess } from './support/real-api.ts';
 
 // Issue 28's Prometheus source when things go wrong, against a real Prometheus scraping the demo
@@ -23,7 +24,7 @@ let relayUrl: string;
 let failFromS = Infinity;
 
 beforeAll(async () => {
-  [api, target] = await Promise.all([startApi(mkdtempSync(join(tmpdir(), 'kb-agent-prom-')), await freePort()), startTargetProcess(['--workers', '4', '--service-ms', '5', '--cpu-ms', '2'])]);
+  [api, target] = await Promise.all([startApi(mkdtempSync(join(tmpdir(), 'kb-agent-prom-')), await freePort(), 90_000), startTargetProcess(['--workers', '4', '--service-ms', '5', '--cpu-ms', '2'])]);
   prom = await startPrometheus({ target: new URL(target.url).host });
   relay = createServer((req, res) => {
     const url = new URL(req.url!, prom.url);
@@ -35,7 +36,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
   relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
-}, 90_000);
+}, 150_000);
 afterAll(async () => {
   relay?.close();
   await Promise.all([api?.stop(), target?.stop(), prom?.stop()]);
@@ -133,4 +134,26 @@ describe('--prometheus and the API’s Prometheus read, when the source fails', 
     const listed = (await (await fetch(`${api.url}/api/v1/runs?service=prom-test&release=dead`)).json()) as { runs: unknown[] };
     expect(listed.runs).toEqual([]);
   }, 60_000);
+
+  it('kneeboard import --prometheus: once the file is stored, the API reads its step’s window from Prometheus', async () => {
+    // A vegeta result file of the last few seconds (the demo target was being scraped all along).
+    const now = Date.now();
+    const file = join(mkdtempSync(join(tmpdir(), 'kb-import-prom-')), 'r20.json');
+    const line = (i: number) => JSON.stringify({ code: 200, timestamp: new Date(now - 9_000 + i * 50).toISOString(), latency: 5e6, method: 'GET', url: `${target.url}/` });
+    writeFileSync(file, `${Array.from({ length: 140 }, (_, i) => line(i)).join('\n')}\n`);
+    const args = ['import', 'vegeta', file, '--level', '20', '--service', 'prom-test', '--release', 'import', '--api', api.url];
+    const out = await runCli([...args, '--prometheus', prom.url, '--promql', 'cpu=rate(process_cpu_seconds_total{job="target"})', '--cores', '1'], 60_000).done;
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(new RegExp(`server metrics from ${prom.url.replaceAll('.', '\\.')}: 1 level, \\d+ values`));
+    const runId = /\/runs\/([0-9a-f-]{36})/.exec(out.stdout)![1]!;
+    const cost = await costOf(runId);
+    expect(cost.levels.map((l) => [l.level, l.source, l.cores_available, l.notes])).toEqual([[20, 'prometheus', 1, []]]);
+    expect(cost.levels[0]!.cores_used).toBeGreaterThan(0);
+    expect(cost.levels[0]!.seconds).toBeGreaterThanOrEqual(5);
+
+    // A query without --prometheus is refused before anything is read or sent.
+    const bad = await runCli([...args, '--promql', 'cpu=up'], 30_000).done;
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--promql needs --prometheus');
+  }, 90_000);
 });

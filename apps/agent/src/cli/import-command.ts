@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ApiHttpError, callApi } from '@kneeboard/api-client';
 import { ENDPOINTS, type RunDetail } from '@kneeboard/contracts';
 import { formatLevel, formatMs, formatQps, formatSeconds } from '@kneeboard/contracts/figures';
+import { parsePromQueries } from '@kneeboard/server-metrics';
 import { runFollow } from '../import/follow.ts';
 import { K6_DEFAULT_LATENCY_METRIC, K6_LATENCY_METRICS } from '../import/k6.ts';
 import { runImport, type ImportResult } from '../import/run-import.ts';
@@ -31,6 +32,9 @@ interface ImportFlags {
   follow?: boolean;
   followIdle?: number;
   json?: boolean;
+  prometheus?: string;
+  promql?: string[];
+  cores?: number;
 }
 
 const opt = (flags: string, description: string) => new Option(flags, description);
@@ -66,6 +70,9 @@ export function importCommand(): Command {
     .addOption(field('--api <url>', 'Kneeboard API', 'api'))
     .addOption(field('--web <url>', 'Kneeboard web UI, for the run link', 'web'))
     .option('--json', 'print the report as JSON on stdout (progress goes to stderr)')
+    .option('--prometheus <url>', "what the server spent: once imported, the API reads each step's window from this Prometheus (query_range, a value a second; a write token when tokens are required)")
+    .option('--promql <name=expr>', "with --prometheus: a query (cpu= and mem= replace the defaults; repeatable), as sweep --promql", (v: string, prev: string[] = []) => [...prev, v])
+    .addOption(opt('--cores <n>', 'with --prometheus: the cores the target may use, for the CPU verdict').argParser(Number))
     .addHelpText(
       'after',
       `
@@ -87,6 +94,12 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
   const out = flags.json ? process.stderr : process.stdout;
   const say = (m: string) => out.write(`${m}\n`);
   const tool = toolSpec(toolName, { latencyMetric: flags.latencyMetric });
+  const problem = prometheusFlagsProblem(flags);
+  if (problem) {
+    process.stderr.write(`error: ${problem}\n`);
+    process.exitCode = EXIT.usage;
+    return;
+  }
   const run =
     flags.service !== undefined || flags.release !== undefined
       ? { service: flags.service ?? '', release: flags.release ?? '', name: flags.name, git_sha: flags.gitSha, tags: flags.tag ?? {} }
@@ -130,13 +143,50 @@ async function importAction(toolName: string, files: string[], flags: ImportFlag
       },
       stop.signal,
     );
-    printReport(result, say, await storedCurve(flags.api ?? String(importDefault('api')), result.runId));
+    const api = flags.api ?? String(importDefault('api'));
+    printReport(result, say, await storedCurve(api, result.runId));
     if (flags.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     process.exitCode = EXIT.ok;
+    if (flags.prometheus !== undefined && !(await readPrometheus(api, result.runId, flags, say))) process.exitCode = EXIT.failed;
   } catch (err) {
     exitWithSweepError(err);
   } finally {
     process.off('SIGINT', onSigint);
+  }
+}
+
+/** --promql without --prometheus, a query that cannot be one, a bad --cores: told before anything is read or sent. */
+function prometheusFlagsProblem(flags: ImportFlags): string | null {
+  if (flags.prometheus === undefined) return flags.promql !== undefined ? '--promql needs --prometheus (the server the queries go to)' : flags.cores !== undefined ? '--cores needs --prometheus' : null;
+  if (!URL.canParse(flags.prometheus) || !/^https?:$/.test(new URL(flags.prometheus).protocol)) return `--prometheus: "${flags.prometheus}" is not an http(s) URL`;
+  if (flags.cores !== undefined && !(flags.cores > 0)) return '--cores: must be more than 0';
+  try {
+    parsePromQueries(flags.promql ?? []);
+  } catch (err) {
+    return `--promql: ${(err as Error).message}`;
+  }
+  return null;
+}
+
+/**
+ * --prometheus: the run's steps are in storage now, so the API reads their windows from the
+ * Prometheus (it, not this process, makes the request: the same path serves any finished run).
+ * Gaps are printed as warnings; a refusal (a host the API may not read, a query Prometheus cannot
+ * parse, a token without write scope) is an error — the import itself stays stored.
+ */
+async function readPrometheus(api: string, runId: string, flags: ImportFlags, say: (m: string) => void): Promise<boolean> {
+  try {
+    const read = await callApi(
+      ENDPOINTS.readPrometheusMetrics,
+      { params: { id: runId }, body: { url: flags.prometheus!, queries: flags.promql ?? [], cores_available: flags.cores ?? null } },
+      { baseUrl: api, token: flags.token, init: { signal: AbortSignal.timeout(300_000) } },
+    );
+    say(`server metrics from ${flags.prometheus}: ${read.levels.length} level${read.levels.length === 1 ? '' : 's'}, ${read.levels.reduce((n, l) => n + l.points, 0)} values`);
+    for (const l of read.levels) for (const note of l.notes) process.stderr.write(`warning: --prometheus, level ${formatLevel(l.level)}: ${note}\n`);
+    return true;
+  } catch (err) {
+    process.stderr.write(`error: --prometheus ${flags.prometheus}: the API did not read it (${(err as Error).message}); the import is stored\n`);
+    return false;
   }
 }
 
