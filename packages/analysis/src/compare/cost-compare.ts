@@ -1,6 +1,7 @@
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type { CostComparison, FigureChange, LevelComparison, LevelCostChange, RunCost } from '@kneeboard/contracts';
 import { formatChangeWithInterval, formatLevel } from '@kneeboard/contracts/figures';
+import { costRatio } from '../cost-scaling.ts';
 import { RUN_TO_RUN_FLOOR } from './run-spread.ts';
 
 /** The confidence of a CPU change's interval (two-sided), stated in the note. */
@@ -60,13 +61,9 @@ export function compareCost(base: readonly RunCost[], head: readonly RunCost[], 
     if (cores.ci_low !== null) repeats = true;
     const qps: FigureChange = { base: l.qps.base, head: l.qps.head, change: l.qps.change, ci_low: l.qps.ci_low, ci_high: l.qps.ci_high };
     const perCore = (x: number | null, c: number | null) => (x === null || c === null || !(c > 0) ? null : x / c);
-    const qpc: FigureChange = {
-      base: perCore(qps.base, cores.base),
-      head: perCore(qps.head, cores.head),
-      change: qps.change === null || cores.change === null ? null : (1 + qps.change) / (1 + cores.change) - 1,
-      ci_low: null,
-      ci_high: null,
-    };
+    // What the added (or saved) CPU bought, by the one rule a run's own scaling sentence uses too.
+    const ratio = costRatio({ qps: qps.base, cores_used: cores.base }, { qps: qps.head, cores_used: cores.head });
+    const qpc: FigureChange = { base: perCore(qps.base, cores.base), head: perCore(qps.head, cores.head), change: ratio ? ratio.per_core - 1 : null, ci_low: null, ci_high: null };
     const notComparable = l.flags.length > 0;
     const sentence = `${formatChangeWithInterval(qps.change, qps.ci_low, qps.ci_high)} QPS for ${formatChangeWithInterval(cores.change, cores.ci_low, cores.ci_high)} CPU ${atLevel(parameter, l.level)}${notComparable ? ' (not comparable: an agent was the limit)' : ''}`;
     out.push({ level: l.level, qps, cores_used: cores, qps_per_core: qpc, not_comparable: notComparable, sentence });
