@@ -89,13 +89,16 @@ export async function readProcessUsage(pid: number | 'self'): Promise<ProcessUsa
 export interface CgroupUsage {
   /** usage_usec, in seconds: every process of the cgroup, children included. */
   cpuSeconds: number;
-  memoryBytes: number;
+  /** memory.current; null where the memory controller is not enabled for the cgroup (a hybrid hierarchy keeps it on v1). */
+  memoryBytes: number | null;
 }
 
 /** Reads a cgroup v2 directory (e.g. /sys/fs/cgroup/system.slice/search.service). */
 export async function readCgroupUsage(dir: string): Promise<CgroupUsage> {
-  const [cpu, mem] = await Promise.all([readFile(join(dir, 'cpu.stat'), 'utf8'), readFile(join(dir, 'memory.current'), 'utf8')]);
-  return { cpuSeconds: parseCgroupCpuStat(cpu).usage_usec! / 1e6, memoryBytes: parseMemoryCurrent(mem) };
+  // cpu.stat's usage_usec is there in every cgroup v2 directory; memory.current only with the memory
+  // controller: without it the CPU is still read, and the missing memory is the step's named gap.
+  const [cpu, mem] = await Promise.all([readFile(join(dir, 'cpu.stat'), 'utf8'), readFile(join(dir, 'memory.current'), 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? null : Promise.reject(err)))]);
+  return { cpuSeconds: parseCgroupCpuStat(cpu).usage_usec! / 1e6, memoryBytes: mem === null ? null : parseMemoryCurrent(mem) };
 }
 
 /** A process read as a Scrape (or the failure as one), for measureWindow with the default selectors. */
@@ -116,10 +119,7 @@ export async function scrapeCgroup(dir: string, now: () => number = Date.now): P
     const u = await readCgroupUsage(dir);
     return {
       atMs: now(),
-      samples: [
-        { name: CGROUP_CPU_METRIC, labels: {}, value: u.cpuSeconds },
-        { name: CGROUP_MEMORY_METRIC, labels: {}, value: u.memoryBytes },
-      ],
+      samples: [{ name: CGROUP_CPU_METRIC, labels: {}, value: u.cpuSeconds }, ...(u.memoryBytes === null ? [] : [{ name: CGROUP_MEMORY_METRIC, labels: {}, value: u.memoryBytes }])],
     };
   } catch (err) {
     return { atMs: now(), error: `cgroup ${dir}: ${(err as Error).message}` };

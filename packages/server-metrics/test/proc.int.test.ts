@@ -131,7 +131,7 @@ describe('a cgroup v2 directory', () => {
   });
 
   it('reads cpu.stat and memory.current as files, and the cgroup selectors evaluate them', async () => {
-    // This box runs cgroup v1, so the reader is pointed at a directory laid out like a v2 cgroup.
+    // A directory laid out like a v2 cgroup (a real one is read in apps/agent's server-cost-accuracy test).
     dir = await mkdtemp(join(tmpdir(), 'kb-cgroup-'));
     await writeFile(join(dir, 'memory.current'), '73400320\n');
     await writeFile(join(dir, 'cpu.stat'), 'usage_usec 1000000\nuser_usec 800000\nsystem_usec 200000\n');
@@ -142,7 +142,15 @@ describe('a cgroup v2 directory', () => {
     const cost = measureWindow([s0, s1], { startMs: 0, endMs: 2000 }, parseSelectors(CGROUP_SELECTOR_TEXTS), { intervalMs: 2000 });
     expect(cost.values.cpu!.value).toBe(1.5);
     expect(cost.values.mem!.value).toBe(73400320);
+    // Without the memory controller (a hybrid hierarchy keeps it on v1) there is no memory.current:
+    // the CPU is still read, and the memory is a gap the selectors name.
     await rm(join(dir, 'memory.current'));
-    expect(await scrapeCgroup(dir, () => 3000)).toMatchObject({ atMs: 3000, error: expect.stringContaining('memory.current') });
+    expect(await readCgroupUsage(dir)).toEqual({ cpuSeconds: 4, memoryBytes: null });
+    const s2 = await scrapeCgroup(dir, () => 3000);
+    expect(s2).toEqual({ atMs: 3000, samples: [{ name: 'cgroup_cpu_usage_seconds_total', labels: {}, value: 4 }] });
+    expect(measureWindow([s2], { startMs: 3000, endMs: 3000 }, parseSelectors(CGROUP_SELECTOR_TEXTS)).values.mem!.value).toBeNull();
+    // Without cpu.stat it is no cgroup v2 directory: an error scrape naming the file.
+    await rm(join(dir, 'cpu.stat'));
+    expect(await scrapeCgroup(dir, () => 4000)).toMatchObject({ atMs: 4000, error: expect.stringContaining('cpu.stat') });
   });
 });
