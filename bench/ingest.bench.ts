@@ -4,7 +4,11 @@
  * the engine, no API) side by side as the ceiling, in the same run.
  *
  *   flock /tmp/kb-bench.lock pnpm tsx bench/ingest.bench.ts [--events 2000000] [--batch 20000] [--senders 4]
- *        [--modes embedded,server] [--formats json,arrow] [--profile DIR]
+ *        [--modes embedded,server] [--formats json,arrow] [--profile DIR] [--names N]
+ *
+ * --names N gives every event one of N request names (round robin), to compare ingest with names
+ * against without; its results go to results/ingest-names-N.json, beside ingest.json (--report
+ * NAME: results/NAME.json instead).
  *
  * --profile writes a V8 CPU profile of each API process into DIR (open it in Chrome DevTools).
  */
@@ -30,8 +34,13 @@ const { values } = parseArgs({
     modes: { type: 'string', default: 'embedded,server' },
     formats: { type: 'string', default: 'json,arrow' },
     profile: { type: 'string' },
+    names: { type: 'string', default: '0' },
+    /** Where the results go (results/NAME.json), e.g. a short comparison run that must not replace ingest.json. */
+    report: { type: 'string' },
   },
 });
+const namesPerRun = Number(values.names);
+const NAMES = Array.from({ length: namesPerRun }, (_, i) => `GET /api/endpoint-${i}/{id}`);
 const batchSize = Number(values.batch);
 const senders = Number(values.senders);
 const batches = Math.ceil(Number(values.events) / batchSize);
@@ -51,7 +60,10 @@ function columnsOf(b: number): EventColumns {
     c.queue_ms[i] = k % 50 === 0 ? Number.NaN : ((k * 31) % 17) / 3;
     c.status[i] = k % 500 === 0 ? 503 : 200;
   }
-  return c;
+  if (namesPerRun === 0) return c;
+  const index = new Uint32Array(batchSize);
+  for (let i = 0; i < batchSize; i++) index[i] = (b * batchSize + i) % namesPerRun;
+  return { ...c, name: { values: NAMES, index } };
 }
 
 function jsonBody(batchId: string, c: EventColumns): string {
@@ -232,7 +244,7 @@ for (const mode of values.modes.split(',')) {
 }
 
 report(
-  'ingest',
+  values.report ?? (namesPerRun === 0 ? 'ingest' : `ingest-names-${namesPerRun}`),
   cases.map((c) => ({
     mode: c.mode,
     format: c.format,
@@ -246,7 +258,7 @@ report(
     'ledger (inserts)': c.insertCpuMs ? `${c.insertCpuMs.ledger.toFixed(2)} (${c.insertCpuMs.ledgerInserts})` : '',
     'load avg (before→after)': `${c.load[0].toFixed(2)}→${c.load[1].toFixed(2)}`,
   })),
-  { events_per_case: batches * batchSize, batch_size: batchSize, senders, targets: { json_events_per_s: 500_000, arrow_events_per_s: 1_000_000 } },
+  { events_per_case: batches * batchSize, batch_size: batchSize, senders, names_per_run: namesPerRun, targets: { json_events_per_s: 500_000, arrow_events_per_s: 1_000_000 } },
 );
 
 for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });
