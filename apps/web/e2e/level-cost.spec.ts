@@ -111,6 +111,12 @@ describe('what a level cost the server (run page)', () => {
     await sentence.waitFor();
     expect(await sentence.textContent()).toBe('threads 1 → 4: 2.14× the throughput for 4.6× the CPU — each core delivers 46% of what it did at 1');
     expect(await page.locator('[data-testid="cost-table"] tr[data-level="4"] td').first().textContent()).toBe('4.6 of 32');
+    // Export offers the same as Markdown and as the embeddable SVG, the zoomed levels carried.
+    await page.goto(`${stack.web.url}/runs/${SEED_002_ID}?levels=4`);
+    await page.getByTestId('cost-scaling').waitFor();
+    const hrefs = await page.getByTestId('export-link').evaluateAll((els) => els.map((e) => e.getAttribute('href')));
+    expect(hrefs).toContain(`/api/v1/runs/${SEED_002_ID}/cost.md`);
+    expect(hrefs).toContain(`/api/v1/runs/${SEED_002_ID}/cost.svg?levels=4`);
     expect(errors).toEqual([]);
     await page.close();
   });

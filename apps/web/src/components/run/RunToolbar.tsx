@@ -48,6 +48,8 @@ export function RunToolbar({
           links={[
             { label: 'CSV · the curve, one row per level', href: `${endpointPath(ENDPOINTS.runCurveCsv, { id: run.id })}${queryString(sloPairs)}` },
             { label: 'JSON · the run detail (curve, steps, analysis)', href: endpointPath(ENDPOINTS.getRun, { id: run.id }), fileName: `kneeboard-${run.id}.json` },
+            { label: 'Markdown · what each level cost the server', href: endpointPath(ENDPOINTS.getRunCostMarkdown, { id: run.id }) },
+            { label: 'SVG · what it costs (cores used, requests/s per core)', href: `${endpointPath(ENDPOINTS.runCostSvg, { id: run.id })}${queryString(svgViewPairs(settings).filter(([k]) => k === 'levels'))}` },
           ]}
           embed={{ imagePath: `${endpointPath(ENDPOINTS.runCurveSvg, { id: run.id })}${queryString([...svgViewPairs(settings), ...sloPairs])}`, viewPath: path, alt: title, caption: capacity.line === null ? undefined : `${capacity.line}.` }}
         />
