@@ -126,3 +126,16 @@ export function snapshotCapacity(value: unknown): Capacity | null {
   const parsed = Capacity.safeParse((value as { capacity: unknown }).capacity);
   return parsed.success ? parsed.data : null;
 }
+
+/**
+ * What the SLO field's text sets, on the run page and the comparison alike: the contracts' parser (its
+ * message names the clause it refuses), canonical clauses, back to the run's tag (null) when the
+ * text is the tag, and SLO_NONE when emptied where a tag would otherwise apply.
+ */
+export function readSloField(text: string, tag: string | null): { ok: true; setting: SloSetting; canonical: string } | { ok: false; error: string } {
+  if (text.trim() === '') return { ok: true, setting: tag === null ? null : SLO_NONE, canonical: '' };
+  const parsed = parseSlos(text);
+  if (!parsed.ok) return { ok: false, error: parsed.error };
+  const canonical = formatSlos(parsed.clauses);
+  return { ok: true, setting: canonical === tag ? null : canonical, canonical };
+}

@@ -1,6 +1,7 @@
 import type { CapacityChange, HeadComparison } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
-import { capacityLine, costLines, readSloField } from './compare-capacity.ts';
+import { readSloField } from './capacity-view.ts';
+import { capacityLine, costLines } from './compare-capacity.ts';
 import { SLO_NONE } from './view-state.ts';
 
 const capacity: CapacityChange = {

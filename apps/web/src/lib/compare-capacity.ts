@@ -3,9 +3,8 @@
  * `cost` on each head of `GET /compare`, made by @kneeboard/analysis): this only decides what is
  * shown under which SLOs, and never judges anything itself.
  */
-import { formatSlos, parseSlos, type HeadComparison } from '@kneeboard/contracts';
+import type { HeadComparison } from '@kneeboard/contracts';
 import type { ActiveSlo } from './capacity-view.ts';
-import { SLO_NONE, type SloSetting } from './view-state.ts';
 
 /**
  * The head's capacity sentence under the SLOs shown, or null: none asked, or an answer for other
@@ -26,17 +25,4 @@ export interface CostLines {
 export function costLines(head: HeadComparison): CostLines | null {
   if (!head.cost || head.cost.levels.length === 0) return null;
   return { sentences: head.cost.levels.map((l) => ({ level: l.level, text: l.sentence, notComparable: l.not_comparable })), note: head.cost.note };
-}
-
-/**
- * What the SLO field's text sets, as the run page's field reads it: the contracts' parser (its
- * message names the clause it refuses), canonical clauses, back to the run's tag (null) when the
- * text is the tag, and SLO_NONE when emptied where a tag would otherwise apply.
- */
-export function readSloField(text: string, tag: string | null): { ok: true; setting: SloSetting; canonical: string } | { ok: false; error: string } {
-  if (text.trim() === '') return { ok: true, setting: tag === null ? null : SLO_NONE, canonical: '' };
-  const parsed = parseSlos(text);
-  if (!parsed.ok) return { ok: false, error: parsed.error };
-  const canonical = formatSlos(parsed.clauses);
-  return { ok: true, setting: canonical === tag ? null : canonical, canonical };
 }

@@ -2,8 +2,7 @@
 
 import { SLO_HINT } from '@kneeboard/contracts';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { ActiveSlo } from '../../lib/capacity-view.ts';
-import { readSloField } from '../../lib/compare-capacity.ts';
+import { readSloField, type ActiveSlo } from '../../lib/capacity-view.ts';
 import type { SloSetting } from '../../lib/view-state.ts';
 import '../run/capacity.css';
 

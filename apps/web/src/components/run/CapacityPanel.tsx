@@ -1,10 +1,10 @@
 'use client';
 
-import { formatSlos, parseSlos, SLO_HINT } from '@kneeboard/contracts';
+import { SLO_HINT } from '@kneeboard/contracts';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { ActiveSlo, CapacityView } from '../../lib/capacity-view.ts';
+import { readSloField, type ActiveSlo, type CapacityView } from '../../lib/capacity-view.ts';
 import './capacity.css';
-import { SLO_NONE, type SloSetting } from '../../lib/view-state.ts';
+import type { SloSetting } from '../../lib/view-state.ts';
 
 /**
  * Capacity under an SLO: the SLOs typed here (checked by the contracts' parser as they are
@@ -38,20 +38,14 @@ export function CapacityPanel({
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
-    if (text.trim() === '') {
-      setInvalid(null);
-      onChange(tag === null ? null : SLO_NONE);
-      return;
-    }
-    const parsed = parseSlos(text);
-    if (!parsed.ok) {
-      setInvalid(parsed.error);
+    const read = readSloField(text, tag);
+    if (!read.ok) {
+      setInvalid(read.error);
       return;
     }
     setInvalid(null);
-    const canonical = formatSlos(parsed.clauses);
-    setText(canonical);
-    onChange(canonical === tag ? null : canonical);
+    setText(read.canonical);
+    onChange(read.setting);
   };
 
   return (
