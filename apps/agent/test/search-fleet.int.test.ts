@@ -12,9 +12,9 @@ import { freePort, startApi, type ApiProcess } from './support/real-api.ts';
 let api: ApiProcess;
 let target: TargetProcess;
 beforeAll(async () => {
-  api = await startApi(mkdtempSync(join(tmpdir(), 'kb-search-fleet-')), await freePort(), 60_000);
+  api = await startApi(mkdtempSync(join(tmpdir(), 'kb-search-fleet-')), await freePort(), 120_000);
   target = await startTargetProcess(['--workers', '4', '--service-ms', '100']);
-}, 90_000);
+}, 180_000);
 afterAll(async () => {
   await target?.stop();
   await api?.stop();
