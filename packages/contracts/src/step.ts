@@ -26,6 +26,26 @@ export const StepHealth = z.object({
 });
 export type StepHealth = z.infer<typeof StepHealth>;
 
+/** A step opening more connections than this is reconnecting per request at any rate the agent can drive. */
+export const MAX_STEP_CONNECTIONS = 1e9;
+/** A handshake longer than a minute is a stall, not a figure: the agent's connect timeout is shorter. */
+const HandshakeMs = z.number().finite().nonnegative().max(60_000, 'must be at most 60000 ms').nullable();
+
+/**
+ * The connections a step opened to the target, measured by the agent over the whole step (warm-up
+ * included): a level that keeps reconnecting pays a handshake per request, and this is where it shows.
+ * Handshake times are null over plain HTTP, or when the engine does not time them.
+ */
+export const StepConnections = z.object({
+  /** Connections opened during the step (a TLS handshake each over https://). */
+  opened: z.number().int().nonnegative().max(MAX_STEP_CONNECTIONS, `must be at most ${MAX_STEP_CONNECTIONS}`),
+  /** TLS handshake time, from the TCP connect to the handshake's end, ms. */
+  handshake_p50_ms: HandshakeMs.default(null),
+  handshake_p99_ms: HandshakeMs.default(null),
+  handshake_max_ms: HandshakeMs.default(null),
+});
+export type StepConnections = z.infer<typeof StepConnections>;
+
 const windowOrder = (s: { started_at: number; measure_from: number; ended_at: number | null }, ctx: z.RefinementCtx) => {
   if (s.measure_from < s.started_at) {
     ctx.addIssue({ code: 'custom', path: ['measure_from'], message: 'must not be before started_at' });
@@ -42,6 +62,8 @@ const StepWindowShape = z.object({
   ended_at: EpochMs.nullable().default(null),
   /** Sent with the step's final window by agents that measure themselves. */
   health: StepHealth.nullable().optional(),
+  /** Sent with the step's final window by agents that count their connections; absent from older agents. */
+  connections: StepConnections.nullable().optional(),
 });
 
 /**

@@ -532,3 +532,17 @@ SELECT
 FROM kb_requests_v1_local
 WHERE name != ''
 GROUP BY run_id, level, name, second;
+
+-- 080_add_step_connections.sql
+-- runs on: every-node
+ALTER TABLE kb_steps_v1_local
+    ADD COLUMN IF NOT EXISTS connections_opened   Nullable(UInt64),
+    ADD COLUMN IF NOT EXISTS handshake_p50_ms     Nullable(Float64),
+    ADD COLUMN IF NOT EXISTS handshake_p99_ms     Nullable(Float64),
+    ADD COLUMN IF NOT EXISTS handshake_max_ms     Nullable(Float64);
+-- runs on: every-node
+ALTER TABLE kb_steps_v1
+    ADD COLUMN IF NOT EXISTS connections_opened   Nullable(UInt64),
+    ADD COLUMN IF NOT EXISTS handshake_p50_ms     Nullable(Float64),
+    ADD COLUMN IF NOT EXISTS handshake_p99_ms     Nullable(Float64),
+    ADD COLUMN IF NOT EXISTS handshake_max_ms     Nullable(Float64);

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, RunDetail } from '@kneeboard/contracts';
+import { createRun, postJson, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
+
+const T0 = 1_800_000_000_000;
+const window = (level: number, i: number) => ({ level, started_at: T0 + i * 12_000, measure_from: T0 + i * 12_000 + 2_000, ended_at: T0 + i * 12_000 + 11_000 });
+
+describe.each(STORAGE_MODES)("a step's connections: opened, TLS handshake p50/p99/max (%s)", (mode) => {
+  let api: TestApi;
+  let runId: string;
+  beforeAll(async () => {
+    api = await startTestApi({ mode });
+    runId = await createRun(api.url, { service: 'conn-svc', release: 'v1' });
+  }, 120_000);
+  afterAll(async () => api.close());
+
+  const detail = async () => RunDetail.parse(await (await fetch(`${api.url}/api/v1/runs/${runId}`)).json());
+
+  it('round-trips into the run detail per level; a step without it (an older agent) has none; plain HTTP: handshakes null', async () => {
+    const tls = { opened: 16, handshake_p50_ms: 1.25, handshake_p99_ms: 7.5, handshake_max_ms: 9.75 };
+    expect((await postJson(`${api.url}/api/v1/runs/${runId}/steps`, window(1, 0))).status).toBe(200);
+    expect((await postJson(`${api.url}/api/v1/runs/${runId}/steps`, { ...window(2, 1), connections: tls })).status).toBe(200);
+    expect((await postJson(`${api.url}/api/v1/runs/${runId}/steps`, { ...window(4, 2), connections: { opened: 4 } })).status).toBe(200);
+    const steps = (await detail()).steps;
+    expect(steps.map((s) => s.level)).toEqual([1, 2, 4]);
+    expect('connections' in steps[0]!).toBe(false);
+    expect(steps[1]!.connections).toEqual(tls);
+    expect(steps[2]!.connections).toEqual({ opened: 4, handshake_p50_ms: null, handshake_p99_ms: null, handshake_max_ms: null });
+  });
+
+  it('bad values are a 400 naming the field, and nothing is written', async () => {
+    const bad: Array<[unknown, string]> = [
+      [{ opened: -1 }, 'connections.opened'],
+      [{ opened: 1.5 }, 'connections.opened'],
+      [{ opened: 2e9 }, 'connections.opened'],
+      [{ opened: 3, handshake_p99_ms: -2 }, 'connections.handshake_p99_ms'],
+      [{ opened: 3, handshake_p50_ms: 'fast' }, 'connections.handshake_p50_ms'],
+      [{ opened: 3, handshake_max_ms: 3_600_000 }, 'connections.handshake_max_ms'],
+      [{ handshake_p50_ms: 1 }, 'connections.opened'],
+    ];
+    for (const [connections, field] of bad) {
+      const res = await postJson(`${api.url}/api/v1/runs/${runId}/steps`, { ...window(8, 3), connections });
+      expect(res.status, JSON.stringify(connections)).toBe(400);
+      expect(ApiError.parse(res.body).field, JSON.stringify(connections)).toBe(field);
+    }
+    expect((await detail()).steps.map((s) => s.level)).toEqual([1, 2, 4]);
+  });
+});
