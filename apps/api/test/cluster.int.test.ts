@@ -21,8 +21,8 @@ function sweep() {
   return { steps, batches, total: rows.length };
 }
 
-async function store(api: TestApi, data: ReturnType<typeof sweep>): Promise<string> {
-  const runId = await createRun(api.url, { service: 'cluster', release: 'v1' });
+async function store(api: TestApi, data: ReturnType<typeof sweep>, service = 'cluster'): Promise<string> {
+  const runId = await createRun(api.url, { service, release: 'v1' });
   for (const s of data.steps) expect((await postJson(`${api.url}/api/v1/runs/${runId}/steps`, s)).status).toBe(200);
   for (const b of data.batches) expect((await postJson(`${api.url}/api/v1/runs/${runId}/events`, b)).status).toBe(200);
   return runId;
@@ -129,5 +129,21 @@ describe('a 2-shard cluster (CLICKHOUSE_CLUSTER, no Keeper: tables node by node)
     const res = await fetch(`${onCluster.url}/api/v1/services/cluster/history`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { runs_read: number }).runs_read).toBe(1);
+  });
+  it("keeps each request name's curve through the Distributed tables: the same as a single server's, its rollup within 1% of exact", async () => {
+    const names = ['search', 'cart', 'checkout'];
+    const named = { ...data, batches: data.batches.map((b) => ({ ...b, batch_id: `named-${b.batch_id}`, name: b.level.map((_, k) => names[k % 3]!) })) };
+    // Another service, and last: the tests above count the runs of 'cluster' and every run.
+    const [onC, onS] = [await store(onCluster, named, 'cluster-names'), await store(single, named, 'cluster-names')];
+    const detail = async (api: TestApi, run: string, query: string) => RunDetail.parse(await (await fetch(`${api.url}/api/v1/runs/${run}?${query}`)).json());
+    expect((await detail(onCluster, onC, '')).names?.map((n) => n.name)).toEqual(['cart', 'checkout', 'search']);
+    for (const name of names) {
+      const [c, s1] = [await detail(onCluster, onC, `name=${name}&exact=1`), await detail(single, onS, `name=${name}&exact=1`)];
+      expect(c.curve.map((p) => [p.level, p.requests, p.errors])).toEqual(s1.curve.map((p) => [p.level, p.requests, p.errors]));
+      for (const [i, p] of c.curve.entries()) expect(p.p99_ms).toBeCloseTo(s1.curve[i]!.p99_ms!, 6);
+      const rollup = await detail(onCluster, onC, `name=${name}&exact=0`);
+      expect(rollup.curve.map((p) => p.requests)).toEqual(c.curve.map((p) => p.requests));
+      for (const [i, p] of rollup.curve.entries()) expect(Math.abs(p.p99_ms! / c.curve[i]!.p99_ms! - 1)).toBeLessThanOrEqual(0.01);
+    }
   });
 });
