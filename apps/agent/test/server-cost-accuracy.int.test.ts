@@ -26,7 +26,7 @@ beforeAll(async () => {
   [api, target] = await Promise.all([startApi(mkdtempSync(join(tmpdir(), 'kb-agent-accuracy-')), await freePort(), 90_000), startTargetProcess(['--workers', '4', '--service-ms', '5', '--cpu-ms', '8'])]);
   proc = new ProcReference(target.child.pid!);
   prom = await startPrometheus({ target: new URL(target.url).host });
-}, 150_000);
+}, 180_000);
 afterAll(async () => {
   proc?.stop();
   await Promise.all([api?.stop(), target?.stop(), prom?.stop()]);

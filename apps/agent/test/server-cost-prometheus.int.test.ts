@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
   relayUrl = `http://127.0.0.1:${(relay.address() as AddressInfo).port}`;
-}, 150_000);
+}, 180_000);
 afterAll(async () => {
   relay?.close();
   await Promise.all([api?.stop(), target?.stop(), prom?.stop()]);

@@ -40,7 +40,7 @@ export async function startPrometheus(targets: Record<string, string>): Promise<
       child.once('exit', done);
       child.kill('SIGTERM');
     });
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`prometheus exited with ${child.exitCode}:\n${output}`);
     const up = await fetch(`${url}/api/v1/query?query=${encodeURIComponent('count_over_time(up[1m])')}`)
@@ -49,7 +49,7 @@ export async function startPrometheus(targets: Record<string, string>): Promise<
     if (Object.keys(targets).every((job) => up.some((r) => r.metric.job === job && Number(r.value[1]) >= 2))) return { url, stop };
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`prometheus did not scrape ${Object.keys(targets).join(', ')} twice within 30 s:\n${output}`);
+      throw new Error(`prometheus did not scrape ${Object.keys(targets).join(', ')} twice within 60 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
