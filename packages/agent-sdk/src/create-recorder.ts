@@ -15,6 +15,7 @@ import { batchBody, jsonBody, type WireBody, type WireFormat } from './wire-body
 export const DEFAULT_SPOOL_DIR = '.kneeboard/spool';
 
 export type StepHealthInput = NonNullable<StepWindowInput['health']>;
+export type StepConnectionsInput = NonNullable<StepWindowInput['connections']>;
 
 /** One request as a load generator saw it. */
 export interface RecordedEvent {
@@ -67,8 +68,8 @@ export interface StepHandle {
   readonly level: number;
   /** Posts the open window. Default: starts now, measured from now. */
   start(at?: { startedAt?: number; measureFrom?: number }): { startedAt: number; measureFrom: number };
-  /** Posts the final window, with the agent's health if known. Default end: now. */
-  end(options?: { endedAt?: number; health?: StepHealthInput | null }): Promise<Delivery>;
+  /** Posts the final window, with the agent's health and the connections it opened if known. Default end: now. */
+  end(options?: { endedAt?: number; health?: StepHealthInput | null; connections?: StepConnectionsInput | null }): Promise<Delivery>;
 }
 
 export interface RecorderStats extends OutboxStats {
@@ -175,13 +176,13 @@ class RunRecorder implements Recorder {
         this.post('steps', StepWindow.parse({ level, started_at: startedAt, measure_from: window.measureFrom, ended_at: null }));
         return window;
       },
-      end: ({ endedAt, health } = {}) => {
+      end: ({ endedAt, health, connections } = {}) => {
         if (window === undefined) throw new Error(`step ${level}: end() before start()`);
         // Events recorded so far go out before the final window, so a dashboard never shows a closed
         // window that is still missing its requests.
         this.cut();
         const ended_at = Math.max(endedAt ?? nowEpochMs(), window.measureFrom);
-        return this.post('steps', StepWindow.parse({ level, started_at: window.startedAt, measure_from: window.measureFrom, ended_at, health }));
+        return this.post('steps', StepWindow.parse({ level, started_at: window.startedAt, measure_from: window.measureFrom, ended_at, health, ...(connections ? { connections } : {}) }));
       },
     };
   }

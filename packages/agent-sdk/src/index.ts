@@ -13,6 +13,7 @@ export {
   type RecordedEvent,
   type StepHandle,
   type StepHealthInput,
+  type StepConnectionsInput,
 } from './create-recorder.ts';
 export { replaySpool, type ReplayOptions, type ReplayReport } from './replay.ts';
 /** The spool directory's format, for tools that inspect or write it (what `kneeboard flush` replays). */

@@ -211,8 +211,9 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
           loopName: "the native engine's busiest thread",
         };
       }
+      // Over TLS a handshake per connection opened; over plain HTTP the engine does not count its connects.
       const tls = e.tls && { count: e.tls.handshakes, p50_ms: e.tls.handshake_ms_p50, p99_ms: e.tls.handshake_ms_p99, max_ms: e.tls.handshake_ms_max };
-      resolveDone({ open: e.open, inFlightMean: windowMs > 0 ? wireArea / windowMs : null, usage, connections: e.connections, tls });
+      resolveDone({ open: e.open, inFlightMean: windowMs > 0 ? wireArea / windowMs : null, usage, connections: e.connections, tls, opened: tls ? tls.count : null });
     });
   });
 }

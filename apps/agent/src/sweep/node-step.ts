@@ -34,6 +34,11 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
   const closed = plan.loadModel === 'closed';
   // Closed: exactly the connections the concurrency needs; open: as many as the rate turns out to need.
   const pool = createTargetPool(o.origin, closed ? Math.min(plan.load, o.maxConnections) : o.maxConnections, o.request.timeoutMs, o.request.tls);
+  // Every connection undici opens for the step, warm-up included: a level that keeps reconnecting shows.
+  let opened = 0;
+  pool.on('connect', () => {
+    opened += 1;
+  });
   const gauge = new InFlightGauge();
   const t0 = performance.now() + 1; // the first send, a moment after the timers below are armed
   const measureFromPerf = t0 + plan.warmupMs;
@@ -107,7 +112,7 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
       await pool.close().catch(() => pool.destroy());
     }
     measurement.close();
-    return { open: counts ?? null, inFlightMean: markFrom && markTo ? InFlightGauge.mean(markFrom, markTo) : null, usage, connections };
+    return { open: counts ?? null, inFlightMean: markFrom && markTo ? InFlightGauge.mean(markFrom, markTo) : null, usage, connections, opened };
   })();
 
   return {

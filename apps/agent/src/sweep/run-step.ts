@@ -9,6 +9,7 @@ import type { SweepConfig } from './config.ts';
 import { MeasurementWindow, nowEpochMs } from './measurement-window.ts';
 import { startNodeStep } from './node-step.ts';
 import type { SweepReporter } from './reporter.ts';
+import { stepConnections } from './step-connections.ts';
 import type { BeginStep, DriverResult, StepDriver, StepSink } from './step-driver.ts';
 import { StepRecording } from './step-recording.ts';
 
@@ -85,7 +86,7 @@ export async function runStep(ctx: StepContext, level: number, load: number, ind
   }
 
   const { summary, endedAt } = summarizeStep(ctx, load, recording, measurement.stoppedAt, result);
-  void step.end({ endedAt, health: summary.health });
+  void step.end({ endedAt, health: summary.health, connections: stepConnections(result) });
   return summary;
 }
 

@@ -29,6 +29,8 @@ export interface DriverResult {
   connections: number | null;
   /** https:// on the native engine: the step's TLS handshakes (one per connection opened). */
   tls?: TlsHandshakes | null;
+  /** Connections the engine opened to the target over the whole step; null or absent when it does not count them. */
+  opened?: number | null;
 }
 
 
