@@ -14,7 +14,7 @@ class Visitor(HttpUser):
 
     @task
     def home(self):
-        self.client.get("/")
+        self.client.get("/", name="home")
 
 
 class TwoLevels(LoadTestShape):

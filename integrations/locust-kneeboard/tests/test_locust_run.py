@@ -57,6 +57,9 @@ def check(api, release, stats_prefix, output):
     run, curve, rows = stored(api, "locust-test", release)
     assert run["status"] == "finished"
     assert run["parameter"] == "users"
+    # Locust's request name (the locustfile's name="home") is every request's name.
+    detail = get_json(f"{api}/api/v1/runs/{run['id']}")
+    assert detail.get("names") == [{"name": "home", "requests": requests}], detail.get("names")
     levels = [level for level, _, _ in curve]
     # Users start one by one (and workers report apart), so a count on the way (1, 3) may be a
     # short step of its own. On a swamped machine workers may not reach 4 before the shape ends;

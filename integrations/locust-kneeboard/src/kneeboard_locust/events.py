@@ -16,12 +16,15 @@ class EventColumns:
         self.level, self.ts_ms, self.latency_ms, self.status = [], [], [], []
         # The server's own times from its Server-Timing header; None where it sent none.
         self.compute_ms, self.queue_ms = [], []
+        # Locust's request name (`name=` groups URLs with ids under one); "" for none.
+        self.name = []
 
     def __len__(self):
         return len(self.level)
 
-    def append(self, level, ts_ms, latency_ms, status, compute_ms=None, queue_ms=None):
+    def append(self, level, ts_ms, latency_ms, status, compute_ms=None, queue_ms=None, name=""):
         with self._lock:
+            self.name.append(name)
             self.level.append(level)
             self.ts_ms.append(ts_ms)
             self.latency_ms.append(latency_ms)
@@ -53,7 +56,11 @@ class EventColumns:
                 "queue_ms": self.queue_ms[:n],
                 "status": self.status[:n],
             }
-            del self.level[:n], self.ts_ms[:n], self.latency_ms[:n], self.compute_ms[:n], self.queue_ms[:n], self.status[:n]
+            names = self.name[:n]
+            # Only when some request has one: a batch without names is stored as before names existed.
+            if any(names):
+                cols["name"] = names
+            del self.level[:n], self.ts_ms[:n], self.latency_ms[:n], self.compute_ms[:n], self.queue_ms[:n], self.status[:n], self.name[:n]
             return cols
 
     def _extend(self, level, ts_ms, latency_ms):

@@ -196,7 +196,7 @@ class KneeboardPlugin:
         latency = max(float(response_time or 0.0), 0.0)
         ts = start_time * 1000.0 + latency if start_time else now_ms()
         queue, compute = parse_server_timing(server_timing_header(response))
-        self.columns.append(self.level, ts, latency, status, within_latency(compute, latency), within_latency(queue, latency))
+        self.columns.append(self.level, ts, latency, status, within_latency(compute, latency), within_latency(queue, latency), request_name(name))
 
     def on_report_to_master(self, client_id, data, **_kwargs):
         data[REPORT_KEY] = {str(level): [e[0], e[1], e[2]] for level, e in self.columns.extents.items()}
@@ -259,3 +259,24 @@ def server_timing_header(response):
 
 def environment_log(_environment, message):
     logging.getLogger("kneeboard_locust").warning(message)
+
+
+MAX_NAME_LENGTH = 200
+
+
+def request_name(name):
+    """Locust's name as the API takes it (its label rules): at most 200 characters, and none where it holds
+    what no label may (control characters, bidirectional overrides, U+FFFD) or shows nothing."""
+    if not isinstance(name, str):
+        return ""
+    # The limit counts UTF-16 code units, as JavaScript's string length does: a character above U+FFFF is two.
+    if len(name.encode("utf-16-le")) // 2 > MAX_NAME_LENGTH:
+        while len(name.encode("utf-16-le")) // 2 > MAX_NAME_LENGTH - 1:
+            name = name[:-1]
+        name += "\u2026"
+    if any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F or c in REFUSED for c in name) or (name and not name.strip()):
+        return ""
+    return name
+
+
+REFUSED = set("\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufffd")
