@@ -1,6 +1,6 @@
 'use client';
 
-import type { LevelDetail, RunCost } from '@kneeboard/contracts';
+import type { LevelDetail, RunCost, StepConnections } from '@kneeboard/contracts';
 import { useEffect, useMemo, useState } from 'react';
 import { fetchLevelDetail } from '../../lib/client-api.ts';
 import { formatLevel } from '@kneeboard/contracts/figures';
@@ -8,6 +8,7 @@ import { histogramRows, spectrumRows, timelineData } from '../../lib/level-detai
 import { LATENCY_SERIES } from '../../lib/series.ts';
 import { ChartPanel } from '../run/ChartPanel.tsx';
 import { HistogramChart } from './HistogramChart.tsx';
+import { LevelConnections } from './LevelConnections.tsx';
 import { LevelCost } from './LevelCost.tsx';
 import { LevelStats } from './LevelStats.tsx';
 import { SpectrumChart } from './SpectrumChart.tsx';
@@ -29,6 +30,7 @@ export function LevelPanel({
   initial,
   version,
   cost = null,
+  connections = null,
   onClose,
 }: {
   runId: string;
@@ -38,6 +40,8 @@ export function LevelPanel({
   version: number;
   /** The run's cost (the run view reads it once): this level's figures when the run has server metrics. */
   cost?: RunCost | null;
+  /** The step's connections as its agent reported them (the run detail's step at this level). */
+  connections?: StepConnections | null | undefined;
   onClose: () => void;
 }) {
   const [loaded, setLoaded] = useState<Loaded | null>(initial !== undefined && (initial === null || initial.level === level) ? { level, detail: initial, error: null } : null);
@@ -86,6 +90,7 @@ export function LevelPanel({
         <>
           <LevelStats detail={d} />
           <LevelCost cost={cost} level={level} />
+          <LevelConnections connections={connections} detail={d} />
           <div className="charts">
             <ChartPanel title="Percentile spectrum" subtitle="latency at each percentile of the measured window, to p99.99" empty={noLatency} testId="level-spectrum">
               <SpectrumChart series={[{ key: 'ms', label: 'latency', colour: LATENCY_SERIES[2].color, rows: spectrum }]} />

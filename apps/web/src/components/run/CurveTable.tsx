@@ -1,4 +1,6 @@
+import type { StepConnections } from '@kneeboard/contracts';
 import type { CurveTableRow } from '../../lib/curve-table.ts';
+import { handshakeCell } from '../../lib/level-connections.ts';
 import { achievedCell } from '../../lib/open-loop.ts';
 import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { formatCount } from '../../lib/format.ts';
@@ -14,6 +16,7 @@ const MS_COLUMNS = [
 ] as const;
 
 const COLUMNS = MS_COLUMNS.length + 6;
+const NO_CONNECTIONS: ReadonlyMap<number, StepConnections> = new Map();
 
 /**
  * The curve as numbers, like the seeds' tables: one row per level, the level being measured marked,
@@ -28,6 +31,7 @@ export function CurveTable({
   openLoop = false,
   selected = null,
   onSelect,
+  connections = NO_CONNECTIONS,
 }: {
   rows: CurveTableRow[];
   parameter: string;
@@ -38,7 +42,10 @@ export function CurveTable({
   /** The level whose panel is open, and what a click on a level does (opens "Inside …"). */
   selected?: number | null;
   onSelect?: (level: number) => void;
+  /** Levels whose agent reported its connections: two columns, only when there is any. */
+  connections?: ReadonlyMap<number, StepConnections>;
 }) {
+  const withConnections = connections.size > 0;
   const limited = rows.filter((r) => r.inFlight?.generatorLimited).length;
   return (
     <section className="panel table-wrap curve-table" tabIndex={0} aria-label="The curve, one row per level">
@@ -70,12 +77,22 @@ export function CurveTable({
             ) : null}
             <th className="num">requests</th>
             <th className="num">errors</th>
+            {withConnections ? (
+              <>
+                <th className="num" title="connections the agent opened during the step, warm-up included" data-testid="connections-head">
+                  connections
+                </th>
+                <th className="num" title="TLS handshake time of the step's connections, p50 / p99">
+                  TLS handshake p50 / p99 <span className="unit">ms</span>
+                </th>
+              </>
+            ) : null}
           </tr>
         </thead>
         <tbody>
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={COLUMNS} className="muted">
+              <td colSpan={COLUMNS + (withConnections ? 2 : 0)} className="muted">
                 No level has been measured yet.
               </td>
             </tr>
@@ -148,6 +165,12 @@ export function CurveTable({
                 ) : null}
                 <td className="num">{formatCount(p.requests)}</td>
                 <td className={p.errors > 0 ? 'num errors' : 'num'}>{formatCount(p.errors)}</td>
+                {withConnections ? (
+                  <>
+                    <td className="num" data-testid="connections-opened">{formatCount(connections.get(p.level)?.opened ?? null)}</td>
+                    <td className="num" data-testid="connections-handshake">{handshakeCell(connections.get(p.level))}</td>
+                  </>
+                ) : null}
               </tr>
             );
           })}

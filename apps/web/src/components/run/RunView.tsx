@@ -2,6 +2,7 @@
 
 import type { LevelDetail, Run, RunDetail } from '@kneeboard/contracts';
 import { useCallback, useMemo, useState } from 'react';
+import { connectionsByLevel } from '../../lib/level-connections.ts';
 import { withLevelParam } from '../../lib/level-detail.ts';
 import { activeSlo, runSloTag } from '../../lib/capacity-view.ts';
 import { prepareRunView, type RunSettings } from '../../lib/run-view.ts';
@@ -68,6 +69,7 @@ export function RunView({
   const [edits, setEdits] = useState<Pick<Run, 'labels' | 'note'> | null>(null);
   const [openLevel, setOpenLevel] = useState<number | null>(initialLevel);
   const prepared = useMemo(() => prepareRunView(detail, settings, edits, judged.capacity), [detail, settings, edits, judged.capacity]);
+  const connections = useMemo(() => connectionsByLevel(detail.steps), [detail.steps]);
   const { run, fullCurve, sweptLevels, path } = prepared;
   useReplaceUrl(withLevelParam(path, openLevel));
 
@@ -129,6 +131,7 @@ export function RunView({
         openLoop={prepared.openLoop}
         selected={openLevel}
         onSelect={selectLevel}
+        connections={connections}
       />
       {openLevel !== null ? (
         <div id="level-panel">
@@ -140,6 +143,7 @@ export function RunView({
             initial={openLevel === initialLevel ? levelDetail : undefined}
             version={updatedAt ?? 0}
             cost={cost.value}
+            connections={connections.get(openLevel)}
             onClose={() => setOpenLevel(null)}
           />
         </div>
