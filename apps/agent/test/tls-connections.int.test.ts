@@ -73,12 +73,13 @@ describe('https:// on the native engine', () => {
   }, 90_000);
 });
 
-describe('the node engine (undici: connections counted, handshakes not timed)', () => {
+describe('connections counted, no handshake timed: plain HTTP on both engines, https on the Node engine (undici does not time them)', () => {
   it.each([
-    ['https', () => `https://localhost:${httpsPort}/`],
-    ['http', () => `http://127.0.0.1:${httpPort}/`],
-  ])('stores over %s the connections each level opened, handshakes null', async (scheme, target) => {
-    const detail = await sweep(target(), 'node', `conn-${scheme}-node`);
+    ['native', 'http', () => `http://127.0.0.1:${httpPort}/`],
+    ['node', 'http', () => `http://127.0.0.1:${httpPort}/`],
+    ['node', 'https', () => `https://localhost:${httpsPort}/`],
+  ])('the %s engine over %s stores the connections each level opened, handshakes null', async (engine, scheme, target) => {
+    const detail = await sweep(target(), engine, `conn-${scheme}-${engine}`);
     expect(detail.steps.map((s) => [s.level, s.connections])).toEqual(
       LEVELS.map((level) => [level, { opened: level, handshake_p50_ms: null, handshake_p99_ms: null, handshake_max_ms: null }]),
     );

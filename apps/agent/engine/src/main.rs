@@ -298,6 +298,7 @@ fn run(mut cfg: Config) -> std::io::Result<()> {
     let mut loops = LoopStats::default();
     let mut busiest = 0.0f64;
     let mut handshakes = tls::HandshakeStats::default();
+    let mut opened = 0u64;
     let window_s = cpu_window.map(|(_, wall)| wall).unwrap_or(0.0);
     for h in handles {
         let r = h.join().map_err(|_| std::io::Error::other("a worker thread panicked"))?;
@@ -310,6 +311,7 @@ fn run(mut cfg: Config) -> std::io::Result<()> {
         }
         loops.merge(&r.loop_stats);
         handshakes.merge(&r.handshakes);
+        opened += r.opened;
     }
     let open_json = match cfg.mode {
         Mode::Open => format!(
@@ -340,11 +342,12 @@ fn run(mut cfg: Config) -> std::io::Result<()> {
         "null".into()
     };
     let end = format!(
-        "{{\"type\":\"end\",\"stopped_at_ms\":{},\"open\":{},\"usage\":{},\"connections\":{},\"tls\":{}}}",
+        "{{\"type\":\"end\",\"stopped_at_ms\":{},\"open\":{},\"usage\":{},\"connections\":{},\"opened\":{},\"tls\":{}}}",
         stopped_at_ms.map_or("null".into(), json_number),
         open_json,
         usage_json,
         connections_at_close.map_or("null".into(), |c| c.to_string()),
+        opened,
         tls_json
     );
     let _ = frame_tx.send(json_frame(&end));

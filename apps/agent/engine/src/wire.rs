@@ -13,6 +13,7 @@
 /// 2: `hello` says `tls`, `end` carries `tls` (handshakes of the step), two TLS error kinds.
 /// 3: `--http`/`--http2`/`--connections`, `hello` says `http` ("1.1" or "2"), two HTTP/2 error kinds.
 /// 4: `--requests-file` (a weighted mix), and a `u16` request column (the index in the mix) after status.
+///    Later within 4: `end` carries `opened` (connections opened during the step); readers take it as optional.
 pub const PROTOCOL: u32 = 4;
 pub const KIND_CANCELLED: u8 = 255;
 

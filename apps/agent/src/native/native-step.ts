@@ -19,6 +19,8 @@ const End = z.object({
   open: z.object({ intended: z.number(), sent: z.number(), late: z.number(), missed: z.number() }).nullable(),
   usage: z.object({ cpu_cores: z.number().nullable(), loop_utilization: z.number().nullable(), loop_delay_p99_ms: z.number().nullable() }).nullable(),
   connections: z.number().nullable(),
+  // Added within protocol 4: connections opened over the step; an engine built before it sends none.
+  opened: z.number().int().nonnegative().optional(),
   // Protocol 2: the step's TLS handshakes, null for http://.
   tls: z.object({ handshakes: z.number(), handshake_ms_p50: z.number().nullable(), handshake_ms_p99: z.number().nullable(), handshake_ms_max: z.number().nullable() }).nullable(),
 });
@@ -211,9 +213,8 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
           loopName: "the native engine's busiest thread",
         };
       }
-      // Over TLS a handshake per connection opened; over plain HTTP the engine does not count its connects.
       const tls = e.tls && { count: e.tls.handshakes, p50_ms: e.tls.handshake_ms_p50, p99_ms: e.tls.handshake_ms_p99, max_ms: e.tls.handshake_ms_max };
-      resolveDone({ open: e.open, inFlightMean: windowMs > 0 ? wireArea / windowMs : null, usage, connections: e.connections, tls, opened: tls ? tls.count : null });
+      resolveDone({ open: e.open, inFlightMean: windowMs > 0 ? wireArea / windowMs : null, usage, connections: e.connections, tls, opened: e.opened ?? (tls ? tls.count : null) });
     });
   });
 }

@@ -129,6 +129,7 @@ impl Worker {
             h2: None,
         });
         self.conn_count += 1;
+        self.opened += 1;
         Ok(i)
     }
 

@@ -86,6 +86,8 @@ pub struct WorkerResult {
     pub loop_stats: LoopStats,
     /// TLS handshakes of the step's connections (none for http://).
     pub handshakes: HandshakeStats,
+    /// Connections opened during the step (a reconnecting level opens many).
+    pub opened: u64,
 }
 
 /// The step's HTTP/1.1 requests, each built once: one, or a `--requests-file` mix picked by weight.
@@ -132,6 +134,7 @@ pub struct Worker {
     free: Vec<usize>,
     idle: Vec<usize>,
     conn_count: usize,
+    opened: u64,
     outstanding: usize,
     on_wire: usize,
     backlog: VecDeque<u64>,
@@ -189,6 +192,7 @@ impl Worker {
             free: Vec::new(),
             idle: Vec::new(),
             conn_count: 0,
+            opened: 0,
             outstanding: 0,
             on_wire: 0,
             backlog: VecDeque::new(),
@@ -288,6 +292,7 @@ impl Worker {
             open: self.open,
             loop_stats,
             handshakes: self.handshakes,
+            opened: self.opened,
         }
     }
 
