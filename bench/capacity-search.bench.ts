@@ -185,11 +185,13 @@ try {
   const loadEnd = loadavg();
   console.log(`demo target W=${W} × S=${S} ms, engine ${ENGINE}, ${STEP.join(' ')}; load average ${loadStart.map((l) => l.toFixed(1)).join(' ')} → ${loadEnd.map((l) => l.toFixed(1)).join(' ')} (2 cores)`);
   console.log('model  | SLO          | k·W or M/D/W | ⌈c/W⌉·S exact | found (QPS)      | error  | bracket   | levels run (grid) | past break: search / steps / target');
+  // An open-loop level is a rate the bisection chose (353.27205…): one decimal is what a reader needs.
+  const lv = (x: number | null) => (x === null ? '—' : Number.isInteger(x) ? String(x) : x.toFixed(1));
   for (const r of rows) {
     console.log(
-      `${r.model.padEnd(6)} | ${r.slo.padEnd(12)} | ${String(r.analytic).padStart(12)} | ${String(r.analytic_exact).padStart(13)} | ${String(r.found).padStart(5)} (${String(Math.round(r.found_qps ?? 0)).padStart(5)}) | ${r.error_vs_exact === null ? '  —  ' : `${(r.error_vs_exact * 100).toFixed(1)}%`.padStart(6)} | ${r.bracket.holds}…${r.bracket.breaks} | ${r.levels_count} (${r.doubling_grid}) | ${r.past_break.search} / ${r.past_break.run_steps} / ${r.past_break.target_stretches}`,
+      `${r.model.padEnd(6)} | ${r.slo.padEnd(12)} | ${lv(r.analytic).padStart(12)} | ${lv(r.analytic_exact).padStart(13)} | ${lv(r.found).padStart(5)} (${String(Math.round(r.found_qps ?? 0)).padStart(5)}) | ${r.error_vs_exact === null ? '  —  ' : `${(r.error_vs_exact * 100).toFixed(1)}%`.padStart(6)} | ${lv(r.bracket.holds)}…${lv(r.bracket.breaks)} | ${r.levels_count} (${r.doubling_grid}) | ${r.past_break.search} / ${r.past_break.run_steps} / ${r.past_break.target_stretches}`,
     );
-    console.log(`         levels: ${r.levels_run.join(' ')}; target saw ${r.target_stretches.length} stretches`);
+    console.log(`         levels: ${r.levels_run.map((l) => l.replace(/^(\d+\.\d)\d+/, '$1')).join(' ')}; target saw ${r.target_stretches.length} stretches`);
     if (r.skipped_reasons.length > 0) console.log(`         skipped: ${r.skipped_reasons.join(' | ')}`);
   }
   writeFileSync(new URL('./results/capacity-search.json', import.meta.url), `${JSON.stringify({ date: new Date().toISOString(), engine: ENGINE, workers: W, service_ms: S, step: STEP.join(' '), load_average: { start: loadStart, end: loadEnd }, rows }, null, 2)}\n`);
