@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
+import { createSecureServer, createServer as createH2cServer, type Http2SecureServer, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,10 +23,13 @@ const SERVICE_MS: Record<string, number> = { '/fast': 1, '/medium': 3, '/slow': 
  * time in Server-Timing (`compute;dur=`), so each name's compute p50 is known exactly.
  */
 const hits: Record<string, number> = {};
+/** Requests by the HTTP version they came in (`1.1`, `2.0`): an HTTP/2 case proves it spoke HTTP/2. */
+const versions: Record<string, number> = {};
 function route(req: IncomingMessage, res: ServerResponse): void {
   const path = (req.url ?? '/').split('?')[0]!;
   const ms = SERVICE_MS[path];
   hits[`${req.method} ${path}`] = (hits[`${req.method} ${path}`] ?? 0) + 1;
+  versions[req.httpVersion] = (versions[req.httpVersion] ?? 0) + 1;
   const arrived = performance.now();
   req.resume();
   req.on('end', () => {
@@ -195,5 +199,65 @@ describe('kneeboard sweep --requests from the command line', () => {
     const r = await sweep(['--requests', mixFile(), '--engine', 'native']);
     expect(r.code, r.stderr).toBe(0);
     for (const name of ['fast', 'medium', 'slow']) expect(r.stdout).toMatch(new RegExp(`↳ ${name}: [\\d,.]+ req/s, p50 [\\d,.]+ ms, p99 [\\d,.]+ ms`));
+  });
+});
+
+/**
+ * HTTP/2 (native engine only): each request of the mix has its own header block, built once with
+ * no dynamic-table state, so streams of different requests interleave on one connection and each
+ * still reaches its own endpoint. The same routes, served by Node's HTTP/2 servers (its
+ * compatibility API): h2c (prior knowledge) and h2 over TLS (ALPN).
+ */
+describe('a request mix over HTTP/2 on the native engine', () => {
+  const service = { fast: 1, medium: 3, slow: 6 };
+  let h2c: Http2Server;
+  let h2tls: Http2SecureServer;
+  let h2cUrl = '';
+  let h2tlsUrl = '';
+  beforeAll(async () => {
+    h2c = createH2cServer(route as never);
+    h2tls = createSecureServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')), allowHTTP1: true }, route as never);
+    for (const s of [h2c, h2tls]) await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    h2cUrl = `http://127.0.0.1:${(h2c.address() as AddressInfo).port}`;
+    h2tlsUrl = `https://127.0.0.1:${(h2tls.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    // (Closing an HTTP/2 server waits for its sessions, which the engine has closed on exit.)
+    for (const s of [h2c, h2tls]) s.close();
+  });
+  beforeEach(() => {
+    for (const k of Object.keys(versions)) delete versions[k];
+  });
+
+  it('--http 2 over h2c, closed loop: many streams on one connection, each name its own endpoint and share', async () => {
+    const mix = loadRequestMix(mixFile(h2cUrl));
+    const result = await runSweep(input({ engine: 'native', http: '2', requests: mix, target: `${h2cUrl}/`, levels: [8], threads: 1 }));
+    expect(result.engine).toBe('native');
+    expectMixFollowed(result.levels[0]!, service, WEIGHTS);
+    expectEventsNamed(result.runId, result.levels[0]!);
+    // Everything the target saw (the preflight included) came over HTTP/2.
+    expect(Object.keys(versions)).toEqual(['2.0']);
+  });
+
+  it('--http auto over TLS, open loop: the server picks h2 by ALPN; each arrival picks its request by weight', async () => {
+    const mix = loadRequestMix(mixFile(h2tlsUrl));
+    const result = await runSweep(input({ engine: 'native', http: 'auto', requests: mix, target: `${h2tlsUrl}/`, insecure: true, loadModel: 'open', levels: [400] }));
+    expectMixFollowed(result.levels[0]!, service, WEIGHTS);
+    expectEventsNamed(result.runId, result.levels[0]!);
+    expect(result.levels[0]!.health.missed_sends).toBe(0);
+    // The engine's requests came over HTTP/2; HTTP/1.1 was at most the `auto` preflight's one request.
+    expect(versions['2.0']).toBeGreaterThanOrEqual(result.levels[0]!.requests);
+    expect(versions['1.1'] ?? 0).toBeLessThanOrEqual(1);
+  });
+
+  it('kneeboard sweep --requests with --http2 from the command line: accepted, a line per name', async () => {
+    const r = await runCli(
+      ['sweep', '--target', `${h2cUrl}/`, '--service', 'mix', '--release', 'cli-h2', '--api', fake.url, '-c', '4', '--duration', '300ms', '--warmup', '0',
+        '--spool-dir', mkdtempSync(join(tmpdir(), 'kb-mix-spool-')), '--requests', mixFile(h2cUrl), '--http2'],
+      30_000,
+    ).done;
+    expect(r.code, r.stderr).toBe(0);
+    for (const name of ['fast', 'medium', 'slow']) expect(r.stdout).toMatch(new RegExp(`↳ ${name}: [\\d,.]+ req/s, p50 [\\d,.]+ ms, p99 [\\d,.]+ ms`));
+    expect(Object.keys(versions)).toEqual(['2.0']);
   });
 });

@@ -57,7 +57,7 @@ pub struct Config {
     /// HTTP/2: the connections the streams are spread over (None: as many as the server's
     /// SETTINGS_MAX_CONCURRENT_STREAMS calls for, at least one per thread).
     pub connections: Option<usize>,
-    /// `--requests-file`: a weighted mix of requests (HTTP/1.1); empty: the one request above.
+    /// `--requests-file`: a weighted mix of requests (HTTP/1.1 or HTTP/2); empty: the one request above.
     pub mix: Vec<crate::mix::Entry>,
 }
 
@@ -228,9 +228,6 @@ pub fn parse(args: &[String]) -> Result<Config, String> {
     if c.connections.is_some() && c.http == Http::H1 {
         return Err("--connections: only with --http2 or --http auto (HTTP/1.1 has one connection per request in flight)".into());
     }
-    if !c.mix.is_empty() && c.http != Http::H1 {
-        return Err("--requests-file: HTTP/1.1 only (the HTTP/2 path encodes one request per step)".into());
-    }
     c.path = path.unwrap_or(url_path);
     if !c.path.starts_with('/') {
         return Err(format!("--path: must start with /, got {:?}", c.path));
@@ -303,7 +300,7 @@ mod tests {
     }
 
     #[test]
-    fn requests_file_is_read_and_http1_only() {
+    fn requests_file_is_read_for_every_protocol() {
         let dir = std::env::temp_dir().join(format!("kb-mix-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("requests");
@@ -311,11 +308,8 @@ mod tests {
         let f = file.to_str().unwrap();
         let c = parse(&args(&format!("--url http://127.0.0.1:9 --load 2 --requests-file {f}"))).unwrap();
         assert_eq!(c.mix.iter().map(|e| e.path.as_str()).collect::<Vec<_>>(), ["/a", "/b"]);
-        assert!(
-            parse(&args(&format!("--url http://127.0.0.1:9 --load 2 --http2 --requests-file {f}")))
-                .unwrap_err()
-                .starts_with("--requests-file")
-        );
+        let h2 = parse(&args(&format!("--url http://127.0.0.1:9 --load 2 --http2 --requests-file {f}"))).unwrap();
+        assert_eq!((h2.http, h2.mix.len()), (Http::H2, 2));
         assert!(parse(&args("--url http://127.0.0.1:9 --load 2 --requests-file /nonexistent/x"))
             .unwrap_err()
             .starts_with("--requests-file"));

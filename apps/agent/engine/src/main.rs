@@ -106,15 +106,19 @@ fn run(mut cfg: Config) -> std::io::Result<()> {
     } else {
         worker::Requests::mix(&cfg.mix, &cfg.host)
     });
+    // HTTP/2: the same requests as header fields; a mix's header blocks are encoded here, once.
     let h2_request = use_h2.then(|| {
-        Arc::new(h2::build_request(
-            &cfg.method,
-            cfg.tls.is_some(),
-            &cfg.host,
-            &cfg.path,
-            &cfg.headers,
-            &cfg.body,
-        ))
+        let https = cfg.tls.is_some();
+        Arc::new(if cfg.mix.is_empty() {
+            h2::Requests::one(h2::build_request(&cfg.method, https, &cfg.host, &cfg.path, &cfg.headers, &cfg.body))
+        } else {
+            h2::Requests::mix(
+                cfg.mix
+                    .iter()
+                    .map(|e| h2::build_request(&e.method, https, &cfg.host, &e.path, &e.headers, &e.body))
+                    .collect(),
+            )
+        })
     });
 
     let (frame_tx, frame_rx) = mpsc::channel::<Vec<u8>>();

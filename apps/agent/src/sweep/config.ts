@@ -166,8 +166,6 @@ export const SweepConfig = SweepFields
     if (c.requests !== undefined) {
       const problem = URL.canParse(c.target) ? mixOriginProblem(c.requests, new URL(c.target)) : null;
       if (problem) ctx.addIssue({ code: 'custom', path: ['requests'], message: problem });
-      // The HTTP/2 codec encodes one header block per step; a mix of them is not built yet.
-      if (c.http !== '1.1') ctx.addIssue({ code: 'custom', path: ['requests'], message: `a request mix is sent over HTTP/1.1 only (not --http ${c.http})` });
     }
     const loads = c.hold === undefined ? c.levels : [c.hold];
     const schema = c.loadModel === 'closed' ? Concurrency : Rate;

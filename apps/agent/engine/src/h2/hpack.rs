@@ -1,6 +1,8 @@
 //! HPACK (RFC 7541), the parts a load client needs: an encoder for the request's headers (static
 //! and dynamic table indices, literals with incremental indexing, no Huffman — the table makes
-//! every request after the first a few index bytes anyway) and a full decoder for the responses
+//! every request after the first a few index bytes anyway), a table-free encoding for a mix's
+//! requests (`encode_stateless`: static indices and literals without indexing, the same bytes
+//! whatever the table holds) and a full decoder for the responses
 //! (indices, every literal form, table size updates, Huffman strings). The decoder keeps the
 //! dynamic table exact, since every later block depends on it, but decodes a literal's value only
 //! when the caller wants that header (`:status`, `server-timing`): a `date` is skipped unread.
@@ -158,6 +160,18 @@ impl Encoder {
         }
     }
 
+    /// Writes the size update a smaller peer table calls for, if one is due (it must begin the
+    /// next block, RFC 7541 §4.2, even a block that never touches the table). True if written.
+    pub fn write_pending_update(&mut self, out: &mut Vec<u8>) -> bool {
+        match self.pending_update.take() {
+            Some(max) => {
+                write_int(out, 0x20, 5, max);
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Appends the block for `fields` to `out`. True when it changed the table (a block that did
     /// not is all indices and can be sent again as it is).
     pub fn encode<'a>(&mut self, fields: impl IntoIterator<Item = (&'a [u8], &'a [u8])>, out: &mut Vec<u8>) -> bool {
@@ -211,6 +225,37 @@ impl Encoder {
             write_string(out, value);
         }
         changed
+    }
+}
+
+/// A block that neither reads nor changes the dynamic table: a static entry's index where name and
+/// value match one, else a literal without indexing (§6.2.2; the name a static index when the
+/// table has it). Built once per request of a mix, it stays right on any connection at any time —
+/// no insert, so nothing is evicted under another request's block.
+pub fn encode_stateless<'a>(fields: impl IntoIterator<Item = (&'a [u8], &'a [u8])>, out: &mut Vec<u8>) {
+    for (name, value) in fields {
+        let mut name_index = 0;
+        let mut exact = 0;
+        for (i, (n, v)) in STATIC.iter().enumerate() {
+            if n.as_bytes() == name {
+                if name_index == 0 {
+                    name_index = i + 1;
+                }
+                if v.as_bytes() == value {
+                    exact = i + 1;
+                    break;
+                }
+            }
+        }
+        if exact != 0 {
+            write_int(out, 0x80, 7, exact);
+            continue;
+        }
+        write_int(out, 0x00, 4, name_index);
+        if name_index == 0 {
+            write_string(out, name);
+        }
+        write_string(out, value);
     }
 }
 
@@ -496,6 +541,47 @@ mod tests {
         assert_eq!(got[1], ("x-a".to_string(), "1".to_string()));
         assert_eq!(d.table.max, 64);
         assert_eq!(d.table.entries.len(), 1, "the 100-byte value was not indexed");
+    }
+
+    #[test]
+    fn stateless_blocks_decode_the_same_whatever_the_table_holds() {
+        let fields: [(&[u8], &[u8]); 5] = [
+            (b":method", b"GET"),
+            (b":path", b"/slow"),
+            (b":authority", b"127.0.0.1:8080"),
+            (b"x-name", b"b"),
+            (b"accept-encoding", b"gzip, deflate"),
+        ];
+        let mut block = Vec::new();
+        encode_stateless(fields, &mut block);
+        assert_eq!(&block[..1], &[0x82], "GET is the static entry 2");
+        assert_eq!(block[1], 0x04, "a literal without indexing, the name :path (static 4)");
+        assert_eq!(*block.last().unwrap(), 0x90, "gzip, deflate is the static entry 16");
+        let want = pairs(&[
+            (":method", "GET"),
+            (":path", "/slow"),
+            (":authority", "127.0.0.1:8080"),
+            ("x-name", "b"),
+            ("accept-encoding", "gzip, deflate"),
+        ]);
+        // A fresh decoder, then one whose table is full of another request's fields (and evicting):
+        // the same fields each time, and the table untouched by the block.
+        let mut d = Decoder::new(4096);
+        assert_eq!(decode_all(&mut d, &block), want);
+        assert_eq!(d.table.size, 0);
+        let mut e = Encoder::new();
+        for i in 0..200 {
+            let mut other = Vec::new();
+            let v = format!("value-{i}");
+            e.encode([(&b"x-name"[..], v.as_bytes()), (b":path", b"/fast")], &mut other);
+            decode_all(&mut d, &other);
+            let size = d.table.size;
+            assert_eq!(decode_all(&mut d, &block), want, "after {i} other blocks");
+            assert_eq!(d.table.size, size);
+        }
+        let mut again = Vec::new();
+        encode_stateless(fields, &mut again);
+        assert_eq!(again, block, "the same bytes every time");
     }
 
     #[test]

@@ -6,4 +6,4 @@ pub mod hpack;
 pub mod session;
 mod tables;
 
-pub use session::{build_request, Outcome, Request, Session};
+pub use session::{build_request, Outcome, Requests, Session};

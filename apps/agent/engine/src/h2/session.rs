@@ -11,7 +11,7 @@
 //! push, no server-initiated streams.
 
 use super::frame::{self, Frame, FrameReader, FrameTooLarge};
-use super::hpack::{Decoder, Encoder};
+use super::hpack::{self, Decoder, Encoder};
 use crate::errors;
 use crate::server_timing::{TimingNames, TimingReader, Timings};
 use std::collections::HashMap;
@@ -66,30 +66,65 @@ pub fn build_request(method: &str, https: bool, authority: &str, path: &str, hea
     }
 }
 
-/// How a stream ended, for the worker to record.
+/// The step's requests: one, or a `--requests-file` mix (picked per stream by the worker).
+pub struct Requests {
+    pub list: Vec<Request>,
+    /// A mix: each request's header block, built once with `hpack::encode_stateless` (static
+    /// indices and literals without indexing), so it is right on any connection whatever the
+    /// other requests did to the dynamic table. None for one request: its block goes through the
+    /// dynamic table once and is then a few cached index bytes (the fast path, unchanged).
+    pub blocks: Option<Vec<Vec<u8>>>,
+}
+
+impl Requests {
+    pub fn one(request: Request) -> Requests {
+        Requests {
+            list: vec![request],
+            blocks: None,
+        }
+    }
+
+    pub fn mix(list: Vec<Request>) -> Requests {
+        let blocks = list
+            .iter()
+            .map(|r| {
+                let mut b = Vec::with_capacity(128);
+                hpack::encode_stateless(r.fields.iter().map(|(n, v)| (n.as_slice(), v.as_slice())), &mut b);
+                b
+            })
+            .collect();
+        Requests {
+            list,
+            blocks: Some(blocks),
+        }
+    }
+}
+
+/// How a stream ended, for the worker to record (`request`: its index in the mix, 0 without one).
 #[derive(Debug, PartialEq)]
 pub enum Outcome {
     Done {
         intended_ns: u64,
         sent_ns: Option<u64>,
+        request: u16,
         status: u16,
         timings: Timings,
     },
     Failed {
         intended_ns: u64,
         sent_ns: Option<u64>,
+        request: u16,
         kind: u8,
     },
     /// The server did not process it (REFUSED_STREAM, or past a GOAWAY's last stream): it may be
     /// sent again, on another connection, still timed from its intended start.
-    Retry {
-        intended_ns: u64,
-        sent_ns: Option<u64>,
-    },
+    Retry { intended_ns: u64, sent_ns: Option<u64> },
 }
 
 struct Stream {
     intended_ns: u64,
+    /// Its index in the step's requests.
+    request: u16,
     sent_ns: Option<u64>,
     /// The last frame of this stream, either way: the timeout counts from here.
     last_ns: u64,
@@ -130,7 +165,7 @@ impl From<FrameTooLarge> for ConnError {
 }
 
 pub struct Session {
-    request: Arc<Request>,
+    requests: Arc<Requests>,
     /// Bytes to write to the server, in order.
     pub out: Vec<u8>,
     reader: FrameReader,
@@ -157,7 +192,7 @@ pub struct Session {
 
 impl Session {
     /// A new connection: the preface, our SETTINGS and the connection window's update are queued.
-    pub fn new(request: Arc<Request>) -> Session {
+    pub fn new(requests: Arc<Requests>) -> Session {
         let mut out = Vec::with_capacity(1024);
         out.extend_from_slice(frame::PREFACE);
         frame::write_settings(
@@ -170,7 +205,7 @@ impl Session {
         );
         frame::write_window_update(&mut out, 0, MAX_WINDOW - 65_535);
         Session {
-            request,
+            requests,
             out,
             reader: FrameReader::default(),
             decoder: Decoder::new(4096),
@@ -210,38 +245,54 @@ impl Session {
         self.peer_max_streams
     }
 
-    /// Starts a stream for the request: HEADERS (and as much body as the windows allow) into `out`.
-    pub fn open(&mut self, intended_ns: u64, now: u64) -> u32 {
+    /// Starts a stream for request `request` of the step's requests: HEADERS (and as much body as
+    /// the windows allow) into `out`.
+    pub fn open(&mut self, intended_ns: u64, now: u64, request: u16) -> u32 {
         let id = self.next_id;
         self.next_id += 2;
         if self.next_id > MAX_WINDOW {
             self.goaway = true; // ids used up: this connection takes no more
         }
-        let request = self.request.clone();
+        let requests = self.requests.clone();
+        if let Some(blocks) = &requests.blocks {
+            // A mix: the request's own block, built once; only a due table size update goes first.
+            let block = &blocks[request as usize];
+            let end_stream = requests.list[request as usize].body.is_empty();
+            let mut update = Vec::new();
+            if self.encoder.write_pending_update(&mut update) {
+                update.extend_from_slice(block);
+                self.write_headers(id, &update, end_stream);
+            } else {
+                self.write_headers(id, block, end_stream);
+            }
+            return self.started(id, intended_ns, now, request);
+        }
+        let one = &requests.list[0];
         // The first requests insert their fields into the table; once a block changed nothing it
         // is all indices, and the same bytes serve every later request.
         let block = match self.cached_block.take() {
             Some(b) => b,
             None => {
                 let mut b = Vec::with_capacity(128);
-                let fields = request.fields.iter().map(|(n, v)| (n.as_slice(), v.as_slice()));
+                let fields = one.fields.iter().map(|(n, v)| (n.as_slice(), v.as_slice()));
                 if self.encoder.encode(fields, &mut b) {
-                    self.write_headers(id, &b, request.body.is_empty());
-                    return self.started(id, intended_ns, now);
+                    self.write_headers(id, &b, one.body.is_empty());
+                    return self.started(id, intended_ns, now, 0);
                 }
                 b
             }
         };
-        self.write_headers(id, &block, request.body.is_empty());
+        self.write_headers(id, &block, one.body.is_empty());
         self.cached_block = Some(block);
-        self.started(id, intended_ns, now)
+        self.started(id, intended_ns, now, 0)
     }
 
-    fn started(&mut self, id: u32, intended_ns: u64, now: u64) -> u32 {
+    fn started(&mut self, id: u32, intended_ns: u64, now: u64, request: u16) -> u32 {
         self.streams.insert(
             id,
             Stream {
                 intended_ns,
+                request,
                 sent_ns: None,
                 last_ns: now,
                 status: 0,
@@ -256,7 +307,7 @@ impl Session {
             },
         );
         self.unsent.push(id);
-        if !self.request.body.is_empty() {
+        if !self.requests.list[request as usize].body.is_empty() {
             self.send_body(id);
         }
         id
@@ -290,9 +341,9 @@ impl Session {
 
     /// As much of the stream's body as both windows and the frame size allow; the rest waits.
     fn send_body(&mut self, id: u32) {
-        let request = self.request.clone();
-        let body = &request.body;
+        let requests = self.requests.clone();
         let Some(s) = self.streams.get_mut(&id) else { return };
+        let body = &requests.list[s.request as usize].body;
         while s.body_sent < body.len() {
             let room = self.send_window.min(s.send_window).min(self.peer_max_frame as i64);
             if room <= 0 {
@@ -412,6 +463,7 @@ impl Session {
                         Outcome::Failed {
                             intended_ns: s.intended_ns,
                             sent_ns: s.sent_ns,
+                            request: s.request,
                             kind: errors::H2_RESET,
                         }
                     });
@@ -543,6 +595,7 @@ impl Session {
                     done.push(Outcome::Failed {
                         intended_ns: s.intended_ns,
                         sent_ns: s.sent_ns,
+                        request: s.request,
                         kind: errors::MALFORMED,
                     });
                     return Ok(());
@@ -562,12 +615,14 @@ impl Session {
             Outcome::Failed {
                 intended_ns: s.intended_ns,
                 sent_ns: s.sent_ns,
+                request: s.request,
                 kind: errors::MALFORMED,
             }
         } else {
             Outcome::Done {
                 intended_ns: s.intended_ns,
                 sent_ns: s.sent_ns,
+                request: s.request,
                 status: s.status,
                 timings: s.timings,
             }
@@ -603,6 +658,7 @@ impl Session {
             done.push(Outcome::Failed {
                 intended_ns: s.intended_ns,
                 sent_ns: s.sent_ns,
+                request: s.request,
                 kind: if s.status == 0 { errors::NO_RESPONSE } else { errors::BODY_STALLED },
             });
         }
@@ -614,6 +670,7 @@ impl Session {
             done.push(Outcome::Failed {
                 intended_ns: s.intended_ns,
                 sent_ns: s.sent_ns,
+                request: s.request,
                 kind,
             });
         }
@@ -673,15 +730,15 @@ mod tests {
         }
     }
 
-    fn request(body: &[u8]) -> Arc<Request> {
-        Arc::new(build_request(
+    fn request(body: &[u8]) -> Arc<Requests> {
+        Arc::new(Requests::one(build_request(
             if body.is_empty() { "GET" } else { "POST" },
             false,
             "127.0.0.1:8080",
             "/x",
             &[("X-A".into(), "1".into()), ("Connection".into(), "keep-alive".into())],
             body,
-        ))
+        )))
     }
 
     /// The client's frames after the preface, decoded: (type, flags, stream, payload).
@@ -711,7 +768,7 @@ mod tests {
 
     #[test]
     fn request_fields_are_http2_shaped() {
-        let r = request(b"{}");
+        let r = &request(b"{}").list[0];
         let names: Vec<&[u8]> = r.fields.iter().map(|(n, _)| n.as_slice()).collect();
         assert_eq!(
             names,
@@ -739,7 +796,7 @@ mod tests {
         assert_eq!(s.max_streams(), 100);
         assert_eq!(client_frames(&s.out)[0], (frame::SETTINGS, frame::ACK, 0, vec![]));
         s.out.clear();
-        let (a, b) = (s.open(10, 20), s.open(11, 21));
+        let (a, b) = (s.open(10, 20, 0), s.open(11, 21, 0));
         assert_eq!((a, b), (1, 3));
         assert_eq!(s.mark_sent(25), 2);
         let sent = client_frames(&s.out);
@@ -767,6 +824,7 @@ mod tests {
                 Outcome::Done {
                     intended_ns: 10,
                     sent_ns: Some(25),
+                    request: 0,
                     status: 200,
                     timings: Timings {
                         compute_ms: None,
@@ -777,6 +835,7 @@ mod tests {
                 Outcome::Done {
                     intended_ns: 11,
                     sent_ns: Some(25),
+                    request: 0,
                     status: 503,
                     timings: Timings {
                         compute_ms: Some(7.0),
@@ -790,10 +849,70 @@ mod tests {
     }
 
     #[test]
+    fn a_mix_sends_each_requests_own_block_and_reports_its_index() {
+        let mix = Arc::new(Requests::mix(vec![
+            build_request("GET", false, "127.0.0.1:8080", "/fast", &[("X-Name".into(), "a".into())], b""),
+            build_request("POST", false, "127.0.0.1:8080", "/slow", &[], b"{}"),
+        ]));
+        let mut s = Session::new(mix.clone());
+        s.out.clear();
+        let mut server = Server::new();
+        let mut done = Vec::new();
+        // A server with a smaller table: the next block must begin with the size update.
+        s.on_bytes(&server.settings(&[(SETTINGS_HEADER_TABLE_SIZE, 0)]).take(), 0, &names(), &mut done)
+            .unwrap();
+        s.out.clear();
+        let order = [1u16, 0, 0, 1, 0];
+        for (i, &r) in order.iter().enumerate() {
+            s.open(i as u64, i as u64, r);
+        }
+        s.mark_sent(9);
+        let heads: Vec<_> = client_frames(&s.out).into_iter().filter(|f| f.0 == frame::HEADERS).collect();
+        assert_eq!(heads.len(), order.len());
+        assert_eq!(heads[0].3[0], 0x20, "a size update to 0 first");
+        assert_eq!(&heads[0].3[1..], mix.blocks.as_ref().unwrap()[1].as_slice());
+        // Every later block is the request's own bytes, as built once, and decodes to its fields.
+        let mut dec = hpack::Decoder::new(0);
+        for (f, &r) in heads.iter().zip(&order) {
+            if f.2 != 1 {
+                assert_eq!(f.3, mix.blocks.as_ref().unwrap()[r as usize], "stream {}", f.2);
+            }
+            let mut fields = Vec::new();
+            dec.decode(&f.3, |_| true, |n, v| fields.push((n.to_vec(), v.to_vec()))).unwrap();
+            assert_eq!(fields, mix.list[r as usize].fields);
+            let body_follows = f.1 & frame::END_STREAM == 0;
+            assert_eq!(body_follows, r == 1);
+        }
+        for id in [9u32, 1, 3] {
+            server.head(id, &[(":status", "200")], true);
+        }
+        s.on_bytes(&server.take(), 10, &names(), &mut done).unwrap();
+        let got: Vec<(u64, u16)> = done
+            .iter()
+            .map(|o| match o {
+                Outcome::Done { intended_ns, request, .. } => (*intended_ns, *request),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(got, [(4, 0), (0, 1), (1, 0)]);
+        done.clear();
+        s.fail_all(errors::H2_PROTOCOL, &mut done);
+        let mut failed: Vec<(u64, u16)> = done
+            .iter()
+            .map(|o| match o {
+                Outcome::Failed { intended_ns, request, .. } => (*intended_ns, *request),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        failed.sort();
+        assert_eq!(failed, [(2, 0), (3, 1)]);
+    }
+
+    #[test]
     fn interim_heads_continuation_and_padding() {
         let mut s = ready_session(b"", &[]);
         s.out.clear();
-        s.open(1, 1);
+        s.open(1, 1, 0);
         let mut enc = hpack::Encoder::new();
         let mut bytes = Vec::new();
         let mut block = Vec::new();
@@ -822,7 +941,7 @@ mod tests {
     fn resets_goaway_and_timeouts() {
         let mut s = ready_session(b"", &[]);
         for i in 0..4 {
-            s.open(i, i);
+            s.open(i, i, 0);
         }
         s.mark_sent(10);
         let mut bytes = Vec::new();
@@ -844,6 +963,7 @@ mod tests {
                 Outcome::Failed {
                     intended_ns: 1,
                     sent_ns: Some(10),
+                    request: 0,
                     kind: errors::H2_RESET
                 },
                 Outcome::Retry {
@@ -861,6 +981,7 @@ mod tests {
             vec![Outcome::Failed {
                 intended_ns: 2,
                 sent_ns: Some(10),
+                request: 0,
                 kind: errors::NO_RESPONSE
             }]
         );
@@ -890,7 +1011,7 @@ mod tests {
         // The server allows 10,000 bytes per stream and frames of 16 KiB.
         let mut s = ready_session(&body, &[(SETTINGS_INITIAL_WINDOW_SIZE, 10_000)]);
         s.out.clear();
-        s.open(0, 0);
+        s.open(0, 0, 0);
         let data_bytes = |out: &[u8]| -> usize { client_frames(out).iter().filter(|f| f.0 == frame::DATA).map(|f| f.3.len()).sum() };
         assert_eq!(data_bytes(&s.out), 10_000);
         s.out.clear();
@@ -908,7 +1029,7 @@ mod tests {
     #[test]
     fn a_bad_header_block_is_a_connection_error() {
         let mut s = ready_session(b"", &[]);
-        s.open(0, 0);
+        s.open(0, 0, 0);
         let mut bytes = Vec::new();
         frame::write_header(&mut bytes, 1, frame::HEADERS, frame::END_HEADERS, 1);
         bytes.push(0x80); // index 0

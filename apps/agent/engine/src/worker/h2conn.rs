@@ -26,8 +26,8 @@ pub(super) const RETRIED: u64 = 1 << 63;
 
 pub(super) struct H2Conn {
     pub(super) session: Session,
-    /// Requests (intended times) given to this connection before it was ready.
-    waiting: VecDeque<u64>,
+    /// Requests (intended time, index in the mix) given to this connection before it was ready.
+    waiting: VecDeque<(u64, u16)>,
     /// How much of `session.out` the socket (or rustls) has taken.
     out_pos: usize,
     was_ready: bool,
@@ -96,17 +96,20 @@ impl Worker {
             self.h2_count_send(entry, now);
             self.outstanding += 1;
             let intended = entry & !RETRIED;
+            // Picked by weight as it is handed to a connection, as over HTTP/1.1 (a request put
+            // back in the backlog, or refused by the server, is drawn again: the same odds).
+            let idx = self.pick_request();
             match target {
-                Ok((i, true)) => self.h2_start(i, intended, now),
+                Ok((i, true)) => self.h2_start(i, intended, idx, now),
                 Ok((i, false)) => {
                     let h = self.conns[i].as_mut().and_then(|c| c.h2.as_mut()).expect("an HTTP/2 connection");
-                    h.waiting.push_back(intended);
+                    h.waiting.push_back((intended, idx));
                 }
                 Err(e) => self.fail_unsent(
                     Req {
                         intended_ns: intended,
                         sent_ns: None,
-                        idx: 0,
+                        idx,
                     },
                     errors::kind_of(&e),
                     now,
@@ -115,9 +118,9 @@ impl Worker {
         }
     }
 
-    fn h2_start(&mut self, i: usize, intended: u64, now: u64) {
+    fn h2_start(&mut self, i: usize, intended: u64, idx: u16, now: u64) {
         let h = self.conns[i].as_mut().and_then(|c| c.h2.as_mut()).expect("an HTTP/2 connection");
-        h.session.open(intended, now);
+        h.session.open(intended, now, idx);
         if !h.dirty {
             h.dirty = true;
             self.h2_dirty.push(i);
@@ -125,11 +128,11 @@ impl Worker {
     }
 
     fn h2_connect(&mut self, now: u64) -> io::Result<usize> {
-        let request = self.h2.clone().expect("an HTTP/2 step");
+        let requests = self.h2.clone().expect("an HTTP/2 step");
         let i = self.connect(now)?;
         let c = self.conns[i].as_mut().expect("new connection");
         c.h2 = Some(Box::new(H2Conn {
-            session: Session::new(request),
+            session: Session::new(requests),
             waiting: VecDeque::new(),
             out_pos: 0,
             was_ready: false,
@@ -294,11 +297,11 @@ impl Worker {
             let cap = self.h2_cap(self.h2_max_streams);
             let waiting = std::mem::take(&mut self.conns[i].as_mut().and_then(|c| c.h2.as_mut()).expect("h2").waiting);
             let fit = waiting.len().min(cap);
-            for &intended in waiting.iter().take(fit) {
-                self.h2_start(i, intended, now);
+            for &(intended, idx) in waiting.iter().take(fit) {
+                self.h2_start(i, intended, idx, now);
             }
             // The rest go back to the front of the backlog, in order (already counted as sent).
-            for &intended in waiting.iter().skip(fit).rev() {
+            for &(intended, _) in waiting.iter().skip(fit).rev() {
                 self.outstanding -= 1;
                 self.backlog.push_front(intended | RETRIED);
             }
@@ -326,6 +329,7 @@ impl Worker {
                 Outcome::Done {
                     intended_ns,
                     sent_ns,
+                    request,
                     status,
                     timings,
                 } => {
@@ -340,7 +344,7 @@ impl Worker {
                         status,
                         kind: 0,
                         unparseable: timings.unparseable.min(255) as u8,
-                        request: 0,
+                        request,
                     });
                     self.burn_cpu();
                     self.next_request(now, true);
@@ -348,12 +352,13 @@ impl Worker {
                 Outcome::Failed {
                     intended_ns,
                     sent_ns,
+                    request,
                     kind,
                 } => {
                     let req = Req {
                         intended_ns,
                         sent_ns,
-                        idx: 0,
+                        idx: request,
                     };
                     if sent_ns.is_none() {
                         self.fail_unsent(req, kind, now);
@@ -383,10 +388,11 @@ impl Worker {
         h.session.fail_all(kind, &mut self.h2_done);
         self.close(i);
         let now = self.now();
-        for intended in waiting {
+        for (intended, request) in waiting {
             self.h2_done.push(Outcome::Failed {
                 intended_ns: intended,
                 sent_ns: None,
+                request,
                 kind,
             });
         }

@@ -151,8 +151,9 @@ pub struct Worker {
     late_ns: u64,
     tls: Option<TlsTarget>,
     handshakes: HandshakeStats,
-    /// HTTP/2 steps: the request every stream sends (None: HTTP/1.1).
-    h2: Option<Arc<h2::Request>>,
+    /// HTTP/2 steps: the requests the streams send, as HTTP/2 fields (None: HTTP/1.1). A mix is
+    /// picked with the same `requests.picker` as over HTTP/1.1 (same order).
+    h2: Option<Arc<h2::Requests>>,
     /// HTTP/2: the servers' SETTINGS_MAX_CONCURRENT_STREAMS as last seen (100, the RFC's floor,
     /// until one says): how many requests a connection still connecting is expected to take.
     h2_max_streams: usize,
@@ -170,7 +171,7 @@ impl Worker {
         requests: Arc<Requests>,
         tx: Sender<Vec<u8>>,
         tls: Option<TlsTarget>,
-        h2: Option<Arc<h2::Request>>,
+        h2: Option<Arc<h2::Requests>>,
     ) -> io::Result<(Worker, Arc<Waker>)> {
         let poll = Poll::new()?;
         let waker = Arc::new(Waker::new(poll.registry(), WAKER)?);
