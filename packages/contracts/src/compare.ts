@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EpochMs, Level, RunId } from './common.ts';
 import { KneeBracket } from './analysis.ts';
 import { CapacityChange, SloParam } from './capacity.ts';
+import { EventName } from './events.ts';
 import { Run } from './run.ts';
 
 export const MAX_COMPARED_HEADS = 7;
@@ -169,12 +170,40 @@ export const CompareSettings = z.object({
   samples: z.enum(['exact', 'rollup']).optional(),
 });
 
+/** One endpoint's change for one head: the verdict of that name's own comparison, and the figure that says it. */
+export const EndpointHeadChange = z.object({
+  verdict: ChangeVerdict,
+  /** The largest significant change in the verdict's direction (p99 first, then p50, then QPS); null without one. */
+  change: z.object({ metric: CompareMetric, level: Level, change: z.number().nullable(), ci_low: z.number().nullable(), ci_high: z.number().nullable() }).nullable(),
+  /** `checkout: faster (−18% p99 at 64)`. */
+  sentence: z.string(),
+});
+export type EndpointHeadChange = z.infer<typeof EndpointHeadChange>;
+
+/**
+ * Per endpoint, without `name=`, when every compared run carries request names: each name all of
+ * them have (the busiest first, at most `MAX_COMPARED_NAMES`), compared on its own curve and samples.
+ */
+export const EndpointChanges = z.object({
+  names: z.array(z.object({ name: z.string(), requests: z.number().int().nonnegative(), heads: z.array(EndpointHeadChange) })),
+  /** Names every run has beyond the ones compared. */
+  omitted: z.number().int().nonnegative(),
+});
+export type EndpointChanges = z.infer<typeof EndpointChanges>;
+
+/** The most names compared one by one in a comparison's per-endpoint summary: each is a bootstrap per head. */
+export const MAX_COMPARED_NAMES = 20;
+
 export const CompareResponse = z.object({
   /** The base group's first run; `base_runs` has them all. */
   base: Run,
   base_runs: z.array(Run).min(1),
   heads: z.array(HeadComparison),
   settings: CompareSettings,
+  /** With `name=`: the request name whose curves were compared (absent for whole runs). */
+  name: z.string().optional(),
+  /** Without `name=`, when every run carries names: each shared name's verdict (absent otherwise). */
+  endpoints: EndpointChanges.optional(),
 });
 export type CompareResponse = z.infer<typeof CompareResponse>;
 
@@ -255,5 +284,9 @@ export const CompareQuery = z.object({
   noise_asof: z.coerce.number().int().positive().max(4_102_444_800_000).optional(),
   /** Capacity at these SLOs for base and each head (`p99<=50ms,errors<=1%`, or the parameter repeated); a bad clause is a 400 naming it. */
   slo: SloParam.optional(),
+  /** One request name's curves compared instead of the whole runs' (every compared run must carry it). */
+  name: EventName.refine((v) => v !== '', 'must not be empty: leave name= out for the whole runs')
+    .optional()
+    .meta({ description: "Compare one request name's curves (an entry of each run's `names`) instead of the whole runs'" }),
 });
 export type CompareQuery = z.infer<typeof CompareQuery>;

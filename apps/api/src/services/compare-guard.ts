@@ -23,7 +23,7 @@ const RETRY_AFTER_S = 5;
 /** The same comparison however the query spelled it (case of ids, spaces, `min_effect=0.050`). */
 export function compareKey(q: ResolvedCompare): string {
   const group = (ids: string[]) => ids.map((id) => id.toLowerCase()).join(',');
-  return [`b=${group(q.base)}`, ...q.head.map((h) => `h=${group(h)}`), `e=${q.min_effect}`, ...(q.noise_asof === undefined ? [] : [`a=${q.noise_asof}`]), ...(q.slo && q.slo.length > 0 ? [`s=${formatSlos(q.slo)}`] : [])].join('&');
+  return [`b=${group(q.base)}`, ...q.head.map((h) => `h=${group(h)}`), `e=${q.min_effect}`, ...(q.noise_asof === undefined ? [] : [`a=${q.noise_asof}`]), ...(q.slo && q.slo.length > 0 ? [`s=${formatSlos(q.slo)}`] : []), ...(q.name === undefined ? [] : [`n=${encodeURIComponent(q.name)}`])].join('&');
 }
 
 /**

@@ -11,6 +11,8 @@ export interface ResolvedCompare {
   noise_asof?: number | undefined;
   /** Capacity at these SLOs for base and each head (`slo=`); none when absent. */
   slo?: SloClause[] | undefined;
+  /** One request name's curves compared instead of the whole runs' (`name=`). */
+  name?: string | undefined;
 }
 
 /**
@@ -27,5 +29,5 @@ async function resolveSide(db: Db, ref: RunGroupRef, field: string): Promise<str
 
 export async function resolveCompareQuery(db: Db, query: CompareQuery): Promise<ResolvedCompare> {
   const [base, ...head] = await Promise.all([resolveSide(db, query.base, 'base'), ...query.head.map((h, i) => resolveSide(db, h, query.head.length > 1 ? `head[${i}]` : 'head'))]);
-  return { base: base!, head, min_effect: query.min_effect, noise_asof: query.noise_asof, slo: query.slo };
+  return { base: base!, head, min_effect: query.min_effect, noise_asof: query.noise_asof, slo: query.slo, ...(query.name === undefined ? {} : { name: query.name }) };
 }

@@ -1,11 +1,12 @@
 import { capacityUnderSlos, compareCapacity } from '@kneeboard/analysis';
-import { compareCost, compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, levelFlags, pooledCapacity, seedFrom, type LevelSamples, type RunGroup, type RunSamples } from '@kneeboard/analysis/compare';
+import { compareCost, compareGroups, DEFAULT_CONFIDENCE, endpointHeadChange, DEFAULT_RESAMPLES, levelFlags, pooledCapacity, seedFrom, type LevelSamples, type RunGroup, type RunSamples } from '@kneeboard/analysis/compare';
 import { createHash } from 'node:crypto';
-import { cacheOf, queryComparisonSamples, type Db } from '@kneeboard/clickhouse';
-import type { Capacity, CapacityChange, CompareResponse, HeadComparison, PercentileSource, Run, RunCost, RunDetail, SloClause } from '@kneeboard/contracts';
+import { cacheOf, queryComparisonSamples, queryCurve, type Db } from '@kneeboard/clickhouse';
+import { MAX_COMPARED_NAMES, type Capacity, type CapacityChange, type CompareResponse, type EndpointChanges, type HeadComparison, type PercentileSource, type Run, type RunCost, type RunDetail, type SloClause } from '@kneeboard/contracts';
+import { notFound } from '../errors.ts';
 import type { CompareFn } from './compare-pool.ts';
 import type { ResolvedCompare } from './compare-refs.ts';
-import { requireRunDetail } from './run-detail.ts';
+import { composeRunDetail, requireRunDetail } from './run-detail.ts';
 import { loadRunCost } from './run-cost.ts';
 import { newerBasis, serviceRunToRunNoise, type NoiseHistory } from './run-to-run-history.ts';
 
@@ -32,8 +33,30 @@ function labelFor(runs: Run[], all: Run[][]): string {
   return clash ? `${first.release} (${first.name || first.id.slice(0, 8)})${repeats}` : `${first.release}${repeats}`;
 }
 
-async function samplesOf(db: Db, detail: RunDetail, label: string, sources: Map<string, PercentileSource>): Promise<RunSamples> {
-  const { samples, source } = await queryComparisonSamples(db, detail.run.id, detail.percentiles ?? 'rollup');
+/**
+ * What one side's run is compared on: the whole run's detail, or with `name`, that request name's
+ * curve (its own knee) read over the same steps. Levels where the agent was the limit are the whole
+ * run's flags either way: a generator that could not hold the load held none of its names.
+ */
+interface Compared {
+  detail: RunDetail;
+  flags: Map<number, string>;
+  name?: string;
+}
+
+const wholeRun = (d: RunDetail): Compared => ({ detail: d, flags: levelFlags(d.curve, d.analysis.littles_law, d.run.parameter) });
+
+/** A run's side of one name's comparison; 404 naming `name` when the run's events do not carry it. */
+async function namedSide(db: Db, total: RunDetail, name: string, field: string): Promise<Compared> {
+  if (!(total.names ?? []).some((n) => n.name === name)) throw notFound(`request name ${JSON.stringify(name)} in ${field} run ${total.run.id}`, 'name');
+  const { curve, percentiles } = await queryCurve(db, total.run.id, total.percentiles ?? 'auto', name);
+  const detail = { ...composeRunDetail(total.run, total.steps, curve, percentiles), name };
+  return { detail, flags: wholeRun(total).flags, name };
+}
+
+async function samplesOf(db: Db, side: Compared, label: string, sources: Map<string, PercentileSource>): Promise<RunSamples> {
+  const { detail } = side;
+  const { samples, source } = await queryComparisonSamples(db, detail.run.id, detail.percentiles ?? 'rollup', side.name);
   sources.set(detail.run.id, source);
   return {
     label,
@@ -42,13 +65,13 @@ async function samplesOf(db: Db, detail: RunDetail, label: string, sources: Map<
     knee: detail.analysis.knee?.level ?? null,
     knee_bracket: detail.analysis.knee?.bracket ?? null,
     samples,
-    flags: levelFlags(detail.curve, detail.analysis.littles_law, detail.run.parameter),
+    flags: side.flags,
   };
 }
 
-async function groupOf(db: Db, details: RunDetail[], label: string, sources: Map<string, PercentileSource>): Promise<RunGroup> {
+async function groupOf(db: Db, sides: Compared[], label: string, sources: Map<string, PercentileSource>): Promise<RunGroup> {
   const runs: RunSamples[] = [];
-  for (const d of details) runs.push(await samplesOf(db, d, label, sources));
+  for (const d of sides) runs.push(await samplesOf(db, d, label, sources));
   return { label, runs };
 }
 
@@ -64,8 +87,15 @@ export async function buildComparison(
   // The bootstrap; the API runs it in worker threads (compare-pool.ts) so it cannot stall other requests.
   compare: CompareFn = async (base, head, options) => compareGroups(base, head, options),
 ): Promise<{ report: CompareResponse; details: RunDetail[] }> {
-  const baseDetails = await Promise.all(query.base.map((id) => requireRunDetail(db, id, 'base')));
-  const headDetails = await Promise.all(query.head.map((group) => Promise.all(group.map((id) => requireRunDetail(db, id, 'head')))));
+  const baseTotals = await Promise.all(query.base.map((id) => requireRunDetail(db, id, 'base')));
+  const headTotals = await Promise.all(query.head.map((group) => Promise.all(group.map((id) => requireRunDetail(db, id, 'head')))));
+  // With `name=`, every side is that name's curve (a run without it: 404 naming `name`).
+  const { name } = query;
+  const side = (d: RunDetail, field: string) => (name === undefined ? Promise.resolve(wholeRun(d)) : namedSide(db, d, name, field));
+  const baseSides = await Promise.all(baseTotals.map((d) => side(d, 'base')));
+  const headSides = await Promise.all(headTotals.map((g) => Promise.all(g.map((d) => side(d, 'head')))));
+  const baseDetails = baseSides.map((s) => s.detail);
+  const headDetails = headSides.map((g) => g.map((s) => s.detail));
   const anySingle = [baseDetails, ...headDetails].some((g) => g.length === 1);
   // A single-run side borrows the service's run-to-run noise: the basis the query pinned
   // (noise_asof), else the newest. A newer basis than a pinned one is only offered (`noise.newer`).
@@ -84,7 +114,7 @@ export async function buildComparison(
     .update(JSON.stringify([{ ...query, noise_asof: undefined }, details.map((d) => [d.run, d.steps, d.curve, d.percentiles, costs.get(d.run.id)]), history]))
     .digest('hex');
   const cache = cacheOf<CompareResponse>(db, 'comparison', 64);
-  const report = cache.get('report', key) ?? (await computeReport(db, query, baseDetails, headDetails, history, compare, costs));
+  const report = cache.get('report', key) ?? (await computeReport(db, query, baseSides, headSides, history, compare, costs));
   cache.set('report', key, report);
   return { report: newer ? { ...report, heads: report.heads.map((h) => ({ ...h, noise: { ...h.noise, newer } })) } : report, details };
 }
@@ -92,40 +122,83 @@ export async function buildComparison(
 async function computeReport(
   db: Db,
   query: ResolvedCompare,
-  baseDetails: RunDetail[],
-  headDetails: RunDetail[][],
+  baseSides: Compared[],
+  headSides: Compared[][],
   history: NoiseHistory | null,
   compare: CompareFn,
   costs: ReadonlyMap<string, RunCost>,
 ): Promise<CompareResponse> {
+  const baseDetails = baseSides.map((s) => s.detail);
+  const headDetails = headSides.map((g) => g.map((s) => s.detail));
   const allGroups = [baseDetails, ...headDetails].map((g) => g.map((d) => d.run));
+  const labels = allGroups.map((g) => labelFor(g, allGroups));
   const sources = new Map<string, PercentileSource>();
-  const base = await groupOf(db, baseDetails, labelFor(allGroups[0] as Run[], allGroups), sources);
+  const base = await groupOf(db, baseSides, labels[0] as string, sources);
   const parameter = baseDetails[0]!.run.parameter;
   const slos = query.slo && query.slo.length > 0 ? query.slo : null;
   const baseCapacity = slos ? sideCapacity(base, slos, parameter, sources) : null;
   const costsOf = (details: RunDetail[]) => details.map((d) => costs.get(d.run.id) as RunCost);
   const heads: HeadComparison[] = [];
+  const options = (base: RunGroup, head: RunGroup) => ({
+    minEffect: query.min_effect,
+    seed: seedOf(...[...base.runs, ...head.runs].map((r) => r.samples)),
+    parameter,
+    runToRun: history?.noise ?? null,
+    history: history && history.asof !== null ? { runs: history.runs, asof: history.asof } : null,
+  });
   for (const [i, details] of headDetails.entries()) {
-    const head = await groupOf(db, details, labelFor(allGroups[i + 1] as Run[], allGroups), sources);
-    const seed = seedOf(...[...base.runs, ...head.runs].map((r) => r.samples));
-    const result = await compare(base, head, {
-      minEffect: query.min_effect,
-      seed,
-      parameter: baseDetails[0]!.run.parameter,
-      runToRun: history?.noise ?? null,
-      history: history && history.asof !== null ? { runs: history.runs, asof: history.asof } : null,
-    });
+    const head = await groupOf(db, headSides[i] as Compared[], labels[i + 1] as string, sources);
+    const result = await compare(base, head, options(base, head));
     const capacity: CapacityChange | null = slos && baseCapacity ? capacityChange(baseCapacity, sideCapacity(head, slos, parameter, sources), head.label) : null;
-    const cost = compareCost(costsOf(baseDetails), costsOf(details), result.levels, parameter);
+    // What the server spent is the whole run's: set against one name's throughput it would mislead.
+    const cost = query.name === undefined ? compareCost(costsOf(baseDetails), costsOf(details), result.levels, parameter) : null;
     heads.push({ run: details[0]!.run, runs: details.map((d) => d.run), ...result, ...(capacity ? { capacity } : {}), ...(cost ? { cost } : {}) });
   }
+  const endpoints = query.name === undefined ? await endpointChanges(db, baseDetails, headDetails, labels, (b, h) => compare(b, h, options(b, h))) : null;
   return {
     base: baseDetails[0]!.run,
     base_runs: baseDetails.map((d) => d.run),
     heads,
     settings: { confidence: DEFAULT_CONFIDENCE, min_effect: query.min_effect, resamples: DEFAULT_RESAMPLES, samples: [...sources.values()].includes('rollup') ? 'rollup' : 'exact' },
+    ...(query.name === undefined ? {} : { name: query.name }),
+    ...(endpoints ? { endpoints } : {}),
   };
+}
+
+/**
+ * Per endpoint, when every compared run carries request names: each name all of them have, the
+ * busiest (by requests over all the runs) first and at most MAX_COMPARED_NAMES, compared exactly
+ * as `name=` compares it — so the summary's verdict is the one that link shows. The cost is one
+ * curve and one sample read per run and name, and one bootstrap per head and name: bounded by the cap.
+ */
+async function endpointChanges(
+  db: Db,
+  baseDetails: RunDetail[],
+  headDetails: RunDetail[][],
+  labels: string[],
+  compare: (base: RunGroup, head: RunGroup) => ReturnType<CompareFn>,
+): Promise<EndpointChanges | null> {
+  const all = [...baseDetails, ...headDetails.flat()];
+  if (all.some((d) => !d.names || d.names.length === 0)) return null;
+  const requests = new Map<string, number>();
+  for (const d of all) for (const n of d.names ?? []) requests.set(n.name, (requests.get(n.name) ?? 0) + n.requests);
+  const shared = [...requests.entries()].filter(([name]) => all.every((d) => d.names?.some((n) => n.name === name)));
+  // Busiest first; ties by name, so the same runs always compare the same names in the same order.
+  shared.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const compared = shared.slice(0, MAX_COMPARED_NAMES);
+  const sources = new Map<string, PercentileSource>();
+  const names: EndpointChanges['names'] = [];
+  for (const [name, total] of compared) {
+    const group = async (details: RunDetail[], label: string) => groupOf(db, await Promise.all(details.map((d) => namedSide(db, d, name, 'compared'))), label, sources);
+    const base = await group(baseDetails, labels[0] as string);
+    const heads = [];
+    for (const [i, details] of headDetails.entries()) {
+      const result = await compare(base, await group(details, labels[i + 1] as string));
+      heads.push(endpointHeadChange(name, result.overall.verdict, result.levels));
+    }
+    names.push({ name, requests: total, heads });
+  }
+  return { names, omitted: shared.length - compared.length };
 }
 
 interface SideCapacity {

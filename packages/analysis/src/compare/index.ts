@@ -10,3 +10,4 @@ export { createSampler, seedFrom, type Sampler } from './sampler.ts';
 export { compareMarkdown } from './markdown.ts';
 export { compareCost, COST_CHANGE_CONFIDENCE } from './cost-compare.ts';
 export { pooledCapacity, type CapacityRun } from '../capacity-compare.ts';
+export { endpointHeadChange } from './endpoint-change.ts';

@@ -33,14 +33,14 @@ const SampleRow = z.object({
  * fixed-seed sample of latencies per level. Arithmetic is in Float64 and clamped, so no stored value
  * (a timestamp far in the future, say) can make the query fail or the bucket array explode.
  */
-export async function queryLevelSamples(db: Db, runId: string, maxLatencies = 20_000): Promise<LevelSampleRows[]> {
+export async function queryLevelSamples(db: Db, runId: string, maxLatencies = 20_000, name?: string): Promise<LevelSampleRows[]> {
   const result = await db.client.query({
     query: `
       WITH windowed AS (
         SELECT r.level AS level, r.latency_ms AS latency_ms, ${OK} AS ok,
                toFloat64(r.ts_ms) - toFloat64(s.measure_from_ms) AS offset_ms,
                s.measure_from_ms AS measure_from, s.ended_at_ms AS ended_at, r.ts_ms AS ts
-        ${WINDOWED_REQUESTS}
+        ${WINDOWED_REQUESTS}${name === undefined ? '' : '\n          AND r.name = {name:String}'}
       ),
       spans AS (
         SELECT level,
@@ -60,7 +60,7 @@ export async function queryLevelSamples(db: Db, runId: string, maxLatencies = 20
       FROM spans AS sp LEFT JOIN per_bucket AS p ON p.level = sp.level
       GROUP BY sp.level, sp.window_ms, sp.bucket_ms
       ORDER BY sp.level`,
-    query_params: { run_ids: [runId], max_latencies: maxLatencies, max_window_ms: MAX_WINDOW_MS },
+    query_params: { run_ids: [runId], max_latencies: maxLatencies, max_window_ms: MAX_WINDOW_MS, ...(name === undefined ? {} : { name }) },
     format: 'JSONEachRow',
   });
   return z
@@ -77,9 +77,12 @@ export async function queryLevelSamples(db: Db, runId: string, maxLatencies = 20
  * A comparison's samples from where the run's curve came from: the rollup for a curve answered by
  * the rollup (large runs; see samples-rollup.ts), raw rows otherwise or where the rollup cannot
  * stand in. Says which it used: `rollup` latencies are approximate (within 0.5%), `exact` ones are
- * a random sample of the stored values.
+ * a random sample of the stored values. With `name`, that request name's rows only.
  */
-export async function queryComparisonSamples(db: Db, runId: string, curveSource: PercentileSource): Promise<{ samples: LevelSampleRows[]; source: PercentileSource }> {
+export async function queryComparisonSamples(db: Db, runId: string, curveSource: PercentileSource, name?: string): Promise<{ samples: LevelSampleRows[]; source: PercentileSource }> {
+  // One request name's samples come from its raw rows (its window, its successes): the rollup's
+  // sample states are kept for the whole run only.
+  if (name !== undefined) return { samples: await queryLevelSamples(db, runId, undefined, name), source: 'exact' };
   const rolled = curveSource === 'rollup' ? await queryRollupLevelSamples(db, runId) : null;
   return rolled ? { samples: rolled, source: 'rollup' } : { samples: await queryLevelSamples(db, runId), source: 'exact' };
 }

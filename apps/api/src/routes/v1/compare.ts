@@ -31,6 +31,8 @@ export const compareRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { com
       if (asof !== undefined) pairs.push(['noise_asof', String(asof)]);
       // …and the SLOs its capacity line was judged under.
       if (req.query.slo && req.query.slo.length > 0) pairs.push(['slo', formatSlos(req.query.slo)]);
+      // …and the one endpoint it compared.
+      if (req.query.name !== undefined) pairs.push(['name', req.query.name]);
       const qs = new URLSearchParams(pairs).toString();
       const web = req.query.web?.replace(/\/+$/, '');
       const links = web ? { view: markdownLinkTarget(`${web}${req.query.view ?? `/compare?${qs}`}`) ?? undefined, svg: markdownLinkTarget(`${web}${endpointPath(ENDPOINTS.compareSvg, {})}?${qs}`) ?? undefined } : {};
