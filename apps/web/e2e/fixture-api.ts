@@ -2,6 +2,7 @@
  * A stand-in for the Kneeboard API on loopback, serving the contract's shapes from fixture data:
  *   GET /api/v1/runs?service=&release=&limit=   ListRunsResponse, newest first
  *   GET /api/v1/runs/{id}                       RunDetail (with `analysis`), 404 ApiError for unknown ids
+ *   GET /api/v1/runs/{id}?name=X                that request name's curve (a `named` run, fixture-names.ts), else 404 naming `name`
  *   GET /api/v1/runs/{id}/analysis              RunAnalysis
  *   GET /api/v1/runs/{id}/levels/{level}        LevelDetail made from rows consistent with the curve (fixture-level-detail.ts)
  *   GET /api/v1/runs/{id}/timeline              RunTimeline from the steps and curve (fixture-timeline.ts)
@@ -21,6 +22,7 @@ import { timelineFor } from './fixture-timeline.ts';
 import { releaseRuns } from './fixture-releases.ts';
 import { repeatRuns } from './fixture-repeats.ts';
 import { createReviewRoutes, type ReviewRoutesStats } from './fixture-review-routes.ts';
+import { namedDetail, namedRun } from './fixture-names.ts';
 
 export interface FixtureApiOptions {
   /**
@@ -43,6 +45,8 @@ export interface FixtureApiOptions {
   liveRun?: (tick: number, createdAt: number, stepMs: number) => RunDetail;
   /** A run's cost, for runs that read server metrics (fixture-cost.ts); null or unset: the run read none. */
   costs?: (detail: RunDetail) => RunCost | null;
+  /** Also serve a run whose requests carry three names, answering `?name=` (fixture-names.ts; default false). */
+  named?: boolean;
 }
 
 export interface FixtureStats {
@@ -95,7 +99,8 @@ function notFound(res: http.ServerResponse, message: string): void {
 export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<FixtureApi> {
   const now = Date.now();
   const given = options.runs ?? [...staticRuns(now), ...(options.releases ? releaseRuns(now) : []), ...(options.repeats ? repeatRuns(now) : [])].sort((a, b) => b.run.created_at - a.run.created_at);
-  const runs = [...given];
+  const named = options.named ? [namedRun(now)] : [];
+  const runs = named.length === 0 ? [...given] : [...given, ...named.map((n) => n.detail)].sort((a, b) => b.run.created_at - a.run.created_at);
   const withLive = options.live ?? true;
   const stepMs = options.liveStepMs ?? 300;
   const levels = options.liveLevels ?? LIVE_LEVELS;
@@ -187,6 +192,11 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
     if (parts.length === 4) {
       stats.detailGets[id] = (stats.detailGets[id] ?? 0) + 1;
       const d = find(id);
+      const name = url.searchParams.get('name');
+      if (d && name !== null) {
+        const n = namedDetail(d, name, named);
+        return n ? sendJson(res, 200, n) : sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `request name ${JSON.stringify(name)} in this run not found`, field: 'name' });
+      }
       return d ? sendJson(res, 200, d) : notFound(res, `no run ${id}`);
     }
     if (parts.length === 5 && parts[4] === 'live') return stream(req, res, id);

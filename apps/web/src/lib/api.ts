@@ -93,9 +93,9 @@ export async function listReleaseRunIds(service: string, release: string): Promi
   return (res?.runs ?? []).map((r) => r.id);
 }
 
-/** The run's detail, or null when the API says 404. */
-export async function getRun(id: string): Promise<RunDetail | null> {
-  return getParsed(ENDPOINTS.getRun, { params: { id } }, true);
+/** The run's detail (with `name`: that request name's curve), or null when the API says 404 (no such run, or no such name in it). */
+export async function getRun(id: string, name?: string): Promise<RunDetail | null> {
+  return getParsed(ENDPOINTS.getRun, { params: { id }, query: name === undefined ? {} : { name } }, true);
 }
 
 /** Inside one level of a run, for a link that opens its panel (`?level=8`); null on 404. */

@@ -87,7 +87,7 @@ export function prepareRunView(detail: RunDetail, settings: RunSettings, edits: 
     fullCurve,
     curve,
     sweptLevels,
-    path: runViewPath({ id: run.id, ...settings }),
+    path: runViewPath({ id: run.id, ...settings, ...(detail.name === undefined ? {} : { name: detail.name }) }),
     xScale,
     xDomain,
     xLabel: levelAxisLabel(run.parameter, run.load_model),

@@ -181,3 +181,15 @@ describe('slo= on the run page', () => {
     expect(runViewPath(parseRunView(BASE, params('/?slo=p98<=50ms')))).toBe(`/runs/${BASE}`);
   });
 });
+
+describe('name= on the run page', () => {
+  it('keeps a request name exactly (spaces, slashes, braces) through the URL, and drops one the API would refuse', () => {
+    const s = parseRunView(BASE, params(`/?y=log&name=${encodeURIComponent(' GET /cart/{id} & more')}`));
+    expect(s.name).toBe(' GET /cart/{id} & more');
+    const path = runViewPath(s);
+    expect(path).toBe(`/runs/${BASE}?y=log&name=%20GET%20%2Fcart%2F%7Bid%7D%20%26%20more`);
+    expect(parseRunView(BASE, params(path))).toEqual(s);
+    for (const bad of ['', 'a\u0007b', 'x'.repeat(201)]) expect(parseRunView(BASE, params(`/?name=${encodeURIComponent(bad)}`)).name, JSON.stringify(bad)).toBeUndefined();
+    expect(runViewPath(parseRunView(BASE, {}))).toBe(`/runs/${BASE}`);
+  });
+});

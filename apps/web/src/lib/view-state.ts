@@ -5,6 +5,7 @@
  *
  *   /runs/{id}?metrics=p50,p99&x=log&y=log&fit=1&levels=4-64
  *   /runs/{id}?slo=p99<=50ms,errors<=1%           capacity under those SLOs (`slo=none`: none, not even the run's tag)
+ *   /runs/{id}?name=checkout                      one request name's curve (a run whose events carry names)
  *   /compare?base={id}&head={id}&head={id}&metrics=p99&y=log&levels=4-64&min_effect=0.1
  *   /compare?base={id},{id},{id}&head={id},{id}        groups of repeated runs, one per side
  *   /compare?base=release:checkout@v1.0&head=release:checkout@v1.1   every finished run of each release
@@ -19,6 +20,7 @@
  * automatic URL still shows the same view wherever it is opened.
  */
 import {
+  EventName,
   formatLevelSelection,
   formatRunGroupRef,
   MAX_COMPARED_HEADS,
@@ -62,6 +64,8 @@ export interface RunViewState extends ChartSettings {
   id: string;
   /** Absent or null: the run's `slo` tag, if any. */
   slo?: SloSetting;
+  /** One request name's curve (`name=`); absent: the whole run's. */
+  name?: string;
 }
 
 export interface CompareViewState extends ChartSettings {
@@ -141,7 +145,18 @@ export function parseSloSetting(text: string | undefined): SloSetting {
 /** The run page's state; the id comes from the path. */
 export function parseRunView(id: string, params: SearchParams): RunViewState {
   const slo = parseSloSetting(first(params.slo));
-  return { id, ...settingsFrom(params), ...(slo === null ? {} : { slo }) };
+  const name = parseNameSetting(params.name);
+  return { id, ...settingsFrom(params), ...(slo === null ? {} : { slo }), ...(name === null ? {} : { name }) };
+}
+
+/**
+ * `name=` as the API reads it (EventName, not empty; untrimmed: a name is the user's exact string);
+ * anything else is the whole run, as a bad value falls back everywhere here.
+ */
+export function parseNameSetting(value: string | string[] | undefined): string | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text === '') return null;
+  return EventName.safeParse(text).success ? text : null;
 }
 
 export type ParsedCompare = { ok: true; state: CompareViewState } | { ok: false; error: string; empty: boolean };
@@ -212,6 +227,7 @@ export function settingsPairs(s: ChartSettings): Array<[string, string]> {
 export function runViewPath(state: RunViewState): string {
   const pairs = settingsPairs(state);
   if (state.slo) pairs.push(['slo', state.slo]);
+  if (state.name) pairs.push(['name', state.name]);
   return `/runs/${encodeURIComponent(state.id)}${queryString(pairs)}`;
 }
 

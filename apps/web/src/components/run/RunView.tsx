@@ -8,7 +8,7 @@ import { activeSlo, runSloTag } from '../../lib/capacity-view.ts';
 import { prepareRunView, type RunSettings } from '../../lib/run-view.ts';
 import { prepareSearchView } from '../../lib/search-view.ts';
 import { LATENCY_SERIES, type LatencyKey } from '../../lib/series.ts';
-import { rangeSelection, type RunViewState } from '../../lib/view-state.ts';
+import { rangeSelection, runViewPath, type RunViewState } from '../../lib/view-state.ts';
 import { LevelZoomContext } from '../zoom/LevelZoom.tsx';
 import { useReplaceUrl } from '../common/useReplaceUrl.ts';
 import { LevelPanel } from '../level/LevelPanel.tsx';
@@ -17,6 +17,7 @@ import { CapacityPanel } from './CapacityPanel.tsx';
 import { SCALE_OPTIONS, Segmented } from './ChartPanel.tsx';
 import { CostPanel } from './CostPanel.tsx';
 import { CurveTable } from './CurveTable.tsx';
+import { Endpoints } from './Endpoints.tsx';
 import { LatencyPanel } from './LatencyPanel.tsx';
 import { LiveIndicator } from './LiveIndicator.tsx';
 import { RunTimelinePanel } from './RunTimeline.tsx';
@@ -46,6 +47,7 @@ export function RunView({
   level: initialLevel = null,
   levelDetail,
   readOnly = false,
+  unknownName = null,
 }: {
   initial: RunDetail;
   view: RunViewState;
@@ -54,6 +56,8 @@ export function RunView({
   levelDetail?: LevelDetail | null;
   /** A share link's reader: no labels or notes to edit, no new links to make. */
   readOnly?: boolean;
+  /** The URL's `name=` when the run carries no such request name (the whole run is shown instead). */
+  unknownName?: string | null;
 }) {
   // Every toggle starts from the URL and is written back to it. null = follow the default: the fit's
   // changes as a live run's fit firms up; the level axis is decided once from the sweep's first levels;
@@ -99,6 +103,7 @@ export function RunView({
         readOnly={readOnly}
       />
       <RunToolbar run={run} path={path} settings={settings} levels={sweptLevels} selection={settings.levels} onLevels={(levels) => change({ levels })} readOnly={readOnly} capacity={{ slo: prepared.slo?.text ?? null, line: prepared.capacity?.headline ?? null }} />
+      <Endpoints initial={initial} unknownName={unknownName} hrefFor={(name) => runViewPath({ id: run.id, ...settings, ...(name === null ? {} : { name }) })} />
       <CapacityPanel slo={prepared.slo} tag={runSloTag(run)} view={prepared.capacity} error={judged.error} onChange={(slo) => change({ slo })} />
       {detail.search ? <SearchPanel view={prepareSearchView(detail.search, run.parameter, run.status)} /> : null}
 
