@@ -32,6 +32,7 @@ import { activeSlo, runSloTag } from '../../lib/capacity-view.ts';
 import { capacityLine, costLines } from '../../lib/compare-capacity.ts';
 import { CompareSloField } from './CompareSloField.tsx';
 import { CostChanges } from './CostChanges.tsx';
+import { EndpointChanges } from './EndpointChanges.tsx';
 
 export type CompareStats = { ok: true; report: CompareResponse } | { ok: false; error: string };
 
@@ -204,6 +205,19 @@ export function CompareView({
                   const lines = costLines(h);
                   const s = groups[i + 1];
                   return lines ? <CostChanges key={h.run.id} lines={lines} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} /> : null;
+                })}
+              </div>
+            </>
+          ) : null}
+          {stats.report.endpoints && stats.report.endpoints.names.length > 0 ? (
+            <>
+              <h2 className="section-title">
+                Per endpoint <span className="muted">· each request name the runs share, compared on its own curve</span>
+              </h2>
+              <div className="endpoint-changes-list">
+                {stats.report.heads.map((h, i) => {
+                  const s = groups[i + 1];
+                  return <EndpointChanges key={h.run.id} changes={stats.report.endpoints!} head={i} headLabel={s?.label ?? h.run.release} baseLabel={base.label} colour={s?.colour ?? '#000'} />;
                 })}
               </div>
             </>
