@@ -26,7 +26,7 @@ export function Endpoints({ initial, unknownName, hrefFor }: { initial: RunDetai
           This run has no requests named “<span className="endpoint-name" title={unknownName}>{unknownName}</span>”: showing all requests.
         </p>
       ) : null}
-      {summary ? <EndpointsSummary view={summary} parameter={initial.run.parameter} current={current} hrefFor={(name) => hrefFor(name)} /> : null}
+      {summary ? <EndpointsSummary view={summary} parameter={initial.run.parameter} current={current} hrefFor={hrefFor} /> : null}
     </div>
   );
 }

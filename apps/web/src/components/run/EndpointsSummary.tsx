@@ -14,15 +14,16 @@ export function EndpointsSummary({ view, parameter, current, hrefFor }: { view: 
     <section className="panel endpoints-summary" data-testid="endpoints-summary" aria-labelledby="endpoints-title">
       <h2 id="endpoints-title">Endpoints</h2>
       <p className="endpoints-sentence">{view.summary}</p>
+      <p className="muted endpoints-note">Each endpoint’s knee on its own curve ({parameter}){at === null ? '' : `; its p99 at ${at}`}.</p>
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Each endpoint’s knee and p99">
         <table className="data" data-testid="endpoints-table">
           <thead>
             <tr>
               <th>endpoint</th>
               <th className="num">requests</th>
-              <th className="num">knee ({parameter})</th>
+              <th className="num">knee</th>
               <th className="num">
-                p99 <span className="unit">ms{at === null ? '' : ` at ${at}`}</span>
+                p99 <span className="unit">ms</span>
               </th>
             </tr>
           </thead>
