@@ -65,6 +65,20 @@ async function prometheusSpan(step: RunDetail['steps'][number]): Promise<{ fromM
   return { fromMs: lastAtOrBefore(fromMs), toMs: lastAtOrBefore(toMs) };
 }
 
+/**
+ * A busy box can hold the agent's 1 s timer back past a whole second: that second has no value and
+ * is named as a gap ("cpu: no samples between 13:24:51 and 13:24:52", seen in a clean-clone CI run),
+ * not filled with a rate across it. One such second a level is the box, not the reader; the level's
+ * figure is still the mean of the seconds read, and must still agree with /proc.
+ */
+function isLateRead(note: string): boolean {
+  const m = /^(?:cpu|mem): no samples between (\d\d):(\d\d):(\d\d) and (\d\d):(\d\d):(\d\d)$/.exec(note);
+  if (!m) return false;
+  const [h1, m1, s1, h2, m2, s2] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const span = (h2 * 3600 + m2 * 60 + s2 - (h1 * 3600 + m1 * 60 + s1) + 86_400) % 86_400;
+  return span <= 1;
+}
+
 const diffs: string[] = [];
 afterAll(() => console.log(`cores used against /proc:\n${diffs.join('\n')}`));
 
@@ -76,7 +90,8 @@ async function expectWithin5Percent(levels: readonly LevelCost[], detail: RunDet
     const { fromMs, toMs } = source === 'prometheus' ? await prometheusSpan(step) : measuredSpan(step);
     const reference = proc.coresBetween(fromMs, toMs);
     expect(l.source).toBe(source);
-    expect(l.notes.filter((n) => !allowedNote?.test(n))).toEqual([]);
+    expect(l.notes.filter((n) => !allowedNote?.test(n) && !isLateRead(n))).toEqual([]);
+    expect(l.notes.filter(isLateRead).length, l.notes.join('; ')).toBeLessThanOrEqual(1);
     expect(l.seconds).toBeGreaterThanOrEqual(4);
     // The target burnt real CPU (8 ms a request), so the comparison is of something.
     expect(reference).toBeGreaterThan(0.05);
