@@ -1,10 +1,9 @@
 'use client';
 
-import { SLO_HINT } from '@kneeboard/contracts';
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { readSloField, type ActiveSlo, type CapacityView } from '../../lib/capacity-view.ts';
+import type { ActiveSlo, CapacityView } from '../../lib/capacity-view.ts';
 import './capacity.css';
 import type { SloSetting } from '../../lib/view-state.ts';
+import { SloForm } from './SloForm.tsx';
 
 /**
  * Capacity under an SLO: the SLOs typed here (checked by the contracts' parser as they are
@@ -26,65 +25,25 @@ export function CapacityPanel({
   error: string | null;
   onChange: (setting: SloSetting) => void;
 }) {
-  const inputId = useId();
-  const errorId = useId();
-  const [text, setText] = useState(slo?.text ?? '');
-  const [invalid, setInvalid] = useState<string | null>(null);
-  // The SLOs can change from elsewhere (the run's tag arriving, a reset): the field follows.
-  useEffect(() => {
-    setText(slo?.text ?? '');
-    setInvalid(null);
-  }, [slo?.text]);
-
-  const apply = (event: FormEvent) => {
-    event.preventDefault();
-    const read = readSloField(text, tag);
-    if (!read.ok) {
-      setInvalid(read.error);
-      return;
-    }
-    setInvalid(null);
-    setText(read.canonical);
-    onChange(read.setting);
-  };
-
   return (
     <section className="panel capacity-panel" data-testid="capacity" aria-label="Capacity under an SLO">
-      <form className="slo-form" onSubmit={apply} noValidate>
-        <label htmlFor={inputId}>SLO</label>
-        <input
-          id={inputId}
-          type="text"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          placeholder="p99<=50ms, errors<=1%"
-          spellCheck={false}
-          autoComplete="off"
-          aria-invalid={invalid !== null}
-          aria-describedby={invalid !== null ? errorId : undefined}
-          title={SLO_HINT}
-          data-testid="slo-input"
-        />
-        <button type="submit" className="small-button" data-testid="slo-apply">
-          Apply
-        </button>
-        {slo === null ? (
-          <span className="muted small" data-testid="capacity-none">
-            the highest load that meets them
-          </span>
-        ) : null}
-        {slo?.source === 'tag' ? <span className="muted small">the run’s own SLO (<code>--slo</code>)</span> : null}
-        {slo?.source === 'url' && tag !== null ? (
-          <button type="button" className="link-button small" onClick={() => onChange(null)} data-testid="slo-reset">
-            back to the run’s SLO ({tag})
-          </button>
-        ) : null}
-      </form>
-      {invalid !== null ? (
-        <p className="slo-error" id={errorId} role="alert" data-testid="slo-error">
-          {invalid}
-        </p>
-      ) : null}
+      <SloForm
+        slo={slo}
+        tag={tag}
+        onChange={onChange}
+        resetLabel="back to the run’s SLO"
+        status={
+          slo === null ? (
+            <span className="muted small" data-testid="capacity-none">
+              the highest load that meets them
+            </span>
+          ) : slo.source === 'tag' ? (
+            <span className="muted small">
+              the run’s own SLO (<code>--slo</code>)
+            </span>
+          ) : null
+        }
+      />
       {/* One row until there are SLOs, so the charts stay on the first screen. */}
       {slo === null ? null : error !== null ? (
         <p className="slo-error" role="alert">
