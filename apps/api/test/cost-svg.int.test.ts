@@ -1,6 +1,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, RunCost } from '@kneeboard/contracts';
+import { ApiError, NO_SERVER_METRICS, RunCost } from '@kneeboard/contracts';
+import { escapeXml } from '@kneeboard/svg-charts';
 import { pngSize } from '../testing/png-size.ts';
 import { batchOf, createRun, postJson, startTestApi, type TestApi } from './helpers.ts';
 
@@ -117,7 +118,7 @@ describe('cost.svg and cost.png', () => {
     expect(res.status).toBe(200);
     const svg = await res.text();
     drawable(svg);
-    expect(svg).toContain('data-empty="true">No server metrics in this run: sweep with --metrics-url, --target-pid or --cgroup to see what each level costs</text>');
+    expect(svg).toContain(`data-empty="true">${escapeXml(NO_SERVER_METRICS)}</text>`);
     expect(svg).not.toContain('class="series"');
   });
 });

@@ -1,4 +1,4 @@
-import { CPU_METRIC, formatBytes, formatCoresUsed, formatLevel, formatPercent, formatQps, formatSignificant, MEMORY_METRIC, type CurvePoint, type LevelCost, type RunCost, type ServerMetricSource, type StepWindow } from '@kneeboard/contracts';
+import { CPU_METRIC, NO_SERVER_METRICS, formatBytes, formatCoresUsed, formatLevel, formatPercent, formatQps, formatSignificant, MEMORY_METRIC, type CurvePoint, type LevelCost, type RunCost, type ServerMetricSource, type StepWindow } from '@kneeboard/contracts';
 import { scalingSentence } from './cost-scaling.ts';
 import { escapeMarkdownText } from './markdown-text.ts';
 
@@ -96,7 +96,7 @@ export function costVerdict(levels: readonly LevelCost[], knee: number | null, p
 
 /** The cost per level as a Markdown table (for a review or a pull request), the verdict and the scaling sentence above it; every figure through contracts' figures. */
 export function costMarkdown(cost: Omit<RunCost, 'scaling'> & { scaling?: string | null }, parameter: string): string {
-  if (cost.levels.length === 0) return 'No server metrics in this run (sweep with `--metrics-url`, `--target-pid` or `--cgroup`).\n';
+  if (cost.levels.length === 0) return `${NO_SERVER_METRICS}.\n`;
   const lines = [
     ...(cost.verdict ? [`**${escapeMarkdownText(cost.verdict)}**`, ''] : []),
     ...(cost.scaling ? [escapeMarkdownText(cost.scaling), ''] : []),

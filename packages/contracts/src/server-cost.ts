@@ -26,6 +26,9 @@ export const MEMORY_METRIC = 'mem';
 export const MAX_SERVER_METRIC_POINTS = 3_000;
 /** Distinct metrics in one post. */
 export const MAX_SERVER_METRICS = 16;
+
+/** What a run without server metrics says wherever its cost would be (page, embed, Markdown): the ways to read them. */
+export const NO_SERVER_METRICS = 'No server metrics in this run: sweep with --metrics-url (the target’s /metrics), --prometheus, --target-pid or --cgroup to see what each level costs';
 /** Epoch seconds between 2000-01-01 and 2100-01-01, like IngestEpochMs. */
 const EpochSecond = z.number().int('must be a whole epoch second').min(946_684_800, 'must be an epoch second after 2000-01-01').max(4_102_444_800, 'must be an epoch second before 2100-01-01');
 

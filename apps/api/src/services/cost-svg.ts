@@ -1,8 +1,5 @@
 import { renderCostSvg } from '@kneeboard/svg-charts';
-import { levelSelectionContains, type LevelSelection, type RunCost, type RunDetail } from '@kneeboard/contracts';
-
-/** What an embed of a run with no server metrics says, in place of a blank chart. */
-export const NO_SERVER_METRICS = 'No server metrics in this run: sweep with --metrics-url, --target-pid or --cgroup to see what each level costs';
+import { levelSelectionContains, NO_SERVER_METRICS, type LevelSelection, type RunCost, type RunDetail } from '@kneeboard/contracts';
 
 /** The run page's "What it costs" chart for embeds: the run's title, the verdict and the scaling sentence above, the knee marked. */
 export function runCostSvg(detail: Pick<RunDetail, 'run' | 'analysis'>, cost: RunCost, view: { levels?: LevelSelection } = {}): string {

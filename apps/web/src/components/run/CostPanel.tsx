@@ -1,7 +1,7 @@
 'use client';
 
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
-import type { RunCost } from '@kneeboard/contracts';
+import { NO_SERVER_METRICS, type RunCost } from '@kneeboard/contracts';
 import { COST_COLOURS } from '@kneeboard/svg-charts';
 import { formatBytes, formatCoresUsed, formatLevel, formatPercent, formatQps, formatSignificant } from '@kneeboard/contracts/figures';
 import { ChartPanel } from './ChartPanel.tsx';
@@ -28,7 +28,7 @@ export function CostPanel({ cost, error, parameter }: { cost: RunCost | null; er
     (cost === null
       ? 'Reading what the server spent…'
       : cost.levels.length === 0
-        ? 'No server metrics in this run: sweep with --metrics-url (the target’s Prometheus /metrics), --target-pid or --cgroup to see what each level costs.'
+        ? `${NO_SERVER_METRICS}.`
         : null);
 
   return (
