@@ -24,3 +24,4 @@ export { compareCapacity, isCapacityDrop, CAPACITY_CHANGE_CONFIDENCE } from './c
 export * from './history/index.ts';
 export { runCost, levelCost, costVerdict, costMarkdown, CPU_SATURATED_SHARE, type StepMetrics, type CostInput } from './cost.ts';
 export { costRatio, formatRatio, scalingSentence, type CostPoint, type CostRatio } from './cost-scaling.ts';
+export { prng } from './prng.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planCapacitySearch, searchObservation, SEARCH_DEFAULTS, type SearchObservation, type SearchOptions } from '../src/index.ts';
+import { planCapacitySearch, prng, searchObservation, SEARCH_DEFAULTS, type SearchObservation, type SearchOptions } from '../src/index.ts';
 
 /** Runs the planner against a fake measurement until it answers; returns the answer and every level it ran. */
 function search(measure: (level: number, run: number) => SearchObservation, options: SearchOptions) {
@@ -182,18 +182,6 @@ describe('planCapacitySearch', () => {
   });
 });
 
-/** A small seeded generator (mulberry32), so a failing case can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('planCapacitySearch with levels that are unclear or generator-limited (synthetic outcomes)', () => {
   // Open loop, 3 s levels: below 500 requests a level has no p99 (unclear); the agent cannot send
   // more than `agentCeiling` req/s (skipped); the service breaks p99 above `capacity` req/s.
@@ -263,7 +251,7 @@ describe('planCapacitySearch with levels that are unclear or generator-limited (
 
   it.each([1, 2])('over 300 random services and agents, never more than maxOver=%i runs at or past the first break, never below the start unless it broke', (maxOver) => {
     for (let seed = 1; seed <= 300; seed++) {
-      const random = seeded(seed * 7 + maxOver);
+      const random = prng(seed * 7 + maxOver);
       const capacity = 2 + random() * 200;
       const agentCeiling = random() < 0.3 ? 2 + random() * 300 : Number.POSITIVE_INFINITY;
       const unclearShare = random() * 0.5;

@@ -1,7 +1,9 @@
+import { prng } from '@kneeboard/analysis';
+
 /**
  * Picks request indices by weight in O(1) per pick (Vose's alias method): one table built once per
  * mix, then one random number and one comparison per request. The generator is seeded
- * (mulberry32), so a step's sequence of picks is reproducible from its seed.
+ * (mulberry32, analysis' prng), so a step's sequence of picks is reproducible from its seed.
  */
 export interface WeightedPick {
   (): number;
@@ -12,7 +14,7 @@ export function weightedPick(weights: readonly number[], seed: number): Weighted
   if (n === 0) throw new Error('a mix needs at least one request');
   if (n === 1) return () => 0;
   const { prob, alias } = aliasTable(weights);
-  const random = mulberry32(seed);
+  const random = prng(seed);
   return () => {
     const u = random() * n;
     const i = Math.floor(u);
@@ -44,16 +46,4 @@ export function aliasTable(weights: readonly number[]): { prob: Float64Array; al
     alias[i] = i;
   }
   return { prob, alias };
-}
-
-/** A small, fast 32-bit PRNG with a good spread: uniform in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
