@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PercentilesQuery } from './curve.ts';
+import { PercentileSource, PercentilesQuery } from './curve.ts';
 import { EventName } from './events.ts';
 
 /** A run's curve, or with `name=` one request name's (the endpoints the run's events name). */
@@ -45,3 +45,37 @@ export const EndpointAnalysis = z.object({
   summary: z.string(),
 });
 export type EndpointAnalysis = z.infer<typeof EndpointAnalysis>;
+
+/** One level of a request name's curve: what a small chart per endpoint and a per-name export read. */
+export const NameCurvePoint = z.object({
+  level: z.number(),
+  requests: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+  /** Successful requests of this name per second of the level's window. */
+  qps: z.number().nonnegative(),
+  /** Null when the name has no successful request at this level (a gap, never 0). */
+  p50_ms: z.number().nullable(),
+  p99_ms: z.number().nullable(),
+});
+export type NameCurvePoint = z.infer<typeof NameCurvePoint>;
+
+/** A request name's curve, the same points `GET /runs/{id}?name=` answers, and where it bends. */
+export const NameCurve = z.object({
+  name: z.string(),
+  requests: z.number().int().nonnegative(),
+  /** Where this name's own curve bends (the knee `endpoints` reports); null when it shows none. */
+  knee_level: z.number().nullable(),
+  curve: z.array(NameCurvePoint),
+});
+export type NameCurve = z.infer<typeof NameCurve>;
+
+/** Every request name's curve in one answer, busiest first (ties by name). */
+export const RunNameCurves = z.object({
+  /** Where the curves' percentiles come from (as on the run detail); null for a run without names. */
+  percentiles: PercentileSource.nullable(),
+  /** Empty for a run without names. */
+  names: z.array(NameCurve),
+  /** Names past the per-run cap (KNEEBOARD_MAX_NAMES_PER_RUN) left out, the quietest first. */
+  omitted: z.number().int().nonnegative(),
+});
+export type RunNameCurves = z.infer<typeof RunNameCurves>;

@@ -108,6 +108,11 @@ export class IngestService {
     return this.options.lateDataGraceMs;
   }
 
+  /** Distinct request names a run may hold: also how many names' curves a read answers at most. */
+  get maxNamesPerRun(): number {
+    return this.#names.max;
+  }
+
   /** The run's state if it may take writes of kind `what` now: 400 for an unknown run, 409 past the grace period. */
   async writableRun(runId: string, what: string, now = Date.now()): Promise<RunState> {
     if (this.#deleted.has(runId)) throw deletedRun(runId);

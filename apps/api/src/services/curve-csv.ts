@@ -1,7 +1,8 @@
 import { levelFlags } from '@kneeboard/analysis/compare';
 import { csvCell, type Capacity, type CurvePoint, type LevelCost, type RunCost, type RunDetail, type StepConnections } from '@kneeboard/contracts';
 
-const COLUMNS = [
+/** A curve point's columns, in the order the curve CSV and the per-name CSV print them. */
+export const CURVE_CSV_COLUMNS = [
   'level', 'requests', 'errors', 'qps', 'window_s', 'mean_ms', 'p50_ms', 'p90_ms', 'p99_ms', 'p999_ms',
   'compute_p50_ms', 'compute_p99_ms', 'queue_p50_ms', 'queue_p99_ms', 'other_p50_ms', 'in_progress',
 ] as const satisfies ReadonlyArray<keyof CurvePoint>;
@@ -31,7 +32,7 @@ export function curveCsv(detail: Pick<RunDetail, 'curve' | 'analysis' | 'run'> &
   const costCells = (p: CurvePoint) => (costs ? COST_COLUMNS.map((c) => csvCell(costs.get(p.level)?.[c] ?? null)) : []);
   const connections = new Map((detail.steps ?? []).flatMap((s) => (s.connections ? [[s.level, s.connections] as const] : [])));
   const connectionCells = (p: CurvePoint) => (connections.size > 0 ? CONNECTION_COLUMNS.map(([, c]) => csvCell(connections.get(p.level)?.[c] ?? null)) : []);
-  const rows = detail.curve.map((p, i) => [...COLUMNS.map((c) => csvCell(p[c])), csvCell(flags.get(p.level) ?? null), ...extra(p, i), ...costCells(p), ...connectionCells(p)].join(','));
-  const header = [...COLUMNS, 'flag', ...(capacity ? ['capacity', 'capacity_slo'] : []), ...(costs ? COST_COLUMNS : []), ...(connections.size > 0 ? CONNECTION_COLUMNS.map(([h]) => h) : [])];
+  const rows = detail.curve.map((p, i) => [...CURVE_CSV_COLUMNS.map((c) => csvCell(p[c])), csvCell(flags.get(p.level) ?? null), ...extra(p, i), ...costCells(p), ...connectionCells(p)].join(','));
+  const header = [...CURVE_CSV_COLUMNS, 'flag', ...(capacity ? ['capacity', 'capacity_slo'] : []), ...(costs ? COST_COLUMNS : []), ...(connections.size > 0 ? CONNECTION_COLUMNS.map(([h]) => h) : [])];
   return `${[header.join(','), ...rows].join('\n')}\n`;
 }

@@ -7,7 +7,7 @@ import { ApiError } from '../errors.ts';
 import { LevelDetail, LevelParams } from '../level-detail.ts';
 import { CreateRunBody, CreateRunResponse, FinishRunBody, ListRunsQuery, ListRunsResponse, Run, UpdateRunBody } from '../run.ts';
 import { RunDetail } from '../run-detail.ts';
-import { RunDetailQuery } from '../request-names.ts';
+import { RunDetailQuery, RunNameCurves } from '../request-names.ts';
 import { SvgViewQuery } from '../svg-view.ts';
 import { MAX_TIMELINE_POINTS, RunTimeline, TimelineParams } from '../timeline.ts';
 import { API_PREFIX, endpoint } from './endpoint.ts';
@@ -109,6 +109,32 @@ export const runEndpoints = {
     params: RunIdParams,
     query: z.object({ slo: SloParam.optional() }),
     produces: 'text/event-stream',
+  }),
+  runNameCurves: endpoint({
+    method: 'GET',
+    path: `${API_PREFIX}/runs/:id/names`,
+    scope: 'read',
+    share: 'run',
+    service: 'run',
+    summary: "Every request name's curve in one answer (level, requests, errors, QPS, p50, p99) with its knee, busiest first",
+    description:
+      "Each name's points are those `GET /runs/{id}?name=` answers for it (percentiles chosen the same way: `exact=`, else raw rows up to 200,000 requests and the per-name rollup above), kept per version of the run. At most KNEEBOARD_MAX_NAMES_PER_RUN names (`omitted` counts the rest). A run without names answers an empty list.",
+    tags: ['runs'],
+    params: RunIdParams,
+    query: PercentilesQuery,
+    responses: { 200: RunNameCurves, 400: ApiError, 404: ApiError },
+  }),
+  runNamesCsv: endpoint({
+    method: 'GET',
+    path: `${API_PREFIX}/runs/:id/names.csv`,
+    scope: 'read',
+    share: 'run',
+    service: 'run',
+    summary: "Every request name's curve as CSV for a spreadsheet: one row per name and level (a pivot table's long form), busiest name first",
+    tags: ['runs'],
+    params: RunIdParams,
+    query: PercentilesQuery,
+    produces: 'text/csv',
   }),
   runAnalysis: endpoint({
     method: 'GET',

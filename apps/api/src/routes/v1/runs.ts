@@ -5,6 +5,7 @@ import type { RouteDeps } from '../../deps.ts';
 import { HttpError, notFound } from '../../errors.ts';
 import { refuseLateWrite } from '../../ingest/run-lifecycle.ts';
 import { orUnavailable } from '../../ingest/storage-failure.ts';
+import { loadNameCurves, nameCurvesBody } from '../../services/name-curves.ts';
 import { requireRunDetail } from '../../services/run-detail.ts';
 import { withSearch } from '../../services/run-search.ts';
 import { routeOf } from '../endpoint-route.ts';
@@ -46,6 +47,15 @@ export const runRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, ing
   app.route({
     ...routeOf(ENDPOINTS.getRun),
     handler: async (req) => withSearch(db, await requireRunDetail(db, req.params.id, 'id', percentilesWanted(req.query), { name: req.query.name, endpoints: true })),
+  });
+
+  app.route({
+    ...routeOf(ENDPOINTS.runNameCurves),
+    handler: async (req) => {
+      const read = await loadNameCurves(db, req.params.id, percentilesWanted(req.query), ingest.maxNamesPerRun);
+      if (!read) throw notFound('run');
+      return nameCurvesBody(read);
+    },
   });
 
   app.route({

@@ -1,0 +1,62 @@
+import { analyzeCurve } from '@kneeboard/analysis';
+import { cacheOf, getRun, NO_DATA, queryCurve, queryRunNames, readRunState, versionKey, type Db } from '@kneeboard/clickhouse';
+import type { CurvePoint, NameCurve, PercentileSource, PercentilesWanted, Run, RunNameCurves } from '@kneeboard/contracts';
+
+/** A name's whole curve (every CurvePoint field) with its knee: what the JSON answer and the per-name CSV are made from. */
+export interface FullNameCurve {
+  name: string;
+  requests: number;
+  knee_level: number | null;
+  curve: CurvePoint[];
+}
+
+export interface NameCurvesRead {
+  run: Run;
+  percentiles: PercentileSource | null;
+  names: FullNameCurve[];
+  omitted: number;
+}
+
+/**
+ * Every request name's curve, busiest first, at most `max` of them. Each curve is queryCurve's for
+ * that name — the very points `GET /runs/{id}?name=` draws, from raw rows for a small run and the
+ * per-name rollup above (no SQL of its own, so it follows the storage wherever that goes). The
+ * whole answer is kept per version of the run (one small read checks it), so a page that shows
+ * every endpoint costs one round trip once the run has finished, not one per name; a miss reads
+ * the names one after another (the embedded engine runs one query at a time anyway). Each knee is
+ * found as the endpoint analysis finds it: the name's curve analysed as a run of its own.
+ * Null when the run does not exist.
+ */
+export async function loadNameCurves(db: Db, runId: string, wanted: PercentilesWanted, max: number): Promise<NameCurvesRead | null> {
+  const run = await getRun(db, runId);
+  if (!run) return null;
+  const { versions, windows } = await readRunState(db, [runId]);
+  const version = `${max}|${versionKey(versions.get(runId) ?? NO_DATA, windows)}`;
+  const cache = cacheOf<Omit<NameCurvesRead, 'run'>>(db, `name-curves-${wanted}`, 64);
+  const kept = cache.get(runId, version);
+  if (kept) return { run, ...kept };
+  const names = await queryRunNames(db, runId);
+  const busiest = [...names].sort((a, b) => b.requests - a.requests || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, max);
+  let percentiles: PercentileSource | null = null;
+  const curves: FullNameCurve[] = [];
+  for (const n of busiest) {
+    const answer = await queryCurve(db, runId, wanted, n.name);
+    percentiles = answer.percentiles;
+    const knee = answer.curve.length > 0 ? analyzeCurve({ curve: answer.curve, load_model: run.load_model, parameter: run.parameter }).knee : null;
+    curves.push({ name: n.name, requests: n.requests, knee_level: knee?.level ?? null, curve: answer.curve });
+  }
+  const read = { percentiles, names: curves, omitted: names.length - busiest.length };
+  cache.set(runId, version, read);
+  return { run, ...read };
+}
+
+/** The JSON answer: each point cut to what a chart per endpoint reads. */
+export function nameCurvesBody(read: NameCurvesRead): RunNameCurves {
+  const names: NameCurve[] = read.names.map((n) => ({
+    name: n.name,
+    requests: n.requests,
+    knee_level: n.knee_level,
+    curve: n.curve.map((p) => ({ level: p.level, requests: p.requests, errors: p.errors, qps: p.qps, p50_ms: p.p50_ms, p99_ms: p.p99_ms })),
+  }));
+  return { percentiles: read.percentiles, names, omitted: read.omitted };
+}
