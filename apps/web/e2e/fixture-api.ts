@@ -3,6 +3,7 @@
  *   GET /api/v1/runs?service=&release=&limit=   ListRunsResponse, newest first
  *   GET /api/v1/runs/{id}                       RunDetail (with `analysis`), 404 ApiError for unknown ids
  *   GET /api/v1/runs/{id}?name=X                that request name's curve (a `named` run, fixture-names.ts), else 404 naming `name`
+ *   GET /api/v1/runs/{id}/names                 every request name's curve (RunNameCurves; empty for a run without names)
  *   GET /api/v1/runs/{id}/analysis              RunAnalysis
  *   GET /api/v1/runs/{id}/levels/{level}        LevelDetail made from rows consistent with the curve (fixture-level-detail.ts)
  *   GET /api/v1/runs/{id}/timeline              RunTimeline from the steps and curve (fixture-timeline.ts)
@@ -22,7 +23,7 @@ import { timelineFor } from './fixture-timeline.ts';
 import { releaseRuns } from './fixture-releases.ts';
 import { repeatRuns } from './fixture-repeats.ts';
 import { createReviewRoutes, type ReviewRoutesStats } from './fixture-review-routes.ts';
-import { namedDetail, namedRun } from './fixture-names.ts';
+import { namedDetail, namedRun, nameCurvesFor } from './fixture-names.ts';
 
 export interface FixtureApiOptions {
   /**
@@ -200,6 +201,10 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
       return d ? sendJson(res, 200, d) : notFound(res, `no run ${id}`);
     }
     if (parts.length === 5 && parts[4] === 'live') return stream(req, res, id);
+    if (parts.length === 5 && parts[4] === 'names') {
+      const d = find(id);
+      return d ? sendJson(res, 200, nameCurvesFor(d, named)) : notFound(res, `no run ${id}`);
+    }
     if (parts.length === 5 && parts[4] === 'analysis') {
       const d = find(id);
       return d?.analysis ? sendJson(res, 200, d.analysis) : notFound(res, `no run ${id}`);

@@ -4,7 +4,7 @@
  * analyzeEndpoints the API runs. `?name=` answers that name's curve (fixture-api.ts).
  */
 import { analyzeEndpoints } from '@kneeboard/analysis';
-import type { CurvePoint, RunDetail } from '@kneeboard/contracts';
+import type { CurvePoint, RunDetail, RunNameCurves } from '@kneeboard/contracts';
 import { point, run, stepsFor, uuid, withAnalysis } from './fixture-data.ts';
 
 export const NAMED_RUN_ID = uuid(0x2701);
@@ -65,4 +65,20 @@ export function namedRun(now: number): NamedRun {
 /** `GET /runs/{id}?name=` for a fixture run: that name's detail, or null (404 naming `name`) when the run has no such name. */
 export function namedDetail(d: RunDetail, name: string, runs: ReadonlyArray<NamedRun>): RunDetail | null {
   return runs.find((r) => r.detail.run.id === d.run.id)?.byName.get(name) ?? null;
+}
+
+/** `GET /runs/{id}/names` for a fixture run: every name's curve busiest first, with the knee the endpoint analysis found; an empty list for a run without names. */
+export function nameCurvesFor(d: RunDetail, runs: ReadonlyArray<NamedRun>): RunNameCurves {
+  const r = runs.find((x) => x.detail.run.id === d.run.id);
+  if (!r) return { percentiles: null, names: [], omitted: 0 };
+  const knees = new Map(r.detail.endpoints!.endpoints.map((e) => [e.name, e]));
+  const names = [...r.byName.entries()]
+    .map(([name, one]) => ({
+      name,
+      requests: knees.get(name)!.requests,
+      knee_level: knees.get(name)!.knee_level,
+      curve: one.curve.map((p) => ({ level: p.level, requests: p.requests, errors: p.errors, qps: p.qps, p50_ms: p.p50_ms, p99_ms: p.p99_ms })),
+    }))
+    .sort((a, b) => b.requests - a.requests || (a.name < b.name ? -1 : 1));
+  return { percentiles: r.detail.percentiles ?? 'rollup', names, omitted: 0 };
 }

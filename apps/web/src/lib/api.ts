@@ -11,6 +11,7 @@ import {
   type LevelDetail,
   type Link,
   type RunDetail,
+  type RunNameCurves,
   type RunSummary,
   type ServiceReleasesResponse,
   type ServiceSummary,
@@ -96,6 +97,19 @@ export async function listReleaseRunIds(service: string, release: string): Promi
 /** The run's detail (with `name`: that request name's curve), or null when the API says 404 (no such run, or no such name in it). */
 export async function getRun(id: string, name?: string): Promise<RunDetail | null> {
   return getParsed(ENDPOINTS.getRun, { params: { id }, query: name === undefined ? {} : { name } }, true);
+}
+
+/**
+ * Every request name's curve (the run page's small multiples), or null when it cannot be had: the
+ * page then leaves the multiples out rather than failing (the run itself was read already).
+ */
+export async function getNameCurves(id: string): Promise<RunNameCurves | null> {
+  try {
+    return await getParsed(ENDPOINTS.runNameCurves, { params: { id } }, true);
+  } catch (err) {
+    if (err instanceof ApiUnavailableError) return null;
+    throw err;
+  }
 }
 
 /** Inside one level of a run, for a link that opens its panel (`?level=8`); null on 404. */

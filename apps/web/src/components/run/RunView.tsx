@@ -1,6 +1,6 @@
 'use client';
 
-import type { LevelDetail, Run, RunDetail } from '@kneeboard/contracts';
+import type { LevelDetail, Run, RunDetail, RunNameCurves } from '@kneeboard/contracts';
 import { useCallback, useMemo, useState } from 'react';
 import { connectionsByLevel } from '../../lib/level-connections.ts';
 import { withLevelParam } from '../../lib/level-detail.ts';
@@ -48,6 +48,7 @@ export function RunView({
   levelDetail,
   readOnly = false,
   unknownName = null,
+  nameCurves = null,
 }: {
   initial: RunDetail;
   view: RunViewState;
@@ -58,6 +59,8 @@ export function RunView({
   readOnly?: boolean;
   /** The URL's `name=` when the run carries no such request name (the whole run is shown instead). */
   unknownName?: string | null;
+  /** Every request name's curve, for the small multiples (null: none drawn). */
+  nameCurves?: RunNameCurves | null;
 }) {
   // Every toggle starts from the URL and is written back to it. null = follow the default: the fit's
   // changes as a live run's fit firms up; the level axis is decided once from the sweep's first levels;
@@ -103,7 +106,7 @@ export function RunView({
         readOnly={readOnly}
       />
       <RunToolbar run={run} path={path} settings={settings} levels={sweptLevels} selection={settings.levels} onLevels={(levels) => change({ levels })} readOnly={readOnly} capacity={{ slo: prepared.slo?.text ?? null, line: prepared.capacity?.headline ?? null }} />
-      <Endpoints initial={initial} unknownName={unknownName} hrefFor={(name) => runViewPath({ id: run.id, ...settings, ...(name === null ? {} : { name }) })} />
+      <Endpoints initial={initial} unknownName={unknownName} nameCurves={nameCurves} hrefFor={(name) => runViewPath({ id: run.id, ...settings, ...(name === null ? {} : { name }) })} />
       <CapacityPanel slo={prepared.slo} tag={runSloTag(run)} view={prepared.capacity} error={judged.error} onChange={(slo) => change({ slo })} />
       {detail.search ? <SearchPanel view={prepareSearchView(detail.search, run.parameter, run.status)} /> : null}
 

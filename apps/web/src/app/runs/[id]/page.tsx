@@ -5,7 +5,7 @@ import { cache } from 'react';
 import { ApiErrorNotice } from '../../../components/common/ApiErrorNotice.tsx';
 import { RunAgents } from '../../../components/run/RunAgents.tsx';
 import { RunView } from '../../../components/run/RunView.tsx';
-import { ApiUnavailableError, getLevelDetail, getRun } from '../../../lib/api.ts';
+import { ApiUnavailableError, getLevelDetail, getNameCurves, getRun } from '../../../lib/api.ts';
 import { parseLevelParam } from '../../../lib/level-detail.ts';
 import { readOnlyViewer } from '../../../lib/server-credentials.ts';
 import { parseNameSetting, parseRunView, type SearchParams } from '../../../lib/view-state.ts';
@@ -48,9 +48,13 @@ export default async function RunPage({ params, searchParams }: { params: Params
   if (result instanceof ApiUnavailableError) return <ApiErrorNotice message={result.message} apiUrl={result.apiUrl} />;
   // `?level=8` opens that level's panel, drawn with the first render like the rest of a shared link.
   const level = parseLevelParam(query);
-  const levelDetail = level === null ? undefined : await getLevelDetail(result.run.id, level).catch(() => undefined); // the panel fetches again in the browser and shows why it failed
+  const [levelDetail, nameCurves] = await Promise.all([
+    level === null ? undefined : getLevelDetail(result.run.id, level).catch(() => undefined), // the panel fetches again in the browser and shows why it failed
+    // Every endpoint's curve for the small multiples: only a finished run with names draws them.
+    (result.names?.length ?? 0) > 0 && result.run.status !== 'running' ? getNameCurves(result.run.id) : null,
+  ]);
   // Keyed by run and request name so navigating between runs, or picking another endpoint, starts afresh (its own curve, its own live subscription).
   // The toggles come from the URL (`?metrics=p50,p90&x=log&y=log&fit=0&levels=4-64`), so a link shows this exact view.
   const readOnly = await readOnlyViewer();
-  return <><RunView key={`${result.run.id}:${result.name ?? ''}`} initial={result} unknownName={unknownName} view={parseRunView(result.run.id, query)} level={level} levelDetail={levelDetail} readOnly={readOnly} /><RunAgents runId={result.run.id} /></>;
+  return <><RunView key={`${result.run.id}:${result.name ?? ''}`} initial={result} unknownName={unknownName} nameCurves={nameCurves} view={parseRunView(result.run.id, query)} level={level} levelDetail={levelDetail} readOnly={readOnly} /><RunAgents runId={result.run.id} /></>;
 }
