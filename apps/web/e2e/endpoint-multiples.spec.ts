@@ -59,6 +59,15 @@ describe('each endpoint’s curve on the run page (small multiples)', () => {
     await grid.scrollIntoViewIfNeeded();
     await grid.screenshot({ path: `${SCREENSHOT_DIR}/endpoint-multiples-1440.png` });
 
+    // The exports carry the endpoints: a per-endpoint CSV and, in the Markdown, the Endpoints section.
+    await page.getByTestId('export-menu').locator('summary').click();
+    const markdown = await page.getByTestId('embed-markdown').inputValue();
+    const [, endpointsPart] = markdown.split('\n\n**Endpoints.** ');
+    expect(endpointsPart).toContain(analysis.summary.slice(0, 20));
+    expect(endpointsPart).toContain('| cart · saturates first');
+    expect(await page.getByTestId('export-link').evaluateAll((els) => els.map((el) => el.getAttribute('href')))).toContain(`/api/v1/runs/${NAMED_RUN_ID}/names.csv`);
+    await page.getByTestId('export-menu').locator('summary').click();
+
     // A card selects its endpoint: the URL, the selector and the curve follow.
     await grid.locator('li[data-name="search"] a.multiple-link').click();
     await expect.poll(() => pathOf(page)).toBe(`/runs/${NAMED_RUN_ID}?name=search`);
@@ -66,10 +75,13 @@ describe('each endpoint’s curve on the run page (small multiples)', () => {
     await expect.poll(() => page.locator(qpsCell(8)).textContent()).toBe('93.0');
     expect(await grid.locator('li[data-name="search"]').getAttribute('aria-current')).toBe('true');
 
-    // A run without names has none of it.
+    // A run without names has none of it: its Markdown is the image alone, its exports as before.
     await page.goto(`${stack.web.url}/runs/${FIXTURE_IDS.seed}`);
     await page.locator(qpsCell(8)).waitFor();
     expect(await page.getByTestId('endpoint-multiples').count()).toBe(0);
+    await page.getByTestId('export-menu').locator('summary').click();
+    expect(await page.getByTestId('embed-markdown').inputValue()).toMatch(/^\[!\[[^\n]*\)\]\([^\n]*\)$/);
+    expect((await page.getByTestId('export-link').evaluateAll((els) => els.map((el) => el.getAttribute('href')))).filter((h) => h?.includes('names.csv'))).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

@@ -58,4 +58,14 @@ describe('export helpers', () => {
     expect(s.markdown).toBe('[![svc v1](https://kb.example/api/v1/runs/r/curve.svg?slo=p99%3C%3D50ms)](https://kb.example/runs/r?slo=p99%3C%3D50ms)\n\nCapacity under p99\\<=50ms: 1,840 req/s at work\\_\\[x\\] 24 \\(bracket 24–32\\).');
     expect(s.html.split('\n')[1]).toBe('<p>Capacity under p99&lt;=50ms: 1,840 req/s at work_[x] 24 (bracket 24–32).</p>');
   });
+
+  it('puts a run’s Endpoints section after the image and the capacity line in the Markdown only; without it the snippets are as before', () => {
+    const args = ['https://kb.example', '/api/v1/runs/r/curve.svg', '/runs/r', 'svc v1', 'Capacity: 10 req/s.'] as const;
+    const plain = embedSnippets(...args);
+    expect(embedSnippets(...args, undefined)).toEqual(plain);
+    const named = embedSnippets(...args, '**Endpoints.** cart saturates first.');
+    expect(named.markdown).toBe(`${plain.markdown}\n\n**Endpoints.** cart saturates first.`);
+    expect(named.html).toBe(plain.html);
+    expect(embedSnippets('https://kb.example', '/x.svg', '/x', 'x', undefined, 'E').markdown).toBe('[![x](https://kb.example/x.svg)](https://kb.example/x)\n\nE');
+  });
 });

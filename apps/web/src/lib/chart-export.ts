@@ -127,9 +127,10 @@ export function exportFileName(parts: ReadonlyArray<string>, ext: string): strin
 
 /**
  * Markdown and HTML that embed a server-rendered SVG and link to the interactive view; a `caption`
- * (the run's capacity under its SLOs) follows the image as its own paragraph.
+ * (the run's capacity under its SLOs) follows the image as its own paragraph, and `markdownAfter`
+ * (Markdown already, e.g. a run's Endpoints section) follows in the Markdown only.
  */
-export function embedSnippets(origin: string, imagePath: string, viewPath: string, alt: string, caption?: string): { imageUrl: string; markdown: string; html: string } {
+export function embedSnippets(origin: string, imagePath: string, viewPath: string, alt: string, caption?: string, markdownAfter?: string): { imageUrl: string; markdown: string; html: string } {
   const imageUrl = `${origin}${imagePath}`;
   const viewUrl = `${origin}${viewPath}`;
   const mdAlt = alt.replace(/[[\]]/g, '');
@@ -137,12 +138,12 @@ export function embedSnippets(origin: string, imagePath: string, viewPath: strin
   const html = `<a href="${escapeXml(viewUrl)}"><img src="${escapeXml(imageUrl)}" alt="${escapeXml(alt)}" width="960"></a>`;
   return {
     imageUrl,
-    markdown: caption ? `${image}\n\n${markdownText(caption)}` : image,
+    markdown: [image, ...(caption ? [markdownText(caption)] : []), ...(markdownAfter ? [markdownAfter] : [])].join('\n\n'),
     html: caption ? `${html}\n<p>${escapeXml(caption)}</p>` : html,
   };
 }
 
 /** Plain text as Markdown that renders as typed: `<`, `*`, `_`, brackets and the like escaped. */
-function markdownText(text: string): string {
+export function markdownText(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+!|<>~]/g, (c) => `\\${c}`);
 }

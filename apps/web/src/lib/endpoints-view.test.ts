@@ -1,6 +1,6 @@
 import type { EndpointAnalysis } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
-import { endpointOptions, endpointsSummary, MAX_ENDPOINT_ROWS } from './endpoints-view.ts';
+import { endpointOptions, endpointsMarkdown, endpointsSummary, MAX_ENDPOINT_ROWS } from './endpoints-view.ts';
 
 describe('endpointOptions', () => {
   it('puts the busiest first, ties by name, with each share of the named requests', () => {
@@ -44,5 +44,44 @@ describe('endpointsSummary', () => {
     const view = endpointsSummary({ ...analysis, endpoints: analysis.endpoints.slice(0, 2) }, names);
     expect(view.rows.map((r) => r.name)).toEqual(['e00', 'e01']);
     expect(view.more).toBe(0);
+  });
+});
+
+describe('endpointsMarkdown', () => {
+  const names = [
+    { name: 'search', requests: 6000 },
+    { name: 'cart', requests: 2000 },
+    { name: 'GET /a|b *x*', requests: 500 },
+  ];
+  const analysis: EndpointAnalysis = {
+    level: 8,
+    level_is_knee: true,
+    endpoints: [
+      { name: 'GET /a|b *x*', requests: 500, knee_level: null, p99_ms: 72 },
+      { name: 'cart', requests: 2000, knee_level: 4, p99_ms: 240 },
+      { name: 'search', requests: 6000, knee_level: null, p99_ms: 33 },
+    ],
+    saturates_first: 'cart',
+    dominates_p99: 'cart',
+    summary: 'cart saturates first: its knee is at concurrency 4. At the run’s knee (concurrency 8) cart dominates p99: 240 ms, against 72.0 ms for GET /a|b *x*.',
+  };
+
+  it('says which gives out first and tabulates each endpoint’s requests, own knee and p99, names escaped so they cannot break the table', () => {
+    expect(endpointsMarkdown(endpointsSummary(analysis, names), 'concurrency')).toBe(
+      [
+        '**Endpoints.** cart saturates first: its knee is at concurrency 4. At the run’s knee \\(concurrency 8\\) cart dominates p99: 240 ms, against 72.0 ms for GET /a\\|b \\*x\\*.',
+        '',
+        '| endpoint | requests | knee (concurrency) | p99 ms at concurrency 8, the run’s knee |',
+        '| --- | ---: | ---: | ---: |',
+        '| search | 6,000 (71%) | none | 33.0 |',
+        '| cart · saturates first · dominates p99 | 2,000 (24%) | 4 | 240 |',
+        '| GET /a\\|b \\*x\\* | 500 (5.9%) | none | 72.0 |',
+      ].join('\n'),
+    );
+  });
+
+  it('is null for a run without names, so its Markdown export is unchanged', () => {
+    expect(endpointsMarkdown(null, 'concurrency')).toBeNull();
+    expect(endpointsMarkdown(endpointsSummary({ ...analysis, endpoints: [] }, []), 'concurrency')).toBeNull();
   });
 });

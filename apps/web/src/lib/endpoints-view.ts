@@ -3,6 +3,9 @@
  * (the API's analyzeEndpoints): pure, so the order, shares and flags are tested without a browser.
  */
 import type { EndpointAnalysis, RunNameCount } from '@kneeboard/contracts';
+import { formatLevel, formatMs, formatPercent } from '@kneeboard/contracts/figures';
+import { markdownText } from './chart-export.ts';
+import { formatCount } from './format.ts';
 
 /** The summary table's rows: the busiest endpoints, as many as stay readable next to the charts. */
 export const MAX_ENDPOINT_ROWS = 12;
@@ -60,4 +63,20 @@ export function endpointsSummary(analysis: EndpointAnalysis, names: ReadonlyArra
     dominatesP99: analysis.dominates_p99,
     summary: analysis.summary,
   };
+}
+
+/**
+ * The run's Endpoints section for its Markdown export (the Export menu's embed): the analysis'
+ * sentence on which endpoint gives out first and which dominates p99, then the summary table's
+ * rows — each name's requests, own knee and p99 at the level they are compared at. Names are the
+ * user's text, escaped so a `|` or `*` in one cannot break the table. Null without names, so a run
+ * without them exports exactly what it did.
+ */
+export function endpointsMarkdown(view: EndpointsSummaryView | null, parameter: string): string | null {
+  if (view === null || view.rows.length === 0) return null;
+  const at = view.level === null ? '' : ` at ${parameter} ${formatLevel(view.level)}${view.levelIsKnee ? ', the run’s knee' : ', the highest level'}`;
+  const flags = (r: EndpointRow) => [...(r.saturatesFirst ? ['saturates first'] : []), ...(r.dominatesP99 ? ['dominates p99'] : [])];
+  const rows = view.rows.map((r) => `| ${[markdownText(r.name), ...flags(r)].join(' · ')} | ${formatCount(r.requests)} (${formatPercent(r.share)}) | ${r.kneeLevel === null ? 'none' : formatLevel(r.kneeLevel)} | ${formatMs(r.p99Ms)} |`);
+  const more = view.more > 0 ? [`\nand ${view.more} quieter endpoint${view.more === 1 ? '' : 's'}.`] : [];
+  return [`**Endpoints.** ${markdownText(view.summary)}`, '', `| endpoint | requests | knee (${markdownText(parameter)}) | p99 ms${markdownText(at)} |`, '| --- | ---: | ---: | ---: |', ...rows, ...more].join('\n');
 }

@@ -19,6 +19,7 @@ export function RunToolbar({
   onLevels,
   readOnly = false,
   capacity = { slo: null, line: null },
+  endpoints = null,
 }: {
   run: Run;
   path: string;
@@ -31,6 +32,8 @@ export function RunToolbar({
   readOnly?: boolean;
   /** The SLOs shown (into the SVG's and CSV's `slo=`, which draw and judge them too) and the capacity line the Markdown carries. */
   capacity?: { slo: string | null; line: string | null };
+  /** A run with request names: its Endpoints section for the Markdown (null: a run without names, whose exports stay as they were). */
+  endpoints?: { markdown: string | null } | null;
 }) {
   const sloPairs: Array<[string, string]> = capacity.slo === null ? [] : [['slo', capacity.slo]];
   const title = `${run.service} ${run.release}${run.name ? ` — ${run.name}` : ''}`;
@@ -47,11 +50,12 @@ export function RunToolbar({
         <ExportMenu
           links={[
             { label: 'CSV · the curve, one row per level', href: `${endpointPath(ENDPOINTS.runCurveCsv, { id: run.id })}${queryString(sloPairs)}` },
+            ...(endpoints ? [{ label: 'CSV · each endpoint’s curve, one row per endpoint and level', href: endpointPath(ENDPOINTS.runNamesCsv, { id: run.id }) }] : []),
             { label: 'JSON · the run detail (curve, steps, analysis)', href: endpointPath(ENDPOINTS.getRun, { id: run.id }), fileName: `kneeboard-${run.id}.json` },
             { label: 'Markdown · what each level cost the server', href: endpointPath(ENDPOINTS.getRunCostMarkdown, { id: run.id }) },
             { label: 'SVG · what it costs (cores used, requests/s per core)', href: `${endpointPath(ENDPOINTS.runCostSvg, { id: run.id })}${queryString(svgViewPairs(settings).filter(([k]) => k === 'levels'))}` },
           ]}
-          embed={{ imagePath: `${endpointPath(ENDPOINTS.runCurveSvg, { id: run.id })}${queryString([...svgViewPairs(settings), ...sloPairs])}`, viewPath: path, alt: title, caption: capacity.line === null ? undefined : `${capacity.line}.` }}
+          embed={{ imagePath: `${endpointPath(ENDPOINTS.runCurveSvg, { id: run.id })}${queryString([...svgViewPairs(settings), ...sloPairs])}`, viewPath: path, alt: title, caption: capacity.line === null ? undefined : `${capacity.line}.`, markdownAfter: endpoints?.markdown ?? undefined }}
         />
         {readOnly ? null : (
           <>

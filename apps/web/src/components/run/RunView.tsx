@@ -17,6 +17,7 @@ import { CapacityPanel } from './CapacityPanel.tsx';
 import { SCALE_OPTIONS, Segmented } from './ChartPanel.tsx';
 import { CostPanel } from './CostPanel.tsx';
 import { CurveTable } from './CurveTable.tsx';
+import { endpointsMarkdown, endpointsSummary } from '../../lib/endpoints-view.ts';
 import { Endpoints } from './Endpoints.tsx';
 import { LatencyPanel } from './LatencyPanel.tsx';
 import { LiveIndicator } from './LiveIndicator.tsx';
@@ -76,6 +77,11 @@ export function RunView({
   const [edits, setEdits] = useState<Pick<Run, 'labels' | 'note'> | null>(null);
   const [openLevel, setOpenLevel] = useState<number | null>(initialLevel);
   const prepared = useMemo(() => prepareRunView(detail, settings, edits, judged.capacity), [detail, settings, edits, judged.capacity]);
+  // A finished run with names exports its Endpoints too (the same rows the summary shows); a run without names exports as before.
+  const endpointsExport = useMemo(
+    () => ((initial.names?.length ?? 0) > 0 && initial.run.status !== 'running' ? { markdown: endpointsMarkdown(initial.endpoints ? endpointsSummary(initial.endpoints, initial.names ?? []) : null, initial.run.parameter) } : null),
+    [initial.names, initial.endpoints, initial.run.status, initial.run.parameter],
+  );
   const connections = useMemo(() => connectionsByLevel(detail.steps), [detail.steps]);
   const { run, fullCurve, sweptLevels, path } = prepared;
   useReplaceUrl(withLevelParam(path, openLevel));
@@ -105,7 +111,7 @@ export function RunView({
         summary={<AnalysisSummary analysis={analysis} parameter={run.parameter} loadModel={run.load_model} />}
         readOnly={readOnly}
       />
-      <RunToolbar run={run} path={path} settings={settings} levels={sweptLevels} selection={settings.levels} onLevels={(levels) => change({ levels })} readOnly={readOnly} capacity={{ slo: prepared.slo?.text ?? null, line: prepared.capacity?.headline ?? null }} />
+      <RunToolbar run={run} path={path} settings={settings} levels={sweptLevels} selection={settings.levels} onLevels={(levels) => change({ levels })} readOnly={readOnly} capacity={{ slo: prepared.slo?.text ?? null, line: prepared.capacity?.headline ?? null }} endpoints={endpointsExport} />
       <Endpoints initial={initial} unknownName={unknownName} nameCurves={nameCurves} hrefFor={(name) => runViewPath({ id: run.id, ...settings, ...(name === null ? {} : { name }) })} />
       <CapacityPanel slo={prepared.slo} tag={runSloTag(run)} view={prepared.capacity} error={judged.error} onChange={(slo) => change({ slo })} />
       {detail.search ? <SearchPanel view={prepareSearchView(detail.search, run.parameter, run.status)} /> : null}

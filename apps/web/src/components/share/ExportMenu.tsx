@@ -19,7 +19,7 @@ export interface ExportMenuProps {
   /** Data assembled in the page, saved as a JSON file. */
   json?: { label: string; fileParts: string[]; data: () => unknown };
   /** The API's server-rendered SVG of this view, to embed elsewhere. */
-  embed: { imagePath: string; viewPath: string; alt: string; caption?: string | undefined };
+  embed: { imagePath: string; viewPath: string; alt: string; caption?: string | undefined; markdownAfter?: string | undefined };
 }
 
 function Snippet({ label, text, testId }: { label: string; text: string; testId: string }) {
@@ -40,7 +40,7 @@ function Snippet({ label, text, testId }: { label: string; text: string; testId:
 /** Data and embeds for elsewhere: CSV/JSON downloads and Markdown/HTML that show the API's SVG. */
 export function ExportMenu({ links, json, embed }: ExportMenuProps) {
   const origin = useOrigin();
-  const snippets = embedSnippets(origin, embed.imagePath, embed.viewPath, embed.alt, embed.caption);
+  const snippets = embedSnippets(origin, embed.imagePath, embed.viewPath, embed.alt, embed.caption, embed.markdownAfter);
   return (
     <details className="menu no-print" data-testid="export-menu">
       <summary className="button">Export</summary>
