@@ -1,78 +1,37 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeApi } from '@kneeboard/agent-sdk/testing';
 import { DEFAULT_ENGINE_BINARY } from '../src/native/engine-binary.ts';
 import { FrameReader } from '../src/native/frames.ts';
-import { closedPort } from './support/closed-port.ts';
 import { ENGINES } from './support/engines.ts';
 import { runCli } from './support/run-cli.ts';
+import { selfSignedCert, startNginxTls, type NginxTls } from './support/tls-target.ts';
 
 /**
  * HTTPS against a real nginx (its own prefix, config and logs in a temp dir) serving a self-signed
  * certificate this test makes with openssl. nginx logs each request's connection serial number,
  * so keep-alive is checked from the server's side: connections ≈ concurrency, not one per request.
  */
-const NGINX = '/usr/sbin/nginx';
 const C = 4;
 
 let dir: string;
-let nginx: ChildProcess;
+let nginx: NginxTls;
 let port: number;
 let fake: FakeApi;
 
-async function waitForPort(p: number, deadlineMs: number): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = connect(p, '127.0.0.1', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > until) throw new Error(`nginx did not listen on ${p}: ${readFileSync(join(dir, 'error.log'), 'utf8')}`);
-    await sleep(50);
-  }
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kb-https-'));
-  // Self-signed, for both names the tests use (OpenSSL marks it CA:TRUE: it is its own root).
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
-  port = await closedPort();
-  writeFileSync(join(dir, 'nginx.conf'), `
-daemon off;
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log;
-events { worker_connections 256; }
-http {
-  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
-  log_format conn '$connection $ssl_protocol';
-  access_log ${dir}/access.log conn;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:${port} ssl;
-    ssl_certificate ${dir}/cert.pem;
-    ssl_certificate_key ${dir}/key.pem;
-    location / { return 200 "hello over tls\\n"; }
-  }
-}
-`);
-  nginx = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')], { stdio: 'ignore' });
-  await waitForPort(port, 10_000);
+  selfSignedCert(dir);
+  nginx = await startNginxTls(dir);
+  port = nginx.port;
   fake = await FakeApi.start();
 });
 
 afterAll(async () => {
-  nginx?.kill('SIGTERM');
+  nginx?.stop();
   await fake?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -86,10 +45,8 @@ const sweep = (engine: string, extra: string[]) =>
     '-c', String(C), '--duration', '2s', '--warmup', '0', '--json', ...extra], 30_000).done;
 
 /** The access log's lines since `from` bytes: one connection serial per request. */
-function logSince(from: number): string[] {
-  return readFileSync(join(dir, 'access.log'), 'utf8').slice(from).split('\n').filter(Boolean);
-}
-const logSize = () => readFileSync(join(dir, 'access.log'), 'utf8').length;
+const logSince = (from: number) => nginx.logSince(from);
+const logSize = () => nginx.logSize();
 
 describe.each(ENGINES)('https:// on the %s engine', (engine) => {
   it('refuses a self-signed target without --insecure or --ca-file, with the fix, before creating a run', async () => {

@@ -3,6 +3,7 @@ import { AgentId } from './events.ts';
 import { EpochMs, IngestEpochMs, IngestLevel, IngestMillis, Level, RunId } from './common.ts';
 import { LoadModel } from './run.ts';
 import { StepHealth } from './step.ts';
+import { HeaderValue, HTTP_TOKEN, MAX_MIX_REQUESTS, MixPath, MixRequestName, MixWeight } from './request-mix.ts';
 import { LINE, plainLine } from './text.ts';
 
 /**
@@ -11,13 +12,64 @@ import { LINE, plainLine } from './text.ts';
  * All times here are epoch ms on the API's clock unless named `*_local`.
  */
 
-/** What every agent sends: the target and its request (agents need no flags of their own for them). */
+/**
+ * A request mix as the plan carries it (`kneeboard sweep --requests FILE --agents N`): the
+ * coordinator reads the file (mix.json or HAR) and sends what it parsed, since an agent on another
+ * host cannot read the coordinator's file. Each request goes to the plan's target origin.
+ */
+export const FleetMixRequest = z
+  .object({
+    name: MixRequestName,
+    method: z.string().max(16, 'must be at most 16 characters').regex(HTTP_TOKEN, 'must be an HTTP method such as GET or POST'),
+    path: MixPath.max(8_000, 'must be at most 8000 characters'),
+    headers: z.record(z.string().max(200, 'must be at most 200 characters').regex(HTTP_TOKEN, 'header names must be HTTP tokens'), HeaderValue).default({}),
+    body: z.string().nullable().default(null),
+    weight: MixWeight,
+  })
+  .strict();
+export type FleetMixRequest = z.infer<typeof FleetMixRequest>;
+
+/**
+ * A mix's paths, header names and values and bodies together, in UTF-16 code units: the plan is one
+ * API request (the body limit is 256 KiB by default) and is read back on every agent's poll, so the
+ * mix is kept well under it; a larger mix belongs to one agent (`--requests` without `--agents`).
+ */
+export const MAX_FLEET_MIX_CHARS = 192 * 1024;
+/** A CA file's PEM as the plan carries it: a private CA or a server's own certificate, not a system bundle. */
+export const MAX_FLEET_CA_PEM_CHARS = 32 * 1024;
+
+const mixChars = (requests: readonly FleetMixRequest[]) =>
+  requests.reduce((n, r) => n + r.name.length + r.path.length + (r.body?.length ?? 0) + Object.entries(r.headers).reduce((h, [k, v]) => h + k.length + v.length, 0), 0);
+
+/**
+ * What every agent sends: the target and its request (agents need no flags of their own for them):
+ * the one request, or a weighted mix of them, and how it is carried (TLS trust, HTTP version).
+ */
 export const FleetRequest = z.object({
   target: z.url().refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL'),
   method: z.string().min(1).max(16).default('GET'),
   headers: z.record(z.string().min(1).max(200), z.string().max(8_000)).default({}),
   body: z.string().max(1_000_000).nullable().default(null),
   timeout_ms: z.number().int().positive().max(600_000).default(30_000),
+  /** A weighted mix sent instead of the one request (`method`/`body` then unused; `headers` go on every request, the entry's own win). */
+  requests: z
+    .array(FleetMixRequest)
+    .min(1, 'needs at least one request')
+    .max(MAX_MIX_REQUESTS, `must be at most ${MAX_MIX_REQUESTS} requests`)
+    .refine((rs) => mixChars(rs) <= MAX_FLEET_MIX_CHARS, `must be at most ${MAX_FLEET_MIX_CHARS / 1024} KiB of paths, headers and bodies in all (sweep a larger mix from one agent)`)
+    .optional(),
+  /** `1.1`, `2` (HTTP/2: prior knowledge on http://, ALPN h2 on https://) or `auto` (https://: the server's ALPN pick). Not 1.1: the native engine only. */
+  http: z.enum(['1.1', '2', 'auto']).default('1.1'),
+  /** HTTP/2: the connections each agent spreads its streams over (default: as few as the server's stream limit allows). */
+  connections: z.number().int().min(1).max(100_000).optional(),
+  /** https://: accept any certificate (each agent warns). */
+  insecure: z.boolean().default(false),
+  /** https://: PEM certificates each agent trusts besides its system's roots (the content of the coordinator's --ca-file). */
+  ca_pem: z
+    .string()
+    .max(MAX_FLEET_CA_PEM_CHARS, `must be at most ${MAX_FLEET_CA_PEM_CHARS / 1024} KiB (a private CA or the server's certificate, not a system bundle)`)
+    .refine((p) => p.includes('-----BEGIN CERTIFICATE-----'), 'must hold a PEM certificate')
+    .optional(),
 });
 export type FleetRequest = z.infer<typeof FleetRequest>;
 

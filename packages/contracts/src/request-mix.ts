@@ -14,24 +14,28 @@ export const MAX_MIX_REQUESTS = 200;
 export const MixRequestName = z.string().max(200, 'must be at most 200 characters').trim().min(1, 'must not be empty').superRefine(plainLine).meta(NONBLANK_LINE);
 
 // RFC 9110's token: method and header names.
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 // A header value with a line break would split the request (and undici refuses it too).
-const HeaderValue = z.string().refine((v) => !/[\r\n\0]/.test(v), 'a header value must not contain a line break or NUL');
+export const HeaderValue = z.string().refine((v) => !/[\r\n\0]/.test(v), 'a header value must not contain a line break or NUL');
+
+/** A request's path and query on the target (the engines write it on one line). */
+export const MixPath = z.string().startsWith('/', 'must start with /').refine((p) => !/[\s\0]/.test(p), 'must not contain white space (percent-encode it)');
+export const MixWeight = z.number().positive('must be more than 0').max(1e9, 'must be at most 1e9');
 
 export const MixEntry = z
   .object({
     name: MixRequestName,
     /** Default GET, or POST when there is a body. */
-    method: z.string().regex(TOKEN, 'must be an HTTP method such as GET or POST').optional(),
+    method: z.string().regex(HTTP_TOKEN, 'must be an HTTP method such as GET or POST').optional(),
     /** An absolute http(s) URL (its origin must be the sweep's target) … */
     url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
     /** … or a path and query on the target, e.g. `/search?q=1`. */
-    path: z.string().startsWith('/', 'must start with /').refine((p) => !/[\s\0]/.test(p), 'must not contain white space (percent-encode it)').optional(),
-    headers: z.record(z.string().regex(TOKEN, 'header names must be HTTP tokens'), HeaderValue).optional(),
+    path: MixPath.optional(),
+    headers: z.record(z.string().regex(HTTP_TOKEN, 'header names must be HTTP tokens'), HeaderValue).optional(),
     /** Sent as it is; any other JSON value is sent as JSON (with a JSON content-type unless one is given). */
     body: z.json().optional(),
     /** Relative share of the requests (default 1): weights 5, 3, 2 send half, 30% and 20%. */
-    weight: z.number().positive('must be more than 0').max(1e9, 'must be at most 1e9').default(1),
+    weight: MixWeight.default(1),
   })
   .strict()
   .superRefine((e, ctx) => {

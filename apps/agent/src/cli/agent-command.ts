@@ -69,7 +69,19 @@ async function agent(flags: AgentFlags): Promise<void> {
     });
     out.write(`done: ${result.recorded} requests recorded, ${result.uploaded} delivered\n`);
     if (flags.json) {
-      const steps = result.parts.map((p) => ({ index: p.index, level: p.level, load: p.load, late_ms: p.lateMs, ahead_ms: p.aheadMs, requests: p.summary.requests, qps: p.summary.qps, p50_ms: p.summary.p50_ms, health: p.summary.health }));
+      const steps = result.parts.map((p) => ({
+        index: p.index,
+        level: p.level,
+        load: p.load,
+        late_ms: p.lateMs,
+        ahead_ms: p.aheadMs,
+        requests: p.summary.requests,
+        qps: p.summary.qps,
+        p50_ms: p.summary.p50_ms,
+        health: p.summary.health,
+        // A plan with a request mix: this agent's share of the step by name.
+        ...(p.summary.by_name ? { by_name: p.summary.by_name.map((n) => ({ name: n.name, requests: n.requests, errors: n.errors, p50_ms: n.p50_ms, compute_p50_ms: n.compute_p50_ms })) } : {}),
+      }));
       process.stdout.write(`${JSON.stringify({ agent_id: result.agentId, clock_offset_ms: result.clock.offsetMs, clock_rtt_ms: result.clock.rttMs, recorded: result.recorded, uploaded: result.uploaded, steps })}\n`);
     }
     process.exitCode = result.uploaded < result.recorded ? EXIT.failed : EXIT.ok;

@@ -165,8 +165,6 @@ export function toSweepInput(f: SweepFlags): { input: SweepInput; levelsFlag: st
   if (f.requests) {
     const clash = (['method', 'body', 'requestFile'] as const).find((k) => f[k] !== undefined);
     if (clash) return { error: `--requests and ${flagName(clash)}: the mix gives each request's method, path and body (-H headers apply to all)` };
-    // Fleet agents are sent one request in the plan: a mix would be silently dropped.
-    if (f.agents !== undefined) return { error: '--requests with --agents: not yet (fleet agents send the one request); sweep the mix from one agent' };
   }
   const file = f.requestFile ?? {};
   const fields = fieldsFromFlags(f);

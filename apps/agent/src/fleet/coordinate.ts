@@ -12,6 +12,8 @@ import type { SearchResult } from '../sweep/search-levels.ts';
 import { SweepError } from '../sweep/sweep-error.ts';
 import { coordinatorReadProblem, FleetApi } from './fleet-api.ts';
 import { PlanExtension } from './plan-extension.ts';
+import { planRequestOf } from './plan-request.ts';
+import { withMixTags } from '../mix/request-mix.ts';
 
 export interface CoordinateOptions {
   /** Agents that must join before the first step. */
@@ -41,10 +43,15 @@ export interface CoordinateResult {
 
 const POLL_MS = 250;
 
-/** A sweep's options the API cannot hand to other hosts. */
+/** A sweep's options the API cannot hand to other hosts (see planRequestOf), or null. */
 export function fleetConfigProblem(cfg: SweepConfig): string | null {
-  if (Buffer.isBuffer(cfg.request.body)) return '--agents: a binary request body cannot be handed to other agents; use a text body';
-  return null;
+  try {
+    planRequestOf(cfg);
+    return null;
+  } catch (err) {
+    if (err instanceof SweepError) return err.message;
+    throw err;
+  }
 }
 
 /**
@@ -52,10 +59,13 @@ export function fleetConfigProblem(cfg: SweepConfig): string | null {
  * (`kneeboard agent --join RUN`) join and drive it step by step, then finishes the run once they
  * have delivered their events. This process sends no load itself.
  */
-export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): Promise<CoordinateResult> {
-  const problem = fleetConfigProblem(cfg);
-  if (problem) throw new SweepError('config', problem);
+export async function coordinateSweep(sweep: SweepConfig, o: CoordinateOptions): Promise<CoordinateResult> {
+  // Before anything is made: the plan's request (the mix, the CA's PEM) must be one the API takes.
+  const request = planRequestOf(sweep);
+  // The run records the mix as a one-agent sweep's does.
+  const cfg = withMixTags(sweep);
   const say = o.say ?? (() => {});
+  if (cfg.requests && cfg.requests.skipped > 0) say(`warning: --requests: ${cfg.requests.skipped} requests of the HAR to other origins than its page's are left out`);
   const api = new KneeboardApi({ baseUrl: cfg.api, token: cfg.token, retry: cfg.retry });
   const extension = new PlanExtension(cfg, say, o.signal ?? new AbortController().signal);
   let serverCost: SweepServerCost | undefined;
@@ -82,8 +92,6 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
     const runId = runIds[0]!;
     const runUrl = `${cfg.web.replace(/\/+$/, '')}/runs/${runId}`;
     const fleet = new FleetApi(cfg.api, runId, cfg.token);
-    const target = new URL(cfg.target);
-    if (cfg.request.path !== undefined) target.href = new URL(cfg.request.path, target.origin).href;
     const plan: FleetPlanInput = {
       agents: o.agents,
       load_model: cfg.loadModel,
@@ -93,7 +101,7 @@ export async function coordinateSweep(cfg: SweepConfig, o: CoordinateOptions): P
       ...(extension.open ? { open: true, open_timeout_ms: extension.openTimeoutMs() } : {}),
       warmup_ms: cfg.warmupMs,
       duration_ms: cfg.durationMs,
-      request: { target: target.href, method: cfg.request.method, headers: cfg.request.headers, body: (cfg.request.body as string | undefined) ?? null, timeout_ms: cfg.request.timeoutMs },
+      request,
       ...(o.leadMs === undefined ? {} : { lead_ms: o.leadMs }),
       ...(o.heartbeatTimeoutMs === undefined ? {} : { heartbeat_timeout_ms: o.heartbeatTimeoutMs }),
       ...(o.startToleranceMs === undefined ? {} : { start_tolerance_ms: o.startToleranceMs }),

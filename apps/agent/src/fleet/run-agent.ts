@@ -9,11 +9,15 @@ import type { LevelSummary } from '../load/level-stats.ts';
 import type { EngineChoice } from '../native/engine-binary.ts';
 import { runStep, type StepContext } from '../sweep/run-step.ts';
 import { DEFAULT_MAX_CONNECTIONS } from '../sweep/config.ts';
-import { agentEngine } from './agent-engine.ts';
+import { agentEngine, type AgentEngine } from './agent-engine.ts';
 import { waitUntil } from './barrier.ts';
 import { measureOffset, type ClockOffset } from './clock.ts';
 import { FleetApi } from './fleet-api.ts';
 import { FleetRecorder } from './fleet-recorder.ts';
+import { sendOnceH2 } from '../load/h2-probe.ts';
+import { UNTRUSTED_CERTIFICATE } from '../load/target-client.ts';
+import { probeTarget } from '../sweep/preflight.ts';
+import { SweepError } from '../sweep/sweep-error.ts';
 
 export interface AgentOptions {
   api: string;
@@ -75,8 +79,25 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   const plan = joined.plan;
   // Several beats per timeout, so one late beat on a busy host does not read as death.
   const heartbeatMs = Math.min(joined.heartbeat_ms, plan.heartbeat_timeout_ms / 4);
-  const setup = agentEngine(plan.request, o.engine ?? 'auto', o.threads, o.engineBinary);
+  // An agent that cannot send the plan's request leaves before the first step, saying why, so
+  // the plan neither counts on it nor fills a level with its errors.
+  let setup: AgentEngine;
+  try {
+    setup = agentEngine(plan.request, o.engine ?? 'auto', o.threads, o.engineBinary);
+  } catch (err) {
+    await api.leave(agentId, 0, 0).catch(() => undefined);
+    throw err;
+  }
   if (setup.note) warn(setup.note);
+  const target = new URL(plan.request.target);
+  if (plan.request.insecure && target.protocol === 'https:') warn(`the plan says --insecure: the certificate of ${target.host} is not checked; anyone in between could answer for it`);
+  try {
+    await probePlanTarget(target, setup, plan.request.http, warn);
+  } catch (err) {
+    setup.dispose();
+    await api.leave(agentId, 0, 0).catch(() => undefined);
+    throw err;
+  }
   // Engine times are this host's real clock; the skew (tests) and the offset take them to the API's.
   const toApiMs = skew + clock.offsetMs;
   // One recorder per run the plan records into: the plan's own, and each --repeat run.
@@ -98,6 +119,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
     monitor: new AgentMonitor(),
     origin: setup.origin,
     request: setup.request,
+    mix: setup.mix,
     parseTiming: setup.parseTiming,
     loadModel: plan.load_model,
     arrivals: plan.arrivals,
@@ -170,6 +192,23 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   const recordedByRun = byRun.size > 1 ? Object.fromEntries([...byRun].map(([runId, s]) => [runId, s.recorded])) : undefined;
   await api.leave(agentId, stats.recorded, stats.uploaded, recordedByRun);
   return { agentId, clock, parts, recorded: stats.recorded, uploaded: stats.uploaded };
+}
+
+/**
+ * One request of the plan (its mix's first) before the first step, as a one-agent sweep's preflight
+ * sends it. No answer — the target unreachable from this host, its certificate not trusted — is
+ * fatal; an error status only warned of (a late joiner may find the target busy with the others).
+ */
+async function probePlanTarget(target: URL, setup: AgentEngine, http: '1.1' | '2' | 'auto', warn: (line: string) => void): Promise<void> {
+  try {
+    await probeTarget(target, setup.mix ? setup.mix.requests[0]! : setup.request, setup.parseTiming, http === '2' ? sendOnceH2 : undefined);
+  } catch (err) {
+    if (!(err instanceof SweepError)) throw err;
+    if (err.kind === 'target-rejected') return warn(err.message);
+    // The trust flags are the coordinator's: this agent takes them from the plan.
+    const fix = err.message.includes(UNTRUSTED_CERTIFICATE) ? ' — to the coordinator (`kneeboard sweep … --agents N`), whose plan hands them to every agent' : '';
+    throw new SweepError(err.kind, `the plan's target: ${err.message}${fix}; this agent left the run`, { cause: err });
+  }
 }
 
 /** Why the plan stopped for this agent, in the user's terms. */

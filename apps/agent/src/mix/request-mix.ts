@@ -78,6 +78,11 @@ export function loadRequestMix(file: string): RequestMix {
 }
 
 function withNames(file: string, format: 'json' | 'har', requests: MixRequest[], skipped: number): RequestMix {
+  return { file, format, requests, ...nameIndex(requests), skipped };
+}
+
+/** The distinct names of a mix's requests, in first-seen order, and each request's index into them. */
+export function nameIndex(requests: readonly { name: string }[]): { names: string[]; nameOf: Uint16Array } {
   const names: string[] = [];
   const index = new Map<string, number>();
   const nameOf = new Uint16Array(requests.length);
@@ -89,7 +94,7 @@ function withNames(file: string, format: 'json' | 'har', requests: MixRequest[],
     }
     nameOf[i] = n;
   });
-  return { file, format, requests, names, nameOf, skipped };
+  return { names, nameOf };
 }
 
 /**
@@ -122,4 +127,9 @@ export function mixTags(mix: RequestMix): Record<string, string> {
     shown += 1;
   }
   return { requests_file: basename(mix.file).slice(0, 500), requests: text, requests_count: String(mix.requests.length) };
+}
+
+/** The sweep's run with the mix recorded in its tags (the user's own tags win); unchanged without a mix. */
+export function withMixTags<C extends { requests?: RequestMix | undefined; run: { tags: Record<string, string> } }>(cfg: C): C {
+  return cfg.requests ? { ...cfg, run: { ...cfg.run, tags: { ...mixTags(cfg.requests), ...cfg.run.tags } } } : cfg;
 }

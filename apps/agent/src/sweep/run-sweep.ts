@@ -27,7 +27,7 @@ import { refineLevels } from './refine-levels.ts';
 import { apiJudge, searchLevels, type SearchResult } from './search-levels.ts';
 import { SweepError } from './sweep-error.ts';
 import { mixRequestsOf, targetRequestOf } from './target-request.ts';
-import { mixTags } from '../mix/request-mix.ts';
+import { withMixTags } from '../mix/request-mix.ts';
 import { repeatRun } from './repeat-run.ts';
 
 export interface UploadSummary {
@@ -80,7 +80,7 @@ export async function runSweep(input: SweepInput, context: SweepContext = {}): P
   const parsed = SweepConfig.safeParse(input);
   if (!parsed.success) throw new SweepError('config', `invalid sweep options:\n${z.prettifyError(parsed.error)}`);
   // `--requests`: the run records the mix (names and shares) in its tags; the user's own tags win.
-  const cfg = parsed.data.requests ? { ...parsed.data, run: { ...parsed.data.run, tags: { ...mixTags(parsed.data.requests), ...parsed.data.run.tags } } } : parsed.data;
+  const cfg = withMixTags(parsed.data);
   const signal = context.signal ?? new AbortController().signal;
   const reporter = context.reporter ?? {};
   const warn = (m: string) => reporter.warn?.(m);

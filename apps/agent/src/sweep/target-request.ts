@@ -34,7 +34,12 @@ function targetTlsOf(cfg: SweepConfig): TargetTls {
  * user-agent) come first and the entry's own win; timeout and TLS are the sweep's.
  */
 export function mixRequestsOf(cfg: SweepConfig, base: TargetRequest): TargetRequest[] {
-  return (cfg.requests?.requests ?? []).map((r) => ({
+  return mixTargetRequests(cfg.requests?.requests ?? [], base);
+}
+
+/** Each request of a mix (the sweep's own, or a fleet plan's) on the base request: its headers under the entry's, its timeout and TLS. */
+export function mixTargetRequests(entries: readonly { path: string; method: string; headers: Record<string, string>; body: string | undefined }[], base: TargetRequest): TargetRequest[] {
+  return entries.map((r) => ({
     ...base,
     path: r.path,
     method: r.method,

@@ -8,7 +8,18 @@ export interface AgentJson {
   clock_rtt_ms: number;
   recorded: number;
   uploaded: number;
-  steps: Array<{ index: number; level: number; load: number; late_ms: number; ahead_ms: number; requests: number; qps: number; p50_ms: number | null }>;
+  steps: Array<{
+    index: number;
+    level: number;
+    load: number;
+    late_ms: number;
+    ahead_ms: number;
+    requests: number;
+    qps: number;
+    p50_ms: number | null;
+    /** A plan with a request mix: the agent's share by name. */
+    by_name?: Array<{ name: string; requests: number; errors: number; p50_ms: number | null; compute_p50_ms: number | null }>;
+  }>;
 }
 
 export interface Fleet {
@@ -32,9 +43,9 @@ export async function startCoordinator(api: string, target: string, n: number, l
   throw new Error(`the coordinator printed no run to join:\n${coordinator.stderr()}`);
 }
 
-/** `kneeboard agent --join RUN --json` on the Node engine (the same on every box: no native build needed). */
-export function startAgent(api: string, runId: string, id: string, env: Record<string, string> = {}, timeoutMs = 240_000): CliRun {
-  return runCli(['agent', '--api', api, '--join', runId, '--agent-id', id, '--engine', 'node', '--json'], timeoutMs, env);
+/** `kneeboard agent --join RUN --json`, by default on the Node engine (the same on every box: no native build needed). */
+export function startAgent(api: string, runId: string, id: string, env: Record<string, string> = {}, timeoutMs = 240_000, engine: 'node' | 'native' = 'node'): CliRun {
+  return runCli(['agent', '--api', api, '--join', runId, '--agent-id', id, '--engine', engine, '--json'], timeoutMs, env);
 }
 
 export function agentJson(stdout: string): AgentJson {
