@@ -8,7 +8,9 @@
  * request time only), so latency is compared by the mean.
  *
  *   flock /tmp/kb-bench.lock pnpm tsx bench/agent-h2.bench.ts
- *   env: KB_BENCH_ROUNDS (2), KB_BENCH_SECONDS (5), KB_BENCH_C (50)
+ *   env: KB_BENCH_ROUNDS (2), KB_BENCH_SECONDS (5), KB_BENCH_C (50), KB_BENCH_OTHER_ENGINE (the path
+ *   of another engine binary — e.g. one built from an older commit — for a fourth row through the
+ *   same CLI, `--engine-binary`: a before/after in the same rounds)
  */
 import { startSink } from './agent-bench-lib.ts';
 import { engineAlone, kneeboard, runPinned, startNginx, type ToolResult } from './lib/load-tools.ts';
@@ -18,6 +20,7 @@ import { runRounds, type RoundSample } from './lib/rounds.ts';
 const ROUNDS = Number(process.env.KB_BENCH_ROUNDS ?? 2);
 const SECONDS = Number(process.env.KB_BENCH_SECONDS ?? 5);
 const C = Number(process.env.KB_BENCH_C ?? 50);
+const OTHER_ENGINE = process.env.KB_BENCH_OTHER_ENGINE;
 const GENERATOR_CORE = 0;
 const TARGET_CORE = 1;
 
@@ -42,6 +45,9 @@ const tools: Array<{ name: string; run: () => Promise<ToolResult> }> = [
   { name: 'h2load -c1 -m50', run: () => h2load(nginx.url) },
   { name: 'kneeboard native --http2', run: () => kneeboard('native', GENERATOR_CORE, nginx.url, C, SECONDS, sink.url, ['--insecure', '--http2']) },
   { name: 'engine alone --http2', run: () => engineAlone(GENERATOR_CORE, nginx.url, C, SECONDS, 1_000, ['--http2']) },
+  ...(OTHER_ENGINE
+    ? [{ name: 'kneeboard native --http2, other engine', run: () => kneeboard('native', GENERATOR_CORE, nginx.url, C, SECONDS, sink.url, ['--insecure', '--http2', '--engine-binary', OTHER_ENGINE]) }]
+    : []),
 ];
 let samples: Sample[] = [];
 try {
@@ -73,7 +79,7 @@ const rows = tools.map(({ name }) => {
   };
 });
 report('agent-h2', rows, {
-  setup: `nginx 1 worker, TLS (ECDSA P-256, self-signed; --insecure) + h2 on core ${TARGET_CORE}; h2load -c1 -m${C} -t1, kneeboard native --http2 (--threads 1) and the engine alone on core ${GENERATOR_CORE}; ${C} streams on 1 connection; ${SECONDS} s (+1 s warm-up); ${ROUNDS} rotated rounds`,
+  setup: `${OTHER_ENGINE ? `other engine: ${OTHER_ENGINE}; ` : ''}nginx 1 worker, TLS (ECDSA P-256, self-signed; --insecure) + h2 on core ${TARGET_CORE}; h2load -c1 -m${C} -t1, kneeboard native --http2 (--threads 1) and the engine alone on core ${GENERATOR_CORE}; ${C} streams on 1 connection; ${SECONDS} s (+1 s warm-up); ${ROUNDS} rotated rounds`,
   target: 'native ≥ 0.95× h2load req/s (same connections and streams)',
   samples,
 });
