@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, endpointPath, ENDPOINTS, RunDetail, RunNameCurves, type EventBatch } from '@kneeboard/contracts';
 import { T0 } from './ingest-support.ts';
+import { loadNameCurves, nameCurvesBody } from '../src/services/name-curves.ts';
 import { createRun, postJson, prng, startTestApi, type TestApi } from './helpers.ts';
 
 /** Three endpoints, each with its own share of the traffic and its own service time (ms) that grows with the level differently. */
@@ -80,6 +81,15 @@ describe('every request name’s curve in one answer (GET /runs/{id}/names)', ()
     }
     // checkout's latency grows with the square of the level: its own knee comes before the top level.
     expect(body.names.find((n) => n.name === 'checkout')!.knee_level).not.toBeNull();
+  });
+
+  it('answers at most the cap of names, the busiest, and counts the rest', async () => {
+    const all = nameCurvesBody((await loadNameCurves(api.db, named, 'auto', 200))!);
+    const two = nameCurvesBody((await loadNameCurves(api.db, named, 'auto', 2))!);
+    expect(two.names).toEqual(all.names.slice(0, 2));
+    expect(two.names.map((n) => n.name)).toEqual(['search', 'cart']);
+    expect(two.omitted).toBe(1);
+    expect(await loadNameCurves(api.db, '00000000-0000-4000-8000-0000000000ff', 'auto', 2)).toBeNull();
   });
 
   it('answers an empty list for a run without names, 404 naming the run for one that does not exist, 400 naming exact for a bad one', async () => {
