@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, FleetStatus, MAX_FLEET_MIX_CHARS } from '@kneeboard/contracts';
+import { ApiError, FleetStatus, MAX_FLEET_MIX_CHARS, type RunDetail } from '@kneeboard/contracts';
 import { UNTRUSTED_CERTIFICATE } from '../src/load/target-client.ts';
 import { chiSquare, CHI2_CRITICAL_1E6 } from './support/chi-square.ts';
 import { agentJson, runAgents, runDetail, startAgent, startCoordinator, type AgentJson } from './support/fleet-harness.ts';
@@ -89,18 +89,27 @@ function mixFile(): string {
   return path;
 }
 
+/**
+ * The coordinator fails exactly when a step was partial: on a starved box an agent may start past
+ * the start tolerance ('behind'), which makes the step partial without losing a request.
+ */
+function expectCoordinatorExit(coord: { code: number | null; stderr: string }, detail: RunDetail): void {
+  const partial = detail.curve.some((p) => p.health?.reason?.startsWith('partial step') === true);
+  expect(coord.code, coord.stderr).toBe(partial ? 1 : 0);
+}
+
 const status = async (runId: string) => FleetStatus.parse(await (await fetch(`${api.url}/api/v1/runs/${runId}/fleet`)).json());
 
 describe('a request mix driven by a fleet (kneeboard sweep --requests --agents)', () => {
   it('two agents, one per engine: each drives the plan’s mix — its events named, counts by the weights, each name its own endpoint — and the run records the mix', async () => {
     for (const k of Object.keys(hits)) delete hits[k];
     slowBodies.clear();
-    const fleet = await startCoordinator(api.url, `${url}/`, 2, '4', ['--requests', mixFile()]);
+    // 3 s: enough requests per agent for the χ² test even when a starved agent starts late.
+    const fleet = await startCoordinator(api.url, `${url}/`, 2, '4', ['--requests', mixFile(), '-d', '3s']);
     const agents = [startAgent(api.url, fleet.runId, 'mix-node'), startAgent(api.url, fleet.runId, 'mix-native', {}, 240_000, 'native')];
     const outs = await Promise.all(agents.map((a) => a.done));
     const coord = await fleet.coordinator.done;
     for (const o of outs) expect(o.code, o.stderr).toBe(0);
-    expect(coord.code, coord.stderr).toBe(0);
     const reports: AgentJson[] = outs.map((o) => agentJson(o.stdout));
 
     // Each agent's share of the step, by name: every name, the weights' shares, each name's own service time.
@@ -123,6 +132,7 @@ describe('a request mix driven by a fleet (kneeboard sweep --requests --agents)'
 
     // Stored: every event of both agents carries a name of the mix, and the names' counts follow the weights.
     const detail = await runDetail(api.url, fleet.runId);
+    expectCoordinatorExit(coord, detail);
     const names = detail.names!;
     expect(names.map((n) => n.name)).toEqual(['fast', 'medium', 'slow']);
     const stored = await runAgents(api.url, fleet.runId);
@@ -171,15 +181,15 @@ describe('HTTPS and HTTP/2 for a fleet: the plan carries the trust and the HTTP 
 
   it('--ca-file: the PEM travels in the plan; an agent on each engine trusts it and sweeps over TLS', async () => {
     const from = nginx.logSize();
-    const fleet = await startCoordinator(api.url, tlsUrl(), 2, '2', ['--ca-file', cert]);
+    const fleet = await startCoordinator(api.url, tlsUrl(), 2, '2', ['--ca-file', cert, '-d', '3s']);
     const agents = [startAgent(api.url, fleet.runId, 'tls-node'), startAgent(api.url, fleet.runId, 'tls-native', {}, 240_000, 'native')];
     const outs = await Promise.all(agents.map((a) => a.done));
     const coord = await fleet.coordinator.done;
     for (const o of outs) expect(o.code, o.stderr).toBe(0);
-    expect(coord.code, coord.stderr).toBe(0);
     const reports = outs.map((o) => agentJson(o.stdout));
     for (const r of reports) expect(r.steps[0]!.requests, r.agent_id).toBeGreaterThan(0);
     const detail = await runDetail(api.url, fleet.runId);
+    expectCoordinatorExit(coord, detail);
     expect(detail.curve[0]!.errors).toBe(0);
     expect(detail.curve[0]!.requests).toBeGreaterThan(0);
     // The server's view: every request over TLS, HTTP/1.1 (neither asked for HTTP/2).
@@ -194,7 +204,7 @@ describe('HTTPS and HTTP/2 for a fleet: the plan carries the trust and the HTTP 
     const agent = await startAgent(api.url, fleet.runId, 'h2-native', {}, 240_000, 'native').done;
     const coord = await fleet.coordinator.done;
     expect(agent.code, agent.stderr).toBe(0);
-    expect(coord.code, coord.stderr).toBe(0);
+    expectCoordinatorExit(coord, await runDetail(api.url, fleet.runId));
     expect(agent.stderr).toContain(`warning: the plan says --insecure: the certificate of localhost:${nginx.port} is not checked`);
     const recorded = agentJson(agent.stdout).recorded;
     expect(recorded).toBeGreaterThan(0);
