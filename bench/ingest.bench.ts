@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { insertEventBatch, insertEventGroup, migrate, openDb, writeLedger } from '@kneeboard/clickhouse';
+import { insertEventBatch, insertEventGroup, migrate, openDb, RAW_EVENTS, writeLedger } from '@kneeboard/clickhouse';
 import { startServerProcess } from '@kneeboard/api/testing';
 import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
 import { ARROW_STREAM_CONTENT_TYPE } from '@kneeboard/contracts';
@@ -152,7 +152,7 @@ async function throughApi(mode: string, server: ClickHouseServer | null, formats
 
 async function insertCpuPerBatch(server: ClickHouseServer, from: Date, to: Date): Promise<Case['insertCpuMs']> {
   const byTable = await insertCpuByTable(server.url, from, to);
-  const events = byTable.get('kb_requests_v1');
+  const events = byTable.get(RAW_EVENTS);
   const ledger = byTable.get('kb_batches_v1');
   return {
     events: ((events?.cpuSeconds ?? 0) * 1000) / batches,

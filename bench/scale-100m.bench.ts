@@ -2,7 +2,10 @@
  * One run of 100,000,000 requests (10 levels × 10M, 30 s windows) on the embedded engine: how
  * long the engine takes to store it (`INSERT … SELECT`, the rollup view on — the engine's side of
  * ingest, not the API's), the disk bytes per event (raw table and rollup, after merges settle as
- * they will), and the curve: cold (a fresh handle) and kept. The data directory is deleted after.
+ * they will), the curve: cold (a fresh handle) and kept, and the exact curve read from raw rows
+ * (cold, a fresh handle). The data directory is deleted after. The raw table is whichever of
+ * kb_request_events_v1 (µs, since 090) and kb_requests_v1 (Float64 ms, before) holds the rows, so
+ * the same program measures a checkout from before the move.
  *
  *   flock /tmp/kb-bench.lock pnpm tsx bench/scale-100m.bench.ts [--per-level 10000000] [--levels 10]
  */
@@ -32,7 +35,7 @@ try {
   const partRows = await (
     await db.client.query({
       query: `SELECT table, sum(bytes_on_disk) AS bytes, sum(rows) AS rows, count() AS parts FROM system.parts
-              WHERE active AND database = currentDatabase() AND table IN ('kb_requests_v1', 'kb_request_seconds_v1') GROUP BY table`,
+              WHERE active AND database = currentDatabase() AND table IN ('kb_requests_v1', 'kb_request_events_v1', 'kb_request_seconds_v1') GROUP BY table`,
       format: 'JSONEachRow',
     })
   ).json<{ table: string; bytes: string; rows: string; parts: string }>();
@@ -47,15 +50,21 @@ try {
   await queryCurve(db, run, 'rollup');
   const keptMs = performance.now() - t;
   await db.close();
+  db = openDb({ mode: 'embedded', path: dir });
+  t = performance.now();
+  const exact = await queryCurve(db, run, 'exact');
+  const exactMs = performance.now() - t;
+  await db.close();
   const requests = cold.curve.reduce((s, p) => s + p.requests, 0);
-  const raw = parts.find((p) => p.table === 'kb_requests_v1');
+  const raw = parts.find((p) => p.table !== 'kb_request_seconds_v1' && p.rows > 0);
   const rollup = parts.find((p) => p.table === 'kb_request_seconds_v1');
   rows.push(
     { measure: 'store (INSERT … SELECT, rollup view on)', value: storeS, unit: 's', detail: `${(events / storeS / 1e6).toFixed(2)}M events/s; load ${loadBefore} → ${load()}` },
-    { measure: 'disk, raw table', value: (raw?.bytes ?? 0) / events, unit: 'B/event', detail: `${((raw?.bytes ?? 0) / 2 ** 30).toFixed(2)} GiB, ${raw?.parts} parts` },
+    { measure: 'disk, raw table', value: (raw?.bytes ?? 0) / events, unit: 'B/event', detail: `${raw?.table}: ${((raw?.bytes ?? 0) / 2 ** 30).toFixed(2)} GiB, ${raw?.parts} parts` },
     { measure: 'disk, rollup', value: (rollup?.bytes ?? 0) / events, unit: 'B/event', detail: `${((rollup?.bytes ?? 0) / 2 ** 20).toFixed(1)} MiB, ${rollup?.rows} rows` },
     { measure: 'curve, cold (engine direct, rollup)', value: coldMs, unit: 'ms', detail: `${requests} requests in windows; load ${load()}` },
     { measure: 'curve, kept (engine direct)', value: keptMs, unit: 'ms', detail: 'one version read' },
+    { measure: 'exact curve, cold (engine direct, raw rows)', value: exactMs, unit: 'ms', detail: `${exact.curve.reduce((s, p) => s + p.requests, 0)} requests; load ${load()}` },
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { insertRun, migrate, upsertStep, type Db } from '@kneeboard/clickhouse';
+import { insertRun, microsSql, migrate, RAW_EVENTS, upsertStep, type Db } from '@kneeboard/clickhouse';
 
 export const STEP_MS = 30_000;
 export const WARMUP_MS = 2_000;
@@ -26,9 +26,11 @@ export async function storeRun(db: Db, levels: number, perLevel: number, release
     const started = t0 + (l - 1) * (STEP_MS + WARMUP_MS + 1_000) + 137.25;
     await upsertStep(db, run.id, { level: 2 ** (l - 1), started_at: started, measure_from: started + WARMUP_MS, ended_at: started + WARMUP_MS + STEP_MS, health: null });
     await db.client.command({
-      query: `INSERT INTO kb_requests_v1 (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status)
-        SELECT {run:UUID}, 'bench', {level:Float64}, {started:Float64} + number * {span:Float64} / {n:UInt32},
-               lat, lat * 0.7, if(number % 10 = 0, NULL, lat * 0.2), if(number % 200 = 0, 503, 200)
+      // Rounded to the µs as the ingest rounds (raw-events.ts).
+      query: `INSERT INTO ${RAW_EVENTS} (run_id, agent_id, level, ts_us, latency_us, compute_us, queue_us, status)
+        SELECT {run:UUID}, 'bench', {level:Float64}, toInt64(${microsSql('{started:Float64} + number * {span:Float64} / {n:UInt32}')}),
+               toUInt64(${microsSql('lat')}), toUInt64(${microsSql('lat * 0.7')}), if(number % 10 = 0, NULL, toUInt64(${microsSql('lat * 0.2')})),
+               if(number % 200 = 0, 503, 200)
         FROM (SELECT number, {median:Float64} * exp(0.4 * sqrt(-2 * log((cityHash64(number, {seed:UInt32}, 1) % 1000003 + 1) / 1000004))
                                         * cos(2 * pi() * (cityHash64(number, {seed:UInt32}, 2) % 1000003) / 1000003)) AS lat
               FROM numbers({n:UInt32}))`,

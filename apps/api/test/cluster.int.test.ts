@@ -55,7 +55,7 @@ describe('a 2-shard cluster (CLICKHOUSE_CLUSTER, no Keeper: tables node by node)
       cluster.nodes.map(async (node) => {
         const c = createClient({ url: node.url, database: (onCluster.storage as { database: string }).database });
         try {
-          const r = await c.query({ query: 'SELECT count() AS n FROM kb_requests_v1_local WHERE run_id = {run:UUID}', query_params: { run: clusterRun }, format: 'JSONEachRow' });
+          const r = await c.query({ query: 'SELECT count() AS n FROM kb_request_events_v1_local WHERE run_id = {run:UUID}', query_params: { run: clusterRun }, format: 'JSONEachRow' });
           return Number(((await r.json()) as Array<{ n: string }>)[0]?.n);
         } finally {
           await c.close();

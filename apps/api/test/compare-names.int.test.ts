@@ -21,7 +21,9 @@ function levelBatch(side: 'base' | 'head', level: number, i: number, from: numbe
   const draws = Object.fromEntries(NAMES.map((n, j) => [n, prng(1000 * i + j + 1)])) as Record<Name, () => number>;
   const rows = Array.from({ length: PER_LEVEL }, (_, k) => {
     const name = NAMES[k % NAMES.length]!;
-    const latency = SERVICE_MS[name] * (name === 'checkout' ? level : 1) * Math.exp((draws[name]() - 0.5) * 1.2) * SCALE[side][name];
+    // Drawn on a 10 µs grid, so the scaled values are whole µs too and storage (integer µs) keeps them as sent.
+    const drawn = Math.round(SERVICE_MS[name] * (name === 'checkout' ? level : 1) * Math.exp((draws[name]() - 0.5) * 1.2) * 100) / 100;
+    const latency = drawn * SCALE[side][name];
     return { name, ts: from + ((k + 0.5) * WINDOW_MS) / PER_LEVEL, latency };
   });
   return {

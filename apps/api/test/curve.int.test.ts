@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRequests } from '@kneeboard/clickhouse';
+import { countRequests, storedMs } from '@kneeboard/clickhouse';
 import { RunDetail } from '@kneeboard/contracts';
 import { batchOf, createRun, percentile, postJson, prng, startTestApi, type TestApi } from './helpers.ts';
 
@@ -44,7 +44,17 @@ function syntheticSweep(levels: number[], t0: number) {
   return { rows, steps };
 }
 
-function expectedPoint(rows: Row[], step: { level: number; measure_from: number; ended_at: number }) {
+/** A row as storage keeps it: times rounded to the µs on the way in (the raw events table holds integer µs). */
+const asStored = (r: Row): Row => ({
+  ...r,
+  ts: storedMs(r.ts),
+  latency: storedMs(r.latency),
+  compute: r.compute === null ? null : storedMs(r.compute),
+  queue: r.queue === null ? null : storedMs(r.queue),
+});
+
+function expectedPoint(sent: Row[], step: { level: number; measure_from: number; ended_at: number }) {
+  const rows = sent.map(asStored);
   const inWindow = rows.filter((r) => r.level === step.level && r.ts >= step.measure_from && r.ts <= step.ended_at);
   const ok = inWindow.filter((r) => r.status >= 1 && r.status <= 399);
   const timed = ok.filter((r) => r.compute !== null);

@@ -197,7 +197,7 @@ describe('the fleet plan over two API replicas behind a round-robin proxy, throu
     expect(recorded).toBeGreaterThan(0);
     const client = createClient({ url: server.url, database });
     try {
-      const rows = await client.query({ query: 'SELECT count() AS n FROM kb_requests_v1 WHERE run_id = {run:UUID}', query_params: { run: runId }, format: 'JSONEachRow' });
+      const rows = await client.query({ query: 'SELECT count() AS n FROM kb_request_events_v1 WHERE run_id = {run:UUID}', query_params: { run: runId }, format: 'JSONEachRow' });
       expect(Number(((await rows.json()) as Array<{ n: string }>)[0]!.n)).toBe(recorded);
     } finally {
       await client.close();

@@ -29,7 +29,7 @@ describe('group commit on the embedded engine', () => {
 
   async function rowsByAgent(runId: string): Promise<Record<string, number>> {
     const result = await api.db.client.query({
-      query: 'SELECT agent_id, count() AS n FROM kb_requests_v1 WHERE run_id = {run:UUID} GROUP BY agent_id ORDER BY agent_id',
+      query: 'SELECT agent_id, count() AS n FROM kb_request_events_v1 WHERE run_id = {run:UUID} GROUP BY agent_id ORDER BY agent_id',
       query_params: { run: runId },
       format: 'JSONEachRow',
     });

@@ -75,7 +75,7 @@ describe.each(STORAGE_MODES)('Arrow batches (%s)', (mode) => {
     const canonical = arrowOf(randomBatch('sdk-1', 1000, 7, 2));
     expect((await postArrow(api.url, runId, canonical, ids('sdk-1'))).body).toEqual({ accepted: 1000, duplicate: false });
     const rows = await api.db.client.query({
-      query: `SELECT ts_ms, latency_ms, compute_ms, status FROM kb_requests_v1 WHERE run_id = {run:UUID} AND agent_id = 'pyarrow-1' ORDER BY ts_ms LIMIT 3`,
+      query: `SELECT ts_ms, latency_ms, compute_ms, status FROM kb_request_events_v1 WHERE run_id = {run:UUID} AND agent_id = 'pyarrow-1' ORDER BY ts_ms LIMIT 3`,
       query_params: { run: runId },
       format: 'JSONEachRow',
     });

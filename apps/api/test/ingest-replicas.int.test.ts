@@ -55,7 +55,7 @@ describe('two API replicas on one ClickHouse server', () => {
     const client = createClient({ url: server.url, database });
     try {
       const result = await client.query({
-        query: 'SELECT count() AS n, uniqExact(ts_ms) AS distinct_events FROM kb_requests_v1 WHERE run_id = {run:UUID}',
+        query: 'SELECT count() AS n, uniqExact(ts_ms) AS distinct_events FROM kb_request_events_v1 WHERE run_id = {run:UUID}',
         query_params: { run: runId },
         format: 'JSONEachRow',
       });

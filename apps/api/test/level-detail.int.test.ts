@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedMs } from '@kneeboard/clickhouse';
 import { LevelDetail, RunDetail, SPECTRUM_PERCENTS } from '@kneeboard/contracts';
 import { batchOf, createRun, percentile, postJson, prng, startTestApi, storeSyntheticRun, type TestApi } from './helpers.ts';
 
@@ -57,7 +58,9 @@ describe('GET /api/v1/runs/{id}/levels/{level}', () => {
     expect(res.status).toBe(200);
     const d = LevelDetail.parse(res.body);
 
-    const inWindow = rows.filter((r) => r.level === 8 && r.ts >= STEP.measure_from && r.ts <= STEP.ended_at);
+    // What storage keeps: times rounded to the µs on the way in (the raw events table holds integer µs).
+    const stored = rows.map((r) => ({ ...r, ts: storedMs(r.ts), latency: storedMs(r.latency) }));
+    const inWindow = stored.filter((r) => r.level === 8 && r.ts >= STEP.measure_from && r.ts <= STEP.ended_at);
     const ok = inWindow.filter((r) => r.status >= 1 && r.status <= 399).map((r) => r.latency);
     expect(d.requests).toBe(inWindow.length);
     expect(d.ok).toBe(ok.length);
@@ -94,7 +97,7 @@ describe('GET /api/v1/runs/{id}/levels/{level}', () => {
     expect(d.timeline.slice(0, 10).every((b) => !b.measured)).toBe(true);
     expect(d.timeline[9]?.measured).toBe(false);
     expect(d.timeline[10]).toMatchObject({ t_s: 2, measured: true });
-    const stepRows = rows.filter((r) => r.level === 8);
+    const stepRows = stored.filter((r) => r.level === 8);
     expect(d.timeline.reduce((n, b) => n + b.requests, 0)).toBe(stepRows.length);
     expect(d.timeline.filter((b) => b.measured).reduce((n, b) => n + b.requests, 0)).toBe(inWindow.length);
     // Warm-up is visibly slower; the stall (6–7 s) has no throughput and no percentiles (gaps, not 0).

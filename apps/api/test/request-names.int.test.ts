@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRequests } from '@kneeboard/clickhouse';
+import { countRequests, storedMs } from '@kneeboard/clickhouse';
 import { ApiError, endpointPath, ENDPOINTS, RunDetail, type EventBatch } from '@kneeboard/contracts';
 import { columnsOf, postArrow, T0 } from './ingest-support.ts';
 import { encodeArrowColumns } from '@kneeboard/event-wire';
@@ -80,7 +80,8 @@ describe.each(STORAGE_MODES)('request names (%s)', (mode) => {
       expect(rollup.curve.map((p) => [p.level, p.requests, p.errors])).toEqual(exact.curve.map((p) => [p.level, p.requests, p.errors]));
       for (const [i, level] of LEVELS.entries()) {
         const b = sent[i]!;
-        const mine = b.latency_ms.filter((_, k) => b.name[k] === name && b.status[k] === 200);
+        // As stored: rounded to the µs on the way in.
+        const mine = b.latency_ms.filter((_, k) => b.name[k] === name && b.status[k] === 200).map(storedMs);
         const e = exact.curve.find((p) => p.level === level)!;
         // The exact curve is the name's own rows, to the microsecond.
         expect(e.requests).toBe(b.name.filter((n) => n === name).length);

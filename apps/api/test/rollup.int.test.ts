@@ -29,10 +29,10 @@ async function insertKnownRows(api: TestApi, runId: string): Promise<void> {
     const level = Number(levelText);
     const from = windowOf(level).started_at;
     await api.db.client.command({
-      query: `INSERT INTO kb_requests_v1 (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status)
+      query: `INSERT INTO kb_request_events_v1 (run_id, agent_id, level, ts_us, latency_us, compute_us, queue_us, status)
         SETTINGS insert_deduplication_token = {token:String}
-        SELECT {run_id:UUID}, 'known', {level:Float64}, {from:Float64} + number * 33000 / {n:UInt32}, latency,
-               if(number % 10 = 0, NULL, latency * 0.6), if(number % 10 = 0, NULL, latency * 0.3),
+        SELECT {run_id:UUID}, 'known', {level:Float64}, toInt64(floor(({from:Float64} + number * 33000 / {n:UInt32}) * 1000 + 0.5)), toUInt64(floor(latency * 1000 + 0.5)),
+               if(number % 10 = 0, NULL, toUInt64(floor(latency * 0.6 * 1000 + 0.5))), if(number % 10 = 0, NULL, toUInt64(floor(latency * 0.3 * 1000 + 0.5))),
                if(number % 50 = 7, 503, 200)
         FROM (SELECT number,
                      (cityHash64(number, {level:Float64}, 1) % 1000000007 + 1) / 1000000008 AS u1,

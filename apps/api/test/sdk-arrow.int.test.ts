@@ -26,7 +26,7 @@ describe('the agent SDK against the real API: Arrow by default, exactly once thr
     // Everything delivered, the finish included (awaiting step.end() just before finish() once left it behind).
     expect(report).toMatchObject({ recorded: 3_500, uploaded: 3_500, batches: 4, lostEvents: 0, spooledEntries: 0 });
     expect(await countRequests(api.db, recorder.runId)).toBe(3_500);
-    const nulls = await api.db.client.query({ query: 'SELECT countIf(compute_ms IS NULL) AS n FROM kb_requests_v1 WHERE run_id = {run:UUID}', query_params: { run: recorder.runId }, format: 'JSONEachRow' });
+    const nulls = await api.db.client.query({ query: 'SELECT countIf(compute_ms IS NULL) AS n FROM kb_request_events_v1 WHERE run_id = {run:UUID}', query_params: { run: recorder.runId }, format: 'JSONEachRow' });
     expect(Number(((await nulls.json()) as Array<{ n: string }>)[0]?.n)).toBe(350);
 
     // An agent killed after the API's answer but before it deleted the file leaves the batch in its

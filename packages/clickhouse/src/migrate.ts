@@ -6,6 +6,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { renderForCluster, type RenderedStatement } from './cluster/render.ts';
 import type { ClusterTopology } from './cluster/topology.ts';
 import { insertSettings, type Db } from './db.ts';
+import { splitStatements } from './statements.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
 const FILE_NAME = /^(\d{3})_([a-z0-9_]+)\.sql$/;
@@ -119,5 +120,5 @@ export async function migrate(db: Db, migrations = loadMigrations()): Promise<Mi
   const topo = await db.topology();
   if (topo) return migrateCluster(db, topo, migrations);
   await db.client.command({ query: MIGRATIONS_TABLE });
-  return apply(db, { client: db.client, statements: (m) => [{ sql: m.sql, on: 'every-node' }], run: async (s) => void (await db.client.command({ query: s.sql })) }, migrations);
+  return apply(db, { client: db.client, statements: (m) => splitStatements(m.sql).map((sql) => ({ sql, on: 'every-node' as const })), run: async (s) => void (await db.client.command({ query: s.sql })) }, migrations);
 }

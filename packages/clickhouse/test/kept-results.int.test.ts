@@ -16,9 +16,9 @@ afterAll(async () => {
 /** `n` requests spread evenly over [from, from + spanMs), latencies 1–100 ms, every 50th a 500. */
 async function store(runId: string, level: number, from: number, spanMs: number, n: number, salt: number): Promise<void> {
   await db.client.command({
-    query: `INSERT INTO kb_requests_v1 (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status)
-            SELECT {run:UUID}, 'test', {level:Float64}, {from:Float64} + number * {span:Float64} / {n:UInt32},
-                   1 + (cityHash64(number, {salt:UInt32}) % 99000) / 1000, NULL, NULL, if(number % 50 = 0, 500, 200)
+    query: `INSERT INTO kb_request_events_v1 (run_id, agent_id, level, ts_us, latency_us, compute_us, queue_us, status)
+            SELECT {run:UUID}, 'test', {level:Float64}, toInt64(floor(({from:Float64} + number * {span:Float64} / {n:UInt32}) * 1000 + 0.5)),
+                   1000 + cityHash64(number, {salt:UInt32}) % 99000, NULL, NULL, if(number % 50 = 0, 500, 200)
             FROM numbers({n:UInt32})`,
     query_params: { run: runId, level, from, span: spanMs, n, salt },
     clickhouse_settings: { insert_deduplication_token: `${runId}:${salt}` },

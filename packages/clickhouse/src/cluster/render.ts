@@ -4,6 +4,8 @@
  * `Distributed` table under the original name, so queries never know which shape they run on.
  * Pure string work on the small, regular DDL the migrations use; golden tests pin the output.
  */
+import { splitStatements } from '../statements.ts';
+
 export interface ClusterShape {
   /** The cluster's name in remote_servers (CLICKHOUSE_CLUSTER). */
   cluster: string;
@@ -29,6 +31,7 @@ export const SHARDING_KEYS: Record<string, string> = {
   kb_runs_v1: 'cityHash64(id)',
   kb_steps_v1: 'cityHash64(run_id)',
   kb_requests_v1: 'cityHash64(run_id, agent_id, ts_ms)',
+  kb_request_events_v1: 'cityHash64(run_id, agent_id, ts_us)',
   kb_batches_v1: 'cityHash64(run_id)',
   kb_links_v1: 'cityHash64(code)',
   kb_request_seconds_v1: 'cityHash64(run_id, level, second)',
@@ -71,6 +74,8 @@ function renderCreateTable(sql: string, shape: ClusterShape, onCluster: string):
 /** The statements one migration file becomes on a cluster, in order. */
 export function renderForCluster(sql: string, shape: ClusterShape): RenderedStatement[] {
   if (!NAME.test(shape.cluster)) throw new Error(`cluster name ${JSON.stringify(shape.cluster)} must match ${NAME}`);
+  const statements = splitStatements(sql);
+  if (statements.length > 1) return statements.flatMap((s) => renderForCluster(s, shape));
   const onCluster = shape.replicated ? ` ON CLUSTER ${shape.cluster}` : '';
   const code = sql.replace(/^--.*$/gm, '').trim();
   if (/^CREATE TABLE /.test(code)) return renderCreateTable(sql, shape, onCluster);
@@ -87,6 +92,11 @@ export function renderForCluster(sql: string, shape: ClusterShape): RenderedStat
     const rendered = toLocal(code).replace(/^(CREATE MATERIALIZED VIEW IF NOT EXISTS \w+)/, `$1${onCluster}`);
     return [{ sql: rendered, on: 'every-node' }];
   }
-  if (/^INSERT INTO /.test(code)) return [{ sql: toLocal(code), on: 'each-shard' }];
+  if (/^DROP VIEW IF EXISTS /.test(code)) {
+    // Views are shard-local (above).
+    return [{ sql: toLocal(code).replace(/^(DROP VIEW IF EXISTS \w+)/, `$1${onCluster}`), on: 'every-node' }];
+  }
+  // Data statements run on one replica of each shard, on its local table (a replicated table passes them on).
+  if (/^INSERT INTO /.test(code) || /^TRUNCATE TABLE /.test(code)) return [{ sql: toLocal(code), on: 'each-shard' }];
   throw new Error(`cannot render for a cluster: ${code.slice(0, 80)}`);
 }

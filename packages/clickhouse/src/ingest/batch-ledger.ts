@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { insertSettings, type Db } from '../db.ts';
+import { RAW_EVENTS } from '../raw-events.ts';
 
 /** What the API remembers of each stored batch: enough to recognise a replay, and a reused id. */
 export interface LedgerEntry {
@@ -62,7 +63,7 @@ export async function reconcileLedger(db: Db, runId: string): Promise<string[]> 
                             FROM kb_batches_v1 WHERE run_id = {run_id:UUID} GROUP BY batch_id),
                  newest AS (SELECT group_token, sum(events) AS group_events, arraySort(groupArray(batch_id)) AS group_batches
                             FROM ledger WHERE group_token != '' GROUP BY group_token ORDER BY max(at) DESC LIMIT 1)
-            SELECT (SELECT count() FROM kb_requests_v1 WHERE run_id = {run_id:UUID}) AS stored,
+            SELECT (SELECT count() FROM ${RAW_EVENTS} WHERE run_id = {run_id:UUID}) AS stored,
                    (SELECT sum(events) FROM ledger) AS recorded,
                    group_token, group_events, group_batches
             FROM newest`,
@@ -90,7 +91,7 @@ const Agreement = z.object({ stored: z.coerce.number(), recorded: z.coerce.numbe
  */
 export async function ledgerMatchesEvents(db: Db, runId: string): Promise<boolean> {
   const result = await db.client.query({
-    query: `SELECT (SELECT count() FROM kb_requests_v1 WHERE run_id = {run_id:UUID}) AS stored,
+    query: `SELECT (SELECT count() FROM ${RAW_EVENTS} WHERE run_id = {run_id:UUID}) AS stored,
                    (SELECT sum(events) FROM (SELECT argMax(events, received_at) AS events FROM kb_batches_v1
                                              WHERE run_id = {run_id:UUID} GROUP BY batch_id)) AS recorded`,
     query_params: { run_id: runId },

@@ -8,6 +8,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { localName } from '../cluster/render.ts';
 import { shardOf } from '../cluster/topology.ts';
 import type { Db } from '../db.ts';
+import { microsSql, nullableMicrosSql, RAW_EVENTS } from '../raw-events.ts';
 
 /**
  * The canonical Arrow batch's columns (see @kneeboard/event-wire), as ClickHouse reads them. A
@@ -19,16 +20,17 @@ const ARROW_STRUCTURE =
 
 /**
  * One statement for both connections: the run and agent are constants, the six event columns come
- * from the Arrow stream. The token and every other setting the insert relies on are in the query's
+ * from the Arrow stream, times rounded to the integer microseconds the table keeps (toMicros). The token and every other setting the insert relies on are in the query's
  * own SETTINGS clause, so nothing leaks into (or in from) the embedded engine's session. The
  * rollup view's block carries a token derived from the batch's, so a replay is dropped there too
  * (set explicitly rather than trusting a server version's default).
  */
-function insertSql(source: string, table = 'kb_requests_v1', runAndAgent = '{run_id:UUID}, {agent_id:String}'): string {
-  return `INSERT INTO ${table} (run_id, agent_id, level, ts_ms, latency_ms, compute_ms, queue_ms, status, name)
+function insertSql(source: string, table = RAW_EVENTS, runAndAgent = '{run_id:UUID}, {agent_id:String}'): string {
+  return `INSERT INTO ${table} (run_id, agent_id, level, ts_us, latency_us, compute_us, queue_us, status, name)
     SETTINGS insert_deduplicate = 1, insert_deduplication_token = {token:String}, async_insert = 0,
              deduplicate_blocks_in_dependent_materialized_views = 1, input_format_arrow_allow_missing_columns = 1
-    SELECT ${runAndAgent}, level, ts_ms, latency_ms, compute_ms, queue_ms, status, name
+    SELECT ${runAndAgent}, level, toInt64(${microsSql('ts_ms')}), toUInt64(${microsSql('latency_ms')}),
+           ${nullableMicrosSql('compute_ms')}, ${nullableMicrosSql('queue_ms')}, status, name
     FROM ${source}`;
 }
 
@@ -53,10 +55,10 @@ export interface EventInsert {
  */
 async function shardTarget(db: Db, token: string): Promise<{ client: ClickHouseClient; table: string }> {
   const topo = await db.topology();
-  if (!topo) return { client: db.client, table: 'kb_requests_v1' };
+  if (!topo) return { client: db.client, table: RAW_EVENTS };
   const shard = shardOf(token, topo.shards);
   const node = topo.nodes.find((n) => n.shard === shard) as (typeof topo.nodes)[number];
-  return { client: db.nodeClient(node), table: localName('kb_requests_v1') };
+  return { client: db.nodeClient(node), table: localName(RAW_EVENTS) };
 }
 
 /** The deduplication token of a batch: ClickHouse drops a second insert with the same token. */
@@ -135,7 +137,7 @@ export async function insertEventGroup(db: Db, token: string, batches: readonly 
     await db.client.command({
       query: insertSql(
         `file({path:String}, 'ArrowStream', '${ARROW_STRUCTURE}')`,
-        'kb_requests_v1',
+        RAW_EVENTS,
         one
           ? '{run_id:UUID}, {agent_id:String}'
           : `toUUID(transform(_file, {names:Array(String)}, {runs:Array(String)}, '')), transform(_file, {names:Array(String)}, {agents:Array(String)}, '')`,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
+import { RAW_EVENTS } from '../raw-events.ts';
 import { successStatusSql } from '../queries/success-status.ts';
 
 /**
@@ -25,7 +26,7 @@ function rollupSelectSql(where: string, byName = false): string {
     quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, ${ok} AND queue_ms IS NOT NULL) AS queue,
     quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
                                    ${ok} AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
-  FROM kb_requests_v1
+  FROM ${RAW_EVENTS}
   WHERE ${where}${byName ? " AND name != ''" : ''}
   GROUP BY run_id, level,${byName ? ' name,' : ''} second`;
 }
@@ -86,7 +87,7 @@ export async function repairRollup(db: Db, runId: string): Promise<number> {
   const result = await db.client.query({
     query: `SELECT level, second
             FROM (SELECT level, toInt64(floor(ts_ms / 1000)) AS second, count() AS raw_n
-                  FROM kb_requests_v1 WHERE run_id = {run_id:UUID} GROUP BY level, second) AS raw
+                  FROM ${RAW_EVENTS} WHERE run_id = {run_id:UUID} GROUP BY level, second) AS raw
             FULL OUTER JOIN (SELECT level, second, sum(requests) AS rollup_n
                   FROM kb_request_seconds_v1 WHERE run_id = {run_id:UUID} GROUP BY level, second) AS rollup
             USING (level, second)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CurvePoint } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
+import { RAW_EVENTS } from '../raw-events.ts';
 import { curvePoint } from './curve.ts';
 import { interpolate, rankPair } from './rank-quantiles.ts';
 import { ddSketchQuantiles, decodeDDSketchState, type DDSketchState } from './ddsketch-state.ts';
@@ -47,7 +48,7 @@ function partsSql(where: { rollup: string; raw: string }, named = false): string
     SELECT r.level AS level, count() AS n, countIf(${OK}) AS n_ok, countIf(${OK_WITH.compute}) AS n_compute,
            countIf(${OK_WITH.queue}) AS n_queue, countIf(${OK_WITH.other}) AS n_other,
            max(r.ts_ms) AS ts, sumIf(r.latency_ms, ${OK}) AS latency_sum${rawStates}
-    FROM kb_requests_v1 AS r
+    FROM ${RAW_EVENTS} AS r
     WHERE ${only(where.raw)}
     GROUP BY r.level`;
 }

@@ -2,10 +2,11 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { z } from 'zod';
 import { localName } from '../cluster/render.ts';
 import { insertSettings, type Db } from '../db.ts';
+import { RAW_EVENTS } from '../raw-events.ts';
 
 /** Every table that holds rows of a run, and its run column; the run itself last, so a run half-deleted still answers as a run. */
 const RUN_TABLES = [
-  ['kb_requests_v1', 'run_id'],
+  [RAW_EVENTS, 'run_id'],
   ['kb_request_seconds_v1', 'run_id'],
   ['kb_request_name_seconds_v1', 'run_id'],
   ['kb_batches_v1', 'run_id'],

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
+import { RAW_EVENTS } from '../raw-events.ts';
 
 const Count = z.array(z.object({ n: z.coerce.number() }));
 
 /** Raw request rows stored for a run. */
 export async function countRequests(db: Db, runId: string): Promise<number> {
   const result = await db.client.query({
-    query: 'SELECT count() AS n FROM kb_requests_v1 WHERE run_id = {run_id:UUID}',
+    query: `SELECT count() AS n FROM ${RAW_EVENTS} WHERE run_id = {run_id:UUID}`,
     query_params: { run_id: runId },
     format: 'JSONEachRow',
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FleetAgent, FleetAgentStep, type RunAgents } from '@kneeboard/contracts';
 import { insertSettings, type Db } from '../db.ts';
+import { RAW_EVENTS } from '../raw-events.ts';
 
 export interface FleetAgentRow {
   run_id: string;
@@ -78,7 +79,7 @@ export async function readRunAgents(db: Db, runId: string): Promise<RunAgents> {
       format: 'JSONEachRow',
     }),
     db.client.query({
-      query: 'SELECT agent_id, count() AS n FROM kb_requests_v1 WHERE run_id = {run_id:UUID} GROUP BY agent_id',
+      query: `SELECT agent_id, count() AS n FROM ${RAW_EVENTS} WHERE run_id = {run_id:UUID} GROUP BY agent_id`,
       query_params: params,
       format: 'JSONEachRow',
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
+import { RAW_EVENTS } from '../raw-events.ts';
 import { qps, windowSeconds } from './curve.ts';
 import { cacheOf } from '../versioned-cache.ts';
 import { windowConditions, type StepWindowBounds } from './rollup-window.ts';
@@ -65,7 +66,7 @@ async function summarise(db: Db, windows: StepWindowBounds[]): Promise<Map<strin
         WHERE ${where.rollup}
         UNION ALL
         SELECT r.run_id AS run_id, r.level AS level, count() AS n, countIf(${OK}) AS n_ok, max(r.ts_ms) AS ts
-        FROM kb_requests_v1 AS r
+        FROM ${RAW_EVENTS} AS r
         WHERE ${where.raw}
         GROUP BY r.run_id, r.level
       )

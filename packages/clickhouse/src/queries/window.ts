@@ -1,4 +1,5 @@
 import { successStatusSql } from './success-status.ts';
+import { RAW_EVENTS } from '../raw-events.ts';
 
 /**
  * What "inside a step's measurement window" means, in one place: the curve, the runs list and the
@@ -6,7 +7,7 @@ import { successStatusSql } from './success-status.ts';
  * measure_from to ended_at (or to the newest row while the step runs). Bound parameter: run_ids.
  */
 export const WINDOWED_REQUESTS = `
-  FROM kb_requests_v1 AS r
+  FROM ${RAW_EVENTS} AS r
   INNER JOIN (
     SELECT run_id, level, measure_from_ms, ended_at_ms FROM kb_steps_v1 FINAL WHERE run_id IN {run_ids:Array(UUID)}
   ) AS s ON r.run_id = s.run_id AND r.level = s.level

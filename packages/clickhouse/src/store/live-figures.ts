@@ -5,6 +5,7 @@ import { decodeDDSketchState, type DDSketchState } from '../queries/ddsketch-sta
 import { ROLLUP_DD, ROLLUP_SCALE } from '../queries/rollup-sketch.ts';
 import { readStepWindows, type StepWindowBounds } from '../queries/rollup-window.ts';
 import type { BatchColumns, LiveFigures } from './event-store.ts';
+import { storedMs } from '../raw-events.ts';
 
 /**
  * ClickHouse's DDSketch mapping (AggregateFunctions/DDSketch/Mapping.h) at the rollup's accuracy,
@@ -132,14 +133,17 @@ export class LiveFiguresMemory implements LiveFigures {
     this.#runs.delete(runId);
   }
 
-  /** A stored batch of the run (called in the store's turn, as its group is stored). */
+  /**
+   * A stored batch of the run (called in the store's turn, as its group is stored). Each value as
+   * the table keeps it (rounded to the µs: storedMs), so it falls in the bin storage puts it in.
+   */
   fold(runId: string, c: BatchColumns): void {
     const figures = this.#runs.get(runId)?.figures;
     if (!figures) return;
     for (let i = 0; i < c.length; i++) {
       const levelValue = c.level[i] as number;
       const w = figures.windows.get(levelValue);
-      const ts = c.ts_ms[i] as number;
+      const ts = storedMs(c.ts_ms[i] as number);
       // The step window, as the curve's queries count it: measure_from ≤ ts ≤ ended_at.
       if (!w || ts < w.measure_from || (w.ended_at !== null && ts > w.ended_at)) continue;
       let level = figures.levels.get(levelValue);
@@ -151,9 +155,9 @@ export class LiveFiguresMemory implements LiveFigures {
       n.requests++;
       n.last_ts = n.last_ts === null ? ts : Math.max(n.last_ts, ts);
       if (!isSuccessStatus(c.status[i] as number)) continue;
-      const latency = c.latency_ms[i] as number;
-      const compute = c.compute_ms[i] as number;
-      const queue = c.queue_ms[i] as number;
+      const latency = storedMs(c.latency_ms[i] as number);
+      const compute = storedMs(c.compute_ms[i] as number);
+      const queue = storedMs(c.queue_ms[i] as number);
       n.n_ok++;
       n.latency_sum += latency;
       level.sketches.lat.add(latency * ROLLUP_SCALE);

@@ -546,3 +546,123 @@ ALTER TABLE kb_steps_v1 ON CLUSTER kneeboard
     ADD COLUMN IF NOT EXISTS handshake_p50_ms     Nullable(Float64),
     ADD COLUMN IF NOT EXISTS handshake_p99_ms     Nullable(Float64),
     ADD COLUMN IF NOT EXISTS handshake_max_ms     Nullable(Float64);
+
+-- 090_create_request_events_v1.sql
+-- runs on: every-node
+-- One row per request, as kb_requests_v1 (003, 070) held them, in a third of the bytes: times in
+-- integer microseconds (values are rounded half up to the µs on the way in, so an exact
+-- percentile moves by at most 0.5 µs, and a window edge by the same), with a codec per column
+-- chosen by measurement (bench/raw-codecs.bench.ts: the same 2M events under each candidate, one
+-- merged part, compressed bytes per event from system.parts_columns; `bench` = the scale benches'
+-- evenly spaced events, `jittered` = exponential gaps, two agents, three names, 1% errors):
+--   ts_us      Delta+ZSTD: 0.65 B/event jittered (DoubleDelta+ZSTD 0.81, ZSTD 0.98, LZ4 3.52;
+--              Float64 ms 3.58). DoubleDelta wins only on the bench's evenly spaced times (0.01
+--              against 0.39), which no agent sends.
+--   latency_us T64+ZSTD: 2.04 (ZSTD 2.53, T64 2.14, LZ4 3.57, Float64 ms 4.46). UInt64, not
+--              UInt32: a latency may be a day (8.64e10 µs); T64 keeps only the bits a block
+--              uses, so UInt64 costs the same (2.05).
+--   compute_us, queue_us  Nullable(UInt64) T64+ZSTD: 2.02 (a sentinel instead of NULL: 2.41, its
+--              huge value widens T64's blocks; Nullable with ZSTD alone 2.36). The null map is
+--              part of that figure.
+--   status     ZSTD: 0.05 (T64+ZSTD 0.08, LZ4 0.11). level Delta+ZSTD: 0.01 (constant within the
+--              sort order; LZ4 0.04). run_id ZSTD: 0.01 (LZ4 0.07). agent_id, name
+--              LowCardinality+ZSTD: 0.20 and 0.26 (LZ4 0.50 and 0.55).
+-- The ALIAS columns give every reader milliseconds as before (µs / 1000, Float64); filters on
+-- ts_ms prune by the sort key like filters on ts_us. The deduplication window is kb_requests_v1's:
+-- a retried insert with the same insert_deduplication_token (the batch id) is a no-op.
+CREATE TABLE IF NOT EXISTS kb_request_events_v1_local ON CLUSTER kneeboard
+(
+    run_id     UUID CODEC(ZSTD(1)),
+    level      Float64 CODEC(Delta, ZSTD(1)),
+    agent_id   LowCardinality(String) CODEC(ZSTD(1)),
+    ts_us      Int64 CODEC(Delta, ZSTD(1)),
+    latency_us UInt64 CODEC(T64, ZSTD(1)),
+    compute_us Nullable(UInt64) CODEC(T64, ZSTD(1)),
+    queue_us   Nullable(UInt64) CODEC(T64, ZSTD(1)),
+    status     UInt16 CODEC(ZSTD(1)),
+    name       LowCardinality(String) CODEC(ZSTD(1)),
+    ts_ms      Float64 ALIAS ts_us / 1000,
+    latency_ms Float64 ALIAS latency_us / 1000,
+    compute_ms Nullable(Float64) ALIAS compute_us / 1000,
+    queue_ms   Nullable(Float64) ALIAS queue_us / 1000
+)
+ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/kb_request_events_v1_local', '{replica}')
+ORDER BY (run_id, level, ts_us)
+SETTINGS non_replicated_deduplication_window = 10000;
+-- runs on: every-node
+CREATE TABLE IF NOT EXISTS kb_request_events_v1 ON CLUSTER kneeboard AS kb_request_events_v1_local
+ENGINE = Distributed(kneeboard, currentDatabase(), kb_request_events_v1_local, cityHash64(run_id, agent_id, ts_us));
+
+-- 091_move_requests_to_request_events_v1.sql
+-- runs on: each-shard
+TRUNCATE TABLE IF EXISTS kb_request_events_v1_local;
+-- runs on: each-shard
+INSERT INTO kb_request_events_v1_local (run_id, level, agent_id, ts_us, latency_us, compute_us, queue_us, status, name)
+SETTINGS insert_deduplicate = 0
+SELECT
+    run_id,
+    level,
+    agent_id,
+    toInt64(floor(ts_ms * 1000 + 0.5)),
+    toUInt64(floor(latency_ms * 1000 + 0.5)),
+    toUInt64(floor(compute_ms * 1000 + 0.5)),
+    toUInt64(floor(queue_ms * 1000 + 0.5)),
+    status,
+    name
+FROM kb_requests_v1_local;
+
+-- 092_drop_request_seconds_mvs_v1.sql
+-- runs on: every-node
+DROP VIEW IF EXISTS kb_request_seconds_mv_v1_local ON CLUSTER kneeboard;
+-- runs on: every-node
+DROP VIEW IF EXISTS kb_request_name_seconds_mv_v1_local ON CLUSTER kneeboard;
+
+-- 093_create_request_seconds_from_events_mv_v1.sql
+-- runs on: every-node
+CREATE MATERIALIZED VIEW IF NOT EXISTS kb_request_seconds_from_events_mv_v1_local ON CLUSTER kneeboard TO kb_request_seconds_v1_local AS
+SELECT
+    run_id,
+    level,
+    toInt64(floor(ts_ms / 1000)) AS second,
+    count() AS requests,
+    countIf(status BETWEEN 1 AND 399) AS ok,
+    max(ts_ms) AS last_ts_ms,
+    sumIf(latency_ms, status BETWEEN 1 AND 399) AS ok_latency_sum,
+    countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
+    countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
+    countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
+    quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
+    quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
+                                   status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+FROM kb_request_events_v1_local
+GROUP BY run_id, level, second;
+
+-- 094_create_request_name_seconds_from_events_mv_v1.sql
+-- runs on: every-node
+CREATE MATERIALIZED VIEW IF NOT EXISTS kb_request_name_seconds_from_events_mv_v1_local ON CLUSTER kneeboard TO kb_request_name_seconds_v1_local AS
+SELECT
+    run_id,
+    level,
+    name,
+    toInt64(floor(ts_ms / 1000)) AS second,
+    count() AS requests,
+    countIf(status BETWEEN 1 AND 399) AS ok,
+    max(ts_ms) AS last_ts_ms,
+    sumIf(latency_ms, status BETWEEN 1 AND 399) AS ok_latency_sum,
+    countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
+    countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
+    countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
+    quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
+    quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
+                                   status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+FROM kb_request_events_v1_local
+WHERE name != ''
+GROUP BY run_id, level, name, second;
+
+-- 095_empty_requests_v1.sql
+-- runs on: each-shard
+TRUNCATE TABLE IF EXISTS kb_requests_v1_local;
