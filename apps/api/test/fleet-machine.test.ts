@@ -174,6 +174,31 @@ describe('the fleet plan as a state machine (fake time, no I/O)', () => {
     ]);
   });
 
+  it('a replica starting while another one served the plan cuts nothing: only a restart with no fact logged since its process started counts', () => {
+    const log = new FakeLog();
+    const s = started(log, 'a', 'b');
+    const barrier = s.steps[0]!.barrierAt;
+    // Both replicas killed during step 0; one starts (booted 1 s before its restart fact) and resumes it.
+    log.advance(3_000);
+    const otherBooted = log.now - 500;
+    log.add({ kind: 'restart', booted_at: log.now - 1_000 });
+    log.advance(100);
+    log.add(...reportFacts(log.state(), 'a', report(0, barrier)));
+    log.add(...reportFacts(log.state(), 'b', report(0, barrier)));
+    // The second one finishes starting during step 1, long after the first served step 0's reports.
+    log.advance(2_000);
+    const restarted = log.add({ kind: 'restart', booted_at: otherBooted });
+    // Its silence clock was not reset either: the restart that counted is the first.
+    expect(restarted.restartedAt).toBe(log.now - 2_100);
+    const barrier1 = restarted.steps[1]!.barrierAt;
+    log.add(...reportFacts(log.state(), 'a', report(1, barrier1)));
+    const after = log.add(...reportFacts(log.state(), 'b', report(1, barrier1)));
+    expect(statusOf(after).steps.map((x) => [x.finished, x.partial, x.reason])).toEqual([
+      [true, true, 'partial step: the API restarted while it ran'],
+      [true, false, null],
+    ]);
+  });
+
   it('an open plan waits after its last step, takes more, refuses a repeated level (400 naming it), and expires after open_timeout_ms', () => {
     const log = new FakeLog();
     log.add(...planFacts(null, plan({ agents: 1, steps: [{ level: 10, load: 10 }], open: true, open_timeout_ms: 1_000 })));

@@ -45,7 +45,8 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   for (;;) {
     if (child.exitCode !== null) throw new Error(`API exited with ${child.exitCode}:\n${output}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
+      // Bounded: a process that accepted the connection but is too busy to answer must not hold the wait past its deadline.
+      if ((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) })).ok) break;
     } catch {
       // not listening yet
     }

@@ -74,9 +74,14 @@ export class FleetApi {
     return this.call(ENDPOINTS.agentNext, agentId, { after, wait_ms: waitMs }, Assignment, waitMs + 15_000);
   }
 
-  /** Not retried: a beat that does not arrive is followed by the next one. */
-  heartbeat(agentId: string, index: number): Promise<unknown> {
-    return this.once(ENDPOINTS.agentHeartbeat, agentId, { index }, z.unknown());
+  /**
+   * Retried until the next beat is due, no longer. Behind a round-robin balancer with one replica
+   * down, beats sent at a fixed pace can meet the dead replica every time (another agent's beats
+   * taking the live one's turns): the agent would be judged silent while the API was up.
+   */
+  heartbeat(agentId: string, index: number, withinMs: number): Promise<unknown> {
+    const policy: RetryPolicy = { initialDelayMs: Math.min(50, withinMs / 4), maxDelayMs: withinMs / 4, giveUpAfterMs: withinMs };
+    return withRetry(() => this.once(ENDPOINTS.agentHeartbeat, agentId, { index }, z.unknown(), withinMs), policy);
   }
 
   report(agentId: string, report: AgentStepReport): Promise<unknown> {

@@ -149,7 +149,7 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       const stepRecorder = await recorderFor(a.run_id);
       await waitUntil(startLocal, now);
       const capture = stepRecorder.beginCapture();
-      const beat = setInterval(() => void api.heartbeat(agentId, a.index).catch((err: unknown) => warn(`heartbeat: ${(err as Error).message}`)), heartbeatMs);
+      const beat = setInterval(() => void api.heartbeat(agentId, a.index, heartbeatMs).catch((err: unknown) => warn(`heartbeat: ${(err as Error).message}`)), heartbeatMs);
       let summary: LevelSummary;
       try {
         summary = await runStep({ ...ctx, recorder: stepRecorder, warmupMs: a.warmup_ms, durationMs: a.duration_ms }, a.level, a.load, a.index);

@@ -47,6 +47,11 @@ export interface FleetOptions {
   now: () => number;
   /** How often the plans this process has seen are looked at for silent agents. */
   checkEveryMs?: number;
+  /**
+   * When this process started (epoch ms; the construction time when not given): anything stored
+   * about a plan after it was written by another replica, which was serving while this one started.
+   */
+  bootedAt?: number;
   onError?: (err: unknown) => void;
 }
 
@@ -81,6 +86,7 @@ export class FleetCoordinator {
   private readonly heard = new Map<string, number>();
   private readonly timer: NodeJS.Timeout;
   private readonly startedAt: number;
+  private readonly bootedAt: number;
   private lastCheck: number;
   private checking = false;
 
@@ -89,6 +95,7 @@ export class FleetCoordinator {
     private readonly options: FleetOptions,
   ) {
     this.startedAt = options.now();
+    this.bootedAt = options.bootedAt ?? this.startedAt;
     this.lastCheck = this.startedAt;
     this.timer = setInterval(() => void this.checkSilence(), options.checkEveryMs ?? 250);
     this.timer.unref();
@@ -105,12 +112,25 @@ export class FleetCoordinator {
         if (this.store.isDeleted(runId)) continue;
         const state = fold(runId, await this.store.read(runId));
         if (!state || state.done) continue;
-        await this.append(runId, state, [{ kind: 'restart' }]);
         this.watch(runId);
+        if (await this.servedSince(runId, state, this.bootedAt)) continue;
+        await this.append(runId, state, [{ kind: 'restart', booted_at: this.bootedAt }]);
       }
     } catch (err) {
       this.options.onError?.(err);
     }
+  }
+
+  /**
+   * Another replica answered the plan's agents or logged its facts after `since`: the API as a whole
+   * never stopped (a rolling restart, or a second replica starting after the first resumed the plan),
+   * so this process starting cuts through nothing. The fold checks the same for facts (a replica may
+   * log one between this read and the restart fact); the agents' signs of life are only known here.
+   */
+  private async servedSince(runId: string, state: FleetState, since: number): Promise<boolean> {
+    if (state.lastAt > since) return true;
+    for (const at of (await this.store.seen(runId)).values()) if (at > since) return true;
+    return false;
   }
 
   close(): void {

@@ -26,8 +26,13 @@ export const FleetFact = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('lost'), agent_id: z.string(), index: z.number().int(), reason: z.string() }),
   /** An open plan waited past its open_timeout_ms for the coordinator: it closes itself. */
   z.object({ kind: z.literal('expire') }),
-  /** An API process started while the plan ran: the step under way is marked partial, silence is counted from here. */
-  z.object({ kind: z.literal('restart') }),
+  /**
+   * An API process started while the plan ran: the step under way is marked partial, silence is
+   * counted from here. `booted_at` is when that process started: a fact logged after it means
+   * another replica served the plan meanwhile (one replica of several restarting is not the API
+   * restarting), and the restart changes nothing.
+   */
+  z.object({ kind: z.literal('restart'), booted_at: z.number().optional() }),
   /** An effect (a step window, an agent's rows) is in storage. */
   z.object({ kind: z.literal('written'), key: z.string() }),
 ]);
@@ -132,6 +137,7 @@ function newPlan(runId: string, plan: FleetPlanBody, at: number): FleetState {
 
 /** One fact more (mutates the state it is given). A fact that no longer applies — a second join, a late report — changes nothing. */
 export function apply(s: FleetState, { at, fact }: LoggedFact): void {
+  const before = s.lastAt;
   s.lastAt = Math.max(s.lastAt, at);
   switch (fact.kind) {
     case 'plan':
@@ -187,6 +193,8 @@ export function apply(s: FleetState, { at, fact }: LoggedFact): void {
       s.open = false;
       return schedule(s, at);
     case 'restart':
+      // Some replica logged a fact while this one was starting: the API was up, nothing was cut through.
+      if (fact.booted_at !== undefined && before > fact.booted_at) return;
       s.restartedAt = at;
       for (const step of s.steps) if (!step.settled) step.interrupted = true;
       return;

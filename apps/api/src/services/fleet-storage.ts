@@ -53,7 +53,9 @@ export function createFleetCoordinator(db: Db, hub: LiveHub, ingest: IngestServi
     await ingest.recordStep(runId, window);
   }
   // Sub-millisecond epoch time: the barrier and the clock exchange are judged in milliseconds.
-  const coordinator = new FleetCoordinator(store, { now: () => performance.timeOrigin + performance.now(), onError });
+  // Booted when the process started, before the seconds its modules and migrations take: what
+  // another replica stored meanwhile shows the API was up while this one started.
+  const coordinator = new FleetCoordinator(store, { now: () => performance.timeOrigin + performance.now(), bootedAt: performance.timeOrigin, onError });
   hub.onChange((runId) => {
     if (deleted(runId)) coordinator.drop(runId);
   });
