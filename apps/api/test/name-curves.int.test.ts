@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, endpointPath, ENDPOINTS, RunDetail, RunNameCurves, type EventBatch } from '@kneeboard/contracts';
 import { T0 } from './ingest-support.ts';
+import { queryCurve, queryNameCurves } from '@kneeboard/clickhouse';
 import { loadNameCurves, nameCurvesBody } from '../src/services/name-curves.ts';
 import { createRun, postJson, prng, startTestApi, type TestApi } from './helpers.ts';
 
@@ -123,5 +124,63 @@ describe('every request name’s curve in one answer (GET /runs/{id}/names)', ()
     const none = await get(api, endpointPath(ENDPOINTS.runNamesCsv, { id: plain }));
     expect(none.text).toBe(`${header}\n`);
     expect(none.headers.get('kneeboard-percentiles')).toBeNull();
+  });
+});
+
+/**
+ * Six names over five levels, with compute and queue times on some of them and edges inside each
+ * window's first and last second: the one grouped read must give every name every field of the
+ * points its own filtered read gives (the API test above compares the chart's fields only).
+ */
+describe('every name’s curve from one grouped read equals its own read (queryNameCurves)', () => {
+  const NAMES = ['a-search', 'b-cart', 'c-checkout', 'd-login', 'e-home', 'f-api'];
+  const LEVELS6 = [1, 2, 3, 5, 8];
+  const N = 1_800;
+  let api: TestApi;
+  let runId: string;
+  beforeAll(async () => {
+    api = await startTestApi();
+    runId = await createRun(api.url);
+    for (const [i, level] of LEVELS6.entries()) {
+      const rand = prng(97 + i);
+      const from = T0 + i * 10_000 + 333.25;
+      const to = from + 3_500;
+      expect((await postJson(`${api.url}${endpointPath(ENDPOINTS.postStep, { id: runId })}`, { level, started_at: from - 500, measure_from: from, ended_at: to })).status).toBe(200);
+      // Weights 1..6 by name, so counts differ per name; a few requests fall outside the window.
+      const names = Array.from({ length: N }, (_, k) => NAMES[Math.floor(Math.sqrt(((k * 7919) % N) / N) * NAMES.length)]!);
+      const nameIx = names.map((n) => NAMES.indexOf(n));
+      const latency = nameIx.map((j) => (2 + j * 3) * (1 + (j % 3) * level * 0.2) * Math.exp((rand() - 0.5) * 1.5));
+      const batch: EventBatch = {
+        batch_id: `six-${level}`,
+        agent_id: 'six-agent',
+        level: names.map(() => level),
+        ts_ms: names.map((_, k) => from - 400 + ((k + 0.5) * 4_300) / N),
+        latency_ms: latency,
+        // Parts of a request, never longer than it: compute on the even names, queue on every third.
+        compute_ms: nameIx.map((j, k) => (j % 2 === 0 ? latency[k]! * 0.4 * rand() : null)),
+        queue_ms: nameIx.map((j, k) => (j % 3 === 0 ? latency[k]! * 0.5 * rand() : null)),
+        status: names.map(() => (rand() < 0.03 ? 500 : 200)),
+        name: names,
+      };
+      expect((await postJson(`${api.url}${endpointPath(ENDPOINTS.postEvents, { id: runId })}`, batch)).body).toEqual({ accepted: N, duplicate: false });
+    }
+  }, 120_000);
+  afterAll(async () => api?.close());
+
+  it.each(['exact', 'rollup', 'auto'] as const)('%s: each name’s whole curve, and an empty one for a name without requests', async (wanted) => {
+    const asked = [...NAMES].reverse().concat('no-such-name');
+    const all = await queryNameCurves(api.db, runId, wanted, asked);
+    expect(all.percentiles).toBe(wanted === 'rollup' ? 'rollup' : 'exact');
+    expect([...all.curves.keys()]).toEqual(asked);
+    for (const name of asked) {
+      const own = await queryCurve(api.db, runId, wanted, name);
+      expect(own.percentiles).toBe(all.percentiles);
+      expect(all.curves.get(name)).toEqual(own.curve);
+      expect(own.curve.map((p) => p.level)).toEqual(name === 'no-such-name' ? [] : LEVELS6);
+    }
+    // The names' requests add up to the run's in every level: none lost or counted twice by the grouping.
+    const whole = await queryCurve(api.db, runId, wanted);
+    expect(LEVELS6.map((level) => NAMES.reduce((sum, n) => sum + all.curves.get(n)!.find((p) => p.level === level)!.requests, 0))).toEqual(whole.curve.map((p) => p.requests));
+    expect(new Set(NAMES.map((n) => all.curves.get(n)![0]!.requests)).size).toBe(NAMES.length);
   });
 });

@@ -34,6 +34,7 @@ export { queryRollupCurve, queryLevelStates } from './queries/curve-rollup.ts';
 export type { RanksAnsweredBy } from './queries/rollup-sketch.ts';
 export { queryRollupLevelSamples } from './queries/samples-rollup.ts';
 export { queryCurve, EXACT_UP_TO_REQUESTS } from './queries/run-curve.ts';
+export { queryNameCurves } from './queries/name-curves.ts';
 export { queryRunNames, type RunName } from './queries/run-names.ts';
 export { queryRunSummaries, type RunCurveSummary } from './queries/run-summaries.ts';
 export { queryLevelSamples, queryComparisonSamples, type LevelSampleRows } from './queries/samples.ts';

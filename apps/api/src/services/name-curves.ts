@@ -1,5 +1,5 @@
 import { analyzeCurve } from '@kneeboard/analysis';
-import { cacheOf, getRun, NO_DATA, queryCurve, queryRunNames, readRunState, versionKey, type Db } from '@kneeboard/clickhouse';
+import { cacheOf, getRun, NO_DATA, queryNameCurves, queryRunNames, readRunState, versionKey, type Db } from '@kneeboard/clickhouse';
 import type { CurvePoint, NameCurve, PercentileSource, PercentilesWanted, Run, RunNameCurves } from '@kneeboard/contracts';
 
 /** A name's whole curve (every CurvePoint field) with its knee: what the JSON answer and the per-name CSV are made from. */
@@ -18,19 +18,20 @@ export interface NameCurvesRead {
 }
 
 /**
- * Every request name's curve, busiest first, at most `max` of them. Each curve is queryCurve's for
- * that name — the very points `GET /runs/{id}?name=` draws, from raw rows for a small run and the
- * per-name rollup above (no SQL of its own, so it follows the storage wherever that goes). The
- * whole answer is kept per version of the run (one small read checks it), so a page that shows
- * every endpoint costs one round trip once the run has finished, not one per name; a miss reads
- * the names one after another (the embedded engine runs one query at a time anyway). Each knee is
- * found as the endpoint analysis finds it: the name's curve analysed as a run of its own.
+ * Every request name's curve, busiest first, at most `max` of them. Each curve is the very points
+ * `GET /runs/{id}?name=` (queryCurve) draws, from raw rows for a small run and the per-name rollup
+ * above — read for all the names in one statement (queryNameCurves: `name` grouped on instead of
+ * filtered on), not one read per name. The whole answer is kept per version of the run (one small
+ * read checks it), so a page that shows every endpoint costs one round trip once the run has
+ * finished. Each knee is found as the endpoint analysis finds it: the name's curve analysed as a
+ * run of its own.
  * Null when the run does not exist.
  */
 export async function loadNameCurves(db: Db, runId: string, wanted: PercentilesWanted, max: number): Promise<NameCurvesRead | null> {
   const run = await getRun(db, runId);
   if (!run) return null;
-  const { versions, windows } = await readRunState(db, [runId]);
+  const state = await readRunState(db, [runId]);
+  const { versions, windows } = state;
   const version = `${max}|${versionKey(versions.get(runId) ?? NO_DATA, windows)}`;
   const cache = cacheOf<Omit<NameCurvesRead, 'run'>>(db, `name-curves-${wanted}`, 64);
   const kept = cache.get(runId, version);
@@ -39,11 +40,14 @@ export async function loadNameCurves(db: Db, runId: string, wanted: PercentilesW
   const busiest = [...names].sort((a, b) => b.requests - a.requests || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, max);
   let percentiles: PercentileSource | null = null;
   const curves: FullNameCurve[] = [];
-  for (const n of busiest) {
-    const answer = await queryCurve(db, runId, wanted, n.name);
+  if (busiest.length > 0) {
+    const answer = await queryNameCurves(db, runId, wanted, busiest.map((n) => n.name), state);
     percentiles = answer.percentiles;
-    const knee = answer.curve.length > 0 ? analyzeCurve({ curve: answer.curve, load_model: run.load_model, parameter: run.parameter }).knee : null;
-    curves.push({ name: n.name, requests: n.requests, knee_level: knee?.level ?? null, curve: answer.curve });
+    for (const n of busiest) {
+      const curve = answer.curves.get(n.name) ?? [];
+      const knee = curve.length > 0 ? analyzeCurve({ curve, load_model: run.load_model, parameter: run.parameter }).knee : null;
+      curves.push({ name: n.name, requests: n.requests, knee_level: knee?.level ?? null, curve });
+    }
   }
   const read = { percentiles, names: curves, omitted: names.length - busiest.length };
   cache.set(runId, version, read);

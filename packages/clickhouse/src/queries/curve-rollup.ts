@@ -25,32 +25,45 @@ const OK_WITH = {
 };
 
 /**
+ * Which requests the parts are of: the run's all (`false`), one name's (`true`, bound as
+ * `{name:String}`), or each of several names' (`'each'`, bound as `{names:Array(String)}`, with
+ * `name` as a column and a key of the raw part's GROUP BY, for name-curves.ts).
+ */
+export type PartsOf = boolean | 'each';
+
+/**
  * The rollup's whole seconds and the raw rows of the windows' partial edge seconds, as the same
  * columns (raw rows turned into the same sketch states), so one GROUP BY merges a window. With a
- * name (bound as `{name:String}`), the per-name rollup and that name's raw rows.
+ * name, the per-name rollup and that name's raw rows.
  */
-function partsSql(where: { rollup: string; raw: string }, named = false): string {
+export function partsSql(where: { rollup: string; raw: string }, named: PartsOf = false): string {
   const table = named ? 'kb_request_name_seconds_v1' : 'kb_request_seconds_v1';
-  const only = (conditions: string) => (named ? `(${conditions})
+  const only = (conditions: string) => (named === 'each' ? `(${conditions})
+      AND r.name IN {names:Array(String)}` : named ? `(${conditions})
       AND r.name = {name:String}` : conditions);
+  const nameColumn = named === 'each' ? 'r.name AS name, ' : '';
+  // A name's latency sum in integer µs (as Float64, exact below 2^53): summed in any order, the
+  // same double, so a name's curve read alone and read grouped with the others agree to the bit.
+  const rollupSum = named ? 'round(toFloat64(r.ok_latency_sum) * 1000)' : 'toFloat64(r.ok_latency_sum)';
+  const rawSum = named ? `toFloat64(sumIf(r.latency_us, ${OK}))` : `sumIf(r.latency_ms, ${OK})`;
   const rollupStates = ', r.latency AS s_latency, r.compute AS s_compute, r.queue AS s_queue, r.other AS s_other';
   const rawStates = `, quantilesDDStateIf(${DD}, 0.5)(r.latency_ms * ${SCALE}, ${OK}) AS s_latency,
          quantilesDDStateIf(${DD}, 0.5)(assumeNotNull(r.compute_ms) * ${SCALE}, ${OK_WITH.compute}) AS s_compute,
          quantilesDDStateIf(${DD}, 0.5)(assumeNotNull(r.queue_ms) * ${SCALE}, ${OK_WITH.queue}) AS s_queue,
          quantilesDDStateIf(${DD}, 0.5)((r.latency_ms - ifNull(r.compute_ms, 0) - ifNull(r.queue_ms, 0)) * ${SCALE}, ${OK_WITH.other}) AS s_other`;
   return `
-    SELECT r.level AS level, toUInt64(r.requests) AS n, toUInt64(r.ok) AS n_ok, toUInt64(r.compute_n) AS n_compute,
+    SELECT ${nameColumn}r.level AS level, toUInt64(r.requests) AS n, toUInt64(r.ok) AS n_ok, toUInt64(r.compute_n) AS n_compute,
            toUInt64(r.queue_n) AS n_queue, toUInt64(r.other_n) AS n_other,
-           toFloat64(r.last_ts_ms) AS ts, toFloat64(r.ok_latency_sum) AS latency_sum${rollupStates}
+           toFloat64(r.last_ts_ms) AS ts, ${rollupSum} AS latency_sum${rollupStates}
     FROM ${table} AS r
     WHERE ${only(where.rollup)}
     UNION ALL
-    SELECT r.level AS level, count() AS n, countIf(${OK}) AS n_ok, countIf(${OK_WITH.compute}) AS n_compute,
+    SELECT ${nameColumn}r.level AS level, count() AS n, countIf(${OK}) AS n_ok, countIf(${OK_WITH.compute}) AS n_compute,
            countIf(${OK_WITH.queue}) AS n_queue, countIf(${OK_WITH.other}) AS n_other,
-           max(r.ts_ms) AS ts, sumIf(r.latency_ms, ${OK}) AS latency_sum${rawStates}
+           max(r.ts_ms) AS ts, ${rawSum} AS latency_sum${rawStates}
     FROM ${RAW_EVENTS} AS r
     WHERE ${only(where.raw)}
-    GROUP BY r.level`;
+    GROUP BY ${named === 'each' ? 'r.name, ' : ''}r.level`;
 }
 
 const CountRow = z.object({
@@ -104,9 +117,14 @@ async function levelSketches(db: Db, windows: StepWindowBounds[], counts: CountR
   return out;
 }
 
-const StateRow = CountRow.extend({ s_latency: z.string(), s_compute: z.string(), s_queue: z.string(), s_other: z.string() });
+export const StateRow = CountRow.extend({ s_latency: z.string(), s_compute: z.string(), s_queue: z.string(), s_other: z.string() });
 /** A level's counts and merged sketch states (hex) over its window: what a curve point is computed from. */
 export type LevelStateRow = z.infer<typeof StateRow>;
+
+/** A level's counts and merged states (a StateRow) over partsSql's rows (`named` as there), per group of the GROUP BY it is used with. */
+export const levelStateColumns = (named: PartsOf): string => `level, sum(n) AS requests, sum(n_ok) AS n_ok, sum(n_compute) AS n_compute, sum(n_queue) AS n_queue,
+             sum(n_other) AS n_other, max(ts) AS last_ts, sum(latency_sum)${named ? ' / 1000' : ''} AS latency_sum,
+             ${['s_latency', 's_compute', 's_queue', 's_other'].map((column) => `${mergedStateHex(column)} AS ${column}`).join(', ')}`;
 
 /**
  * Counts and merged sketch states per level in one read of the rollup rows and the edge seconds
@@ -118,9 +136,7 @@ export async function queryLevelStates(db: Db, windows: StepWindowBounds[], name
   const where = windowConditions(windows);
   const result = await db.client.query({
     query: `
-      SELECT level, sum(n) AS requests, sum(n_ok) AS n_ok, sum(n_compute) AS n_compute, sum(n_queue) AS n_queue,
-             sum(n_other) AS n_other, max(ts) AS last_ts, sum(latency_sum) AS latency_sum,
-             ${['s_latency', 's_compute', 's_queue', 's_other'].map((column) => `${mergedStateHex(column)} AS ${column}`).join(', ')}
+      SELECT ${levelStateColumns(name !== undefined)}
       FROM (${partsSql(where, name !== undefined)})
       GROUP BY level
       HAVING requests > 0
@@ -149,6 +165,11 @@ export function sketchAnswers(c: LevelCounts, sketch: (series: Series) => DDSket
   return { lat: answer('lat'), compute: answer('compute'), queue: answer('queue'), other: answer('other') };
 }
 
+/** A level's sketches' answers at the ranks, read from its merged states here; throws on a state it cannot read. */
+export function stateAnswers(row: LevelStateRow): Sketch {
+  return sketchAnswers(row, (series) => decodeDDSketchState(row[SERIES[series].state]));
+}
+
 /**
  * The ranks are answered here (ddsketch-state.ts), with ClickHouse's own arithmetic. Null
  * sketches if a state is not in the layout that code reads (another ClickHouse version): the
@@ -161,7 +182,7 @@ async function levelCountsAndSketches(db: Db, windows: StepWindowBounds[], ranks
   if (ranks === 'engine') return { counts, sketches: null };
   try {
     const sketches = new Map<number, Sketch>();
-    for (const row of rows) sketches.set(row.level, sketchAnswers(row, (series) => decodeDDSketchState(row[SERIES[series].state])));
+    for (const row of rows) sketches.set(row.level, stateAnswers(row));
     return { counts, sketches };
   } catch {
     return { counts, sketches: null };

@@ -5,7 +5,28 @@ import { OK, WINDOWED_REQUESTS } from './window.ts';
 
 const nullableMs = z.number().nullable();
 
-const CurveRow = z.object({
+/**
+ * A curve point's columns over the windowed request rows (`r`, `s` of WINDOWED_REQUESTS), for
+ * each group of `GROUP BY r.level` — or of `r.name, r.level` (name-curves.ts): one definition for
+ * the curve of a run, of a name and of every name at once. A name's mean is the sum of the stored
+ * integer microseconds over the count: a Float64 sum's last bits follow the order ClickHouse's
+ * threads add the rows in, and that order differs between a read filtered on a name and one
+ * grouped by it, while an integer sum does not — so both reads give the same double.
+ */
+export const exactPointColumns = (named: boolean): string => `r.level AS level,
+        count() AS requests,
+        countIf(${OK}) AS ok,
+        any(s.measure_from_ms) AS measure_from,
+        any(s.ended_at_ms) AS ended_at,
+        max(r.ts_ms) AS last_ts,
+        ${named ? `sumIf(r.latency_us, ${OK}) / 1000 / countIf(${OK})` : `avgIf(r.latency_ms, ${OK})`} AS mean,
+        quantilesExactInclusiveIf(0.5, 0.9, 0.99, 0.999)(r.latency_ms, ${OK}) AS lat,
+        quantilesExactInclusiveIf(0.5, 0.99)(assumeNotNull(r.compute_ms), ${OK} AND r.compute_ms IS NOT NULL) AS compute,
+        quantilesExactInclusiveIf(0.5, 0.99)(assumeNotNull(r.queue_ms), ${OK} AND r.queue_ms IS NOT NULL) AS queue,
+        quantilesExactInclusiveIf(0.5)(r.latency_ms - ifNull(r.compute_ms, 0) - ifNull(r.queue_ms, 0),
+                                       ${OK} AND (r.compute_ms IS NOT NULL OR r.queue_ms IS NOT NULL)) AS other`;
+
+export const CurveRow = z.object({
   level: z.number(),
   requests: z.coerce.number(),
   ok: z.coerce.number(),
@@ -18,7 +39,7 @@ const CurveRow = z.object({
   queue: z.array(nullableMs),
   other: z.array(nullableMs),
 });
-type CurveRow = z.infer<typeof CurveRow>;
+export type CurveRow = z.infer<typeof CurveRow>;
 
 /**
  * Length of a step's measurement window in seconds. A closed window runs to ended_at; an open one
@@ -82,7 +103,8 @@ export function curvePoint(p: CurvePointParts): CurvePoint {
   };
 }
 
-function toPoint(row: CurveRow): CurvePoint {
+/** A row of EXACT_POINT_COLUMNS as its curve point. */
+export function toPoint(row: CurveRow): CurvePoint {
   const { measure_from: measureFrom, ended_at: endedAt, last_ts: lastTs, mean: meanMs, ...rest } = row;
   return curvePoint({ ...rest, measureFrom, endedAt, lastTs, meanMs });
 }
@@ -98,18 +120,7 @@ export async function queryExactCurve(db: Db, runId: string, name?: string): Pro
   const result = await db.client.query({
     query: `
       SELECT
-        r.level AS level,
-        count() AS requests,
-        countIf(${OK}) AS ok,
-        any(s.measure_from_ms) AS measure_from,
-        any(s.ended_at_ms) AS ended_at,
-        max(r.ts_ms) AS last_ts,
-        avgIf(r.latency_ms, ${OK}) AS mean,
-        quantilesExactInclusiveIf(0.5, 0.9, 0.99, 0.999)(r.latency_ms, ${OK}) AS lat,
-        quantilesExactInclusiveIf(0.5, 0.99)(assumeNotNull(r.compute_ms), ${OK} AND r.compute_ms IS NOT NULL) AS compute,
-        quantilesExactInclusiveIf(0.5, 0.99)(assumeNotNull(r.queue_ms), ${OK} AND r.queue_ms IS NOT NULL) AS queue,
-        quantilesExactInclusiveIf(0.5)(r.latency_ms - ifNull(r.compute_ms, 0) - ifNull(r.queue_ms, 0),
-                                       ${OK} AND (r.compute_ms IS NOT NULL OR r.queue_ms IS NOT NULL)) AS other
+        ${exactPointColumns(name !== undefined)}
       ${WINDOWED_REQUESTS}${name === undefined ? '' : '\n        AND r.name = {name:String}'}
       GROUP BY r.level
       ORDER BY r.level`,

@@ -11,6 +11,11 @@ import { NO_DATA, readRunState, versionKey } from './run-versions.ts';
  */
 export const EXACT_UP_TO_REQUESTS = 200_000;
 
+/** Which read answers `wanted` for a run of `requests` requests: `auto` is exact up to EXACT_UP_TO_REQUESTS. */
+export function curveSource(wanted: PercentilesWanted, requests: number): PercentileSource {
+  return wanted !== 'auto' ? wanted : requests <= EXACT_UP_TO_REQUESTS ? 'exact' : 'rollup';
+}
+
 /**
  * The run's curve with percentiles from the rollup or from every raw row, as asked; `auto` picks
  * raw rows for small runs. Says which it used.
@@ -23,7 +28,7 @@ export const EXACT_UP_TO_REQUESTS = 200_000;
 export async function queryCurve(db: Db, runId: string, wanted: PercentilesWanted = 'auto', name?: string): Promise<{ curve: CurvePoint[]; percentiles: PercentileSource }> {
   const { versions, windows } = await readRunState(db, [runId]);
   const version = versions.get(runId) ?? NO_DATA;
-  const source: PercentileSource = wanted !== 'auto' ? wanted : version.requests <= EXACT_UP_TO_REQUESTS ? 'exact' : 'rollup';
+  const source = curveSource(wanted, version.requests);
   // A name's curve is kept beside the run's, under the run and the name (a name cannot hold a NUL).
   const cache = cacheOf<CurvePoint[]>(db, name === undefined ? `curve-${source}` : `name-curve-${source}`);
   const id = name === undefined ? runId : `${runId}\u0000${name}`;
