@@ -21,6 +21,14 @@ export const storedMs = (ms: number): number => toMicros(ms) / 1000;
 export const microsSql = (ms: string): string => `floor((${ms}) * 1000 + 0.5)`;
 
 /**
+ * A step window's bound (a Float64 ms expression) as the table's integer µs, rounded as the events
+ * were: compare `r.ts_us` with it. Rounding is monotonic, so an event inside the window as sent is
+ * inside it as stored — compared in ms instead, the event at a window's very end (an import's
+ * last request) could be rounded up past an unrounded bound and drop out of the curve.
+ */
+export const boundUsSql = (ms: string): string => `toInt64(${microsSql(ms)})`;
+
+/**
  * The same over a Nullable(Float64) column, as Nullable(UInt64). A null slot of an Arrow column
  * holds NaN in its data buffer, and ClickHouse converts the nested values under the null map too
  * ("inf or nan to integer conversion"), so the value is read as 0 where it is not finite — only

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isSuccessStatus, SPECTRUM_PERCENTS, type HistogramBucket, type LevelDetail, type StatusCount, type TimelineBucket } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
-import { RAW_EVENTS } from '../raw-events.ts';
+import { boundUsSql, RAW_EVENTS } from '../raw-events.ts';
 import { qps, windowSeconds } from './curve.ts';
 import { HISTOGRAM_BUCKETS, MIN_LOG_MS, logEdges, sliceBounds, sliceRange, timelineBucketMs } from './level-buckets.ts';
 import { OK, WINDOWED_REQUESTS } from './window.ts';
@@ -68,7 +68,7 @@ async function timeline(db: Db, params: Record<string, unknown>, step: z.infer<t
             count() AS requests, countIf(${OK}) AS ok,
             quantilesExactInclusiveIf(0.5, 0.99)(r.latency_ms, ${OK}) AS lat
      FROM ${RAW_EVENTS} AS r
-     WHERE r.run_id = {run_id:UUID} AND r.level = {level:Float64} AND r.ts_ms >= {from:Float64} AND r.ts_ms <= {to:Float64}
+     WHERE r.run_id = {run_id:UUID} AND r.level = {level:Float64} AND r.ts_us >= ${boundUsSql('{from:Float64}')} AND r.ts_us <= ${boundUsSql('{to:Float64}')}
      GROUP BY k ORDER BY k`,
     { ...params, mf: step.measure_from, w: width, kmin: kMin, kmax: kMax, from: step.started_at, to: end },
   );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
+import { boundUsSql } from '../raw-events.ts';
 
 /**
  * How the rollup answers for a step's measurement window [measure_from, ended_at] (ms) exactly:
@@ -60,19 +61,20 @@ export function windowConditions(windows: StepWindowBounds[], prefix = 'w'): { r
   const raw: string[] = [];
   windows.forEach((w, i) => {
     const p = `${prefix}${i}`;
-    Object.assign(params, { [`${p}_run`]: w.run_id, [`${p}_level`]: w.level, [`${p}_from`]: w.measure_from, [`${p}_first`]: w.first_second, [`${p}_first_ms`]: w.first_second * 1000 });
+    Object.assign(params, { [`${p}_run`]: w.run_id, [`${p}_level`]: w.level, [`${p}_from`]: w.measure_from, [`${p}_first`]: w.first_second, [`${p}_first_us`]: w.first_second * 1_000_000 });
     const key = `r.run_id = {${p}_run:UUID} AND r.level = {${p}_level:Float64}`;
-    const head = `r.ts_ms >= {${p}_from:Float64} AND r.ts_ms < {${p}_first_ms:Float64}`;
+    // Bounds as the table stores times (boundUsSql); whole seconds are exact in µs either way.
+    const head = `r.ts_us >= ${boundUsSql(`{${p}_from:Float64}`)} AND r.ts_us < {${p}_first_us:Int64}`;
     if (w.ended_at === null || w.end_second === null) {
       rollup.push(`(${key} AND r.second >= {${p}_first:Int64})`);
       raw.push(`(${key} AND ${head})`);
       return;
     }
-    Object.assign(params, { [`${p}_end`]: w.ended_at, [`${p}_last`]: w.end_second, [`${p}_last_ms`]: w.end_second * 1000 });
+    Object.assign(params, { [`${p}_end`]: w.ended_at, [`${p}_last`]: w.end_second, [`${p}_last_us`]: w.end_second * 1_000_000 });
     rollup.push(`(${key} AND r.second >= {${p}_first:Int64} AND r.second < {${p}_last:Int64})`);
     // Both ranges clamp to the window, so a window inside one second is covered by either alone.
-    const inside = `r.ts_ms >= {${p}_from:Float64} AND r.ts_ms <= {${p}_end:Float64}`;
-    raw.push(`(${key} AND ${inside} AND (r.ts_ms < {${p}_first_ms:Float64} OR r.ts_ms >= {${p}_last_ms:Float64}))`);
+    const inside = `r.ts_us >= ${boundUsSql(`{${p}_from:Float64}`)} AND r.ts_us <= ${boundUsSql(`{${p}_end:Float64}`)}`;
+    raw.push(`(${key} AND ${inside} AND (r.ts_us < {${p}_first_us:Int64} OR r.ts_us >= {${p}_last_us:Int64}))`);
   });
   const or = (xs: string[]) => (xs.length === 0 ? '0' : xs.join('\n    OR '));
   return { rollup: or(rollup), raw: or(raw), params };

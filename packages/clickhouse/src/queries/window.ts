@@ -1,5 +1,5 @@
 import { successStatusSql } from './success-status.ts';
-import { RAW_EVENTS } from '../raw-events.ts';
+import { boundUsSql, RAW_EVENTS } from '../raw-events.ts';
 
 /**
  * What "inside a step's measurement window" means, in one place: the curve, the runs list and the
@@ -12,8 +12,8 @@ export const WINDOWED_REQUESTS = `
     SELECT run_id, level, measure_from_ms, ended_at_ms FROM kb_steps_v1 FINAL WHERE run_id IN {run_ids:Array(UUID)}
   ) AS s ON r.run_id = s.run_id AND r.level = s.level
   WHERE r.run_id IN {run_ids:Array(UUID)}
-    AND r.ts_ms >= s.measure_from_ms
-    AND (s.ended_at_ms IS NULL OR r.ts_ms <= s.ended_at_ms)`;
+    AND r.ts_us >= ${boundUsSql('s.measure_from_ms')}
+    AND (s.ended_at_ms IS NULL OR r.ts_us <= ${boundUsSql('assumeNotNull(s.ended_at_ms)')})`;
 
 /** A successful request (the contracts' rule): latency percentiles are over these; everything else is an error. */
 export const OK = successStatusSql('r.status');

@@ -144,8 +144,8 @@ export class LiveFiguresMemory implements LiveFigures {
       const levelValue = c.level[i] as number;
       const w = figures.windows.get(levelValue);
       const ts = storedMs(c.ts_ms[i] as number);
-      // The step window, as the curve's queries count it: measure_from ≤ ts ≤ ended_at.
-      if (!w || ts < w.measure_from || (w.ended_at !== null && ts > w.ended_at)) continue;
+      // The step window, as the curve's queries count it: measure_from ≤ ts ≤ ended_at, the bounds rounded as stored times are (boundUsSql).
+      if (!w || ts < storedMs(w.measure_from) || (w.ended_at !== null && ts > storedMs(w.ended_at))) continue;
       let level = figures.levels.get(levelValue);
       if (!level) {
         level = emptyLevel(levelValue);
