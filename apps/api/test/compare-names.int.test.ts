@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpointHeadChange } from '@kneeboard/analysis/compare';
+import { queryLevelSamples, queryNameLevelSamples } from '@kneeboard/clickhouse';
 import { ApiError, CompareResponse, endpointPath, ENDPOINTS, RunDetail, type EventBatch } from '@kneeboard/contracts';
 import { createRun, postJson, prng, startTestApi, type TestApi } from './helpers.ts';
 
@@ -92,6 +94,60 @@ describe('compare per request name (embedded)', () => {
     const md = await get('compare.md', {});
     expect(md.status).toBe(200);
     expect(md.text).toContain(`**Per endpoint:** cart: no significant change; ${checkout!.sentence}; ${search!.sentence}`);
+  });
+
+  it('gives each endpoint in the summary exactly what compare?name= answers for it, as the summary reads them all at once', async () => {
+    const report = CompareResponse.parse(JSON.parse((await get('compare', {})).text));
+    expect(report.endpoints?.names.map((n) => n.name)).toEqual(['cart', 'checkout', 'search']);
+    for (const entry of report.endpoints!.names) {
+      const own = CompareResponse.parse(JSON.parse((await get('compare', { name: entry.name })).text));
+      const h = own.heads[0]!;
+      // The same verdict, the same headline figure and the very same interval (the bootstrap saw the same samples and seed).
+      expect(entry.heads).toEqual([endpointHeadChange(entry.name, h.overall.verdict, h.levels)]);
+    }
+    // The summary's samples (every name in one statement) are each name's own raw rows: the same
+    // buckets and the same successful latencies as the single-name read, in ascending order.
+    const grouped = await queryNameLevelSamples(api.db, base, [...NAMES, 'absent']);
+    expect(grouped.get('absent')).toEqual([]);
+    for (const name of NAMES) {
+      const alone = await queryLevelSamples(api.db, base, undefined, name);
+      expect(grouped.get(name)!.map((l) => l.level)).toEqual(LEVELS);
+      expect(grouped.get(name)!.map((l) => l.per_second_ok)).toEqual(alone.map((l) => l.per_second_ok));
+      expect(grouped.get(name)!.map((l) => l.latencies)).toEqual(alone.map((l) => [...l.latencies].sort((a, b) => a - b)));
+      expect(grouped.get(name)!.every((l) => l.latencies.length === PER_LEVEL / NAMES.length)).toBe(true);
+    }
+  });
+
+  it('samples a busy name the same whether it is read alone or with the others', async () => {
+    // One level with more successful requests of `busy` than a sample holds (20,000): the pick must
+    // not depend on which other names the statement reads.
+    const id = await createRun(api.url, { service: 'shop', release: 'v3' });
+    const from = T0 + 100_000.5;
+    expect((await postJson(`${api.url}${endpointPath(ENDPOINTS.postStep, { id })}`, { level: 1, started_at: from, measure_from: from, ended_at: from + WINDOW_MS })).status).toBe(200);
+    const n = 22_000;
+    const draw = prng(77);
+    const names = Array.from({ length: n }, (_, k) => (k % 11 === 10 ? 'quiet' : 'busy'));
+    const batch = {
+      batch_id: 'busy-1',
+      agent_id: 'mix-agent',
+      level: names.map(() => 1),
+      ts_ms: names.map((_, k) => from + ((k + 0.5) * WINDOW_MS) / n),
+      latency_ms: names.map(() => Math.round(draw() * 5_000) / 100),
+      compute_ms: names.map(() => null),
+      queue_ms: names.map(() => null),
+      status: names.map(() => 200),
+      name: names,
+    };
+    // In several batches (several parts, read by several threads): the order rows reach the sample varies.
+    const cut = (k: number) => Object.fromEntries(Object.entries(batch).map(([key, v]) => [key, Array.isArray(v) ? v.slice(k * 2_000, (k + 1) * 2_000) : `${v}-${k}`]));
+    for (let k = 0; k < n / 2_000; k++) expect((await postJson(`${api.url}${endpointPath(ENDPOINTS.postEvents, { id })}`, cut(k))).body).toEqual({ accepted: 2_000, duplicate: false });
+    const alone = (await queryNameLevelSamples(api.db, id, ['busy'])).get('busy')!;
+    const together = (await queryNameLevelSamples(api.db, id, ['quiet', 'busy'])).get('busy')!;
+    expect(alone[0]!.latencies).toHaveLength(20_000);
+    expect(together).toEqual(alone);
+    // Ascending, and every value one of busy's own.
+    const own = new Set(batch.latency_ms.filter((_, k) => names[k] === 'busy'));
+    expect(alone[0]!.latencies.every((v, i, a) => own.has(v) && (i === 0 || a[i - 1]! <= v))).toBe(true);
   });
 
   it('compares one endpoint\'s curves with name=, exactly that name\'s curve on each side', async () => {

@@ -38,6 +38,7 @@ export { queryNameCurves } from './queries/name-curves.ts';
 export { queryRunNames, type RunName } from './queries/run-names.ts';
 export { queryRunSummaries, type RunCurveSummary } from './queries/run-summaries.ts';
 export { queryLevelSamples, queryComparisonSamples, type LevelSampleRows } from './queries/samples.ts';
+export { queryNameLevelSamples } from './queries/name-samples.ts';
 export { listTokens, writeToken, revokeToken, TokenRow } from './queries/tokens.ts';
 export { insertDelivery, listDeliveries, listWebhooks, notifiedRuns, writeWebhook, WebhookRow } from './queries/webhooks.ts';
 export { queryLevelDetail } from './queries/level-detail.ts';

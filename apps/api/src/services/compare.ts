@@ -1,12 +1,13 @@
 import { capacityUnderSlos, compareCapacity } from '@kneeboard/analysis';
-import { compareCost, compareGroups, DEFAULT_CONFIDENCE, endpointHeadChange, DEFAULT_RESAMPLES, levelFlags, pooledCapacity, seedFrom, type LevelSamples, type RunGroup, type RunSamples } from '@kneeboard/analysis/compare';
+import { compareCost, compareGroups, DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, pooledCapacity, seedFrom, type LevelSamples, type RunGroup } from '@kneeboard/analysis/compare';
 import { createHash } from 'node:crypto';
-import { cacheOf, queryComparisonSamples, queryCurve, type Db } from '@kneeboard/clickhouse';
-import { MAX_COMPARED_NAMES, type Capacity, type CapacityChange, type CompareResponse, type EndpointChanges, type HeadComparison, type PercentileSource, type Run, type RunCost, type RunDetail, type SloClause } from '@kneeboard/contracts';
-import { notFound } from '../errors.ts';
+import { cacheOf, type Db } from '@kneeboard/clickhouse';
+import type { Capacity, CapacityChange, CompareResponse, HeadComparison, PercentileSource, Run, RunCost, RunDetail, SloClause } from '@kneeboard/contracts';
+import { endpointChanges } from './compare-endpoints.ts';
 import type { CompareFn } from './compare-pool.ts';
 import type { ResolvedCompare } from './compare-refs.ts';
-import { composeRunDetail, requireRunDetail } from './run-detail.ts';
+import { groupOf, namedSide, wholeRun, type Compared } from './compare-sides.ts';
+import { requireRunDetail } from './run-detail.ts';
 import { loadRunCost } from './run-cost.ts';
 import { newerBasis, serviceRunToRunNoise, type NoiseHistory } from './run-to-run-history.ts';
 
@@ -31,48 +32,6 @@ function labelFor(runs: Run[], all: Run[][]): string {
   const clash = all.filter((g) => g[0]?.release === first.release).length > 1;
   const repeats = runs.length > 1 ? ` ×${runs.length}` : '';
   return clash ? `${first.release} (${first.name || first.id.slice(0, 8)})${repeats}` : `${first.release}${repeats}`;
-}
-
-/**
- * What one side's run is compared on: the whole run's detail, or with `name`, that request name's
- * curve (its own knee) read over the same steps. Levels where the agent was the limit are the whole
- * run's flags either way: a generator that could not hold the load held none of its names.
- */
-interface Compared {
-  detail: RunDetail;
-  flags: Map<number, string>;
-  name?: string;
-}
-
-const wholeRun = (d: RunDetail): Compared => ({ detail: d, flags: levelFlags(d.curve, d.analysis.littles_law, d.run.parameter) });
-
-/** A run's side of one name's comparison; 404 naming `name` when the run's events do not carry it. */
-async function namedSide(db: Db, total: RunDetail, name: string, field: string): Promise<Compared> {
-  if (!(total.names ?? []).some((n) => n.name === name)) throw notFound(`request name ${JSON.stringify(name)} in ${field} run ${total.run.id}`, 'name');
-  const { curve, percentiles } = await queryCurve(db, total.run.id, total.percentiles ?? 'auto', name);
-  const detail = { ...composeRunDetail(total.run, total.steps, curve, percentiles), name };
-  return { detail, flags: wholeRun(total).flags, name };
-}
-
-async function samplesOf(db: Db, side: Compared, label: string, sources: Map<string, PercentileSource>): Promise<RunSamples> {
-  const { detail } = side;
-  const { samples, source } = await queryComparisonSamples(db, detail.run.id, detail.percentiles ?? 'rollup', side.name);
-  sources.set(detail.run.id, source);
-  return {
-    label,
-    run_id: detail.run.id,
-    curve: detail.curve,
-    knee: detail.analysis.knee?.level ?? null,
-    knee_bracket: detail.analysis.knee?.bracket ?? null,
-    samples,
-    flags: side.flags,
-  };
-}
-
-async function groupOf(db: Db, sides: Compared[], label: string, sources: Map<string, PercentileSource>): Promise<RunGroup> {
-  const runs: RunSamples[] = [];
-  for (const d of sides) runs.push(await samplesOf(db, d, label, sources));
-  return { label, runs };
 }
 
 /**
@@ -163,42 +122,6 @@ async function computeReport(
     ...(query.name === undefined ? {} : { name: query.name }),
     ...(endpoints ? { endpoints } : {}),
   };
-}
-
-/**
- * Per endpoint, when every compared run carries request names: each name all of them have, the
- * busiest (by requests over all the runs) first and at most MAX_COMPARED_NAMES, compared exactly
- * as `name=` compares it — so the summary's verdict is the one that link shows. The cost is one
- * curve and one sample read per run and name, and one bootstrap per head and name: bounded by the cap.
- */
-async function endpointChanges(
-  db: Db,
-  baseDetails: RunDetail[],
-  headDetails: RunDetail[][],
-  labels: string[],
-  compare: (base: RunGroup, head: RunGroup) => ReturnType<CompareFn>,
-): Promise<EndpointChanges | null> {
-  const all = [...baseDetails, ...headDetails.flat()];
-  if (all.some((d) => !d.names || d.names.length === 0)) return null;
-  const requests = new Map<string, number>();
-  for (const d of all) for (const n of d.names ?? []) requests.set(n.name, (requests.get(n.name) ?? 0) + n.requests);
-  const shared = [...requests.entries()].filter(([name]) => all.every((d) => d.names?.some((n) => n.name === name)));
-  // Busiest first; ties by name, so the same runs always compare the same names in the same order.
-  shared.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const compared = shared.slice(0, MAX_COMPARED_NAMES);
-  const sources = new Map<string, PercentileSource>();
-  const names: EndpointChanges['names'] = [];
-  for (const [name, total] of compared) {
-    const group = async (details: RunDetail[], label: string) => groupOf(db, await Promise.all(details.map((d) => namedSide(db, d, name, 'compared'))), label, sources);
-    const base = await group(baseDetails, labels[0] as string);
-    const heads = [];
-    for (const [i, details] of headDetails.entries()) {
-      const result = await compare(base, await group(details, labels[i + 1] as string));
-      heads.push(endpointHeadChange(name, result.overall.verdict, result.levels));
-    }
-    names.push({ name, requests: total, heads });
-  }
-  return { names, omitted: shared.length - compared.length };
 }
 
 interface SideCapacity {

@@ -32,9 +32,9 @@ export async function loadNameCurves(db: Db, runId: string, wanted: PercentilesW
   if (!run) return null;
   const state = await readRunState(db, [runId]);
   const { versions, windows } = state;
-  const version = `${max}|${versionKey(versions.get(runId) ?? NO_DATA, windows)}`;
-  const cache = cacheOf<Omit<NameCurvesRead, 'run'>>(db, `name-curves-${wanted}`, 64);
-  const kept = cache.get(runId, version);
+  const version = versionKey(versions.get(runId) ?? NO_DATA, windows);
+  const cache = cacheOf<KeptRead>(db, `name-curves-${wanted}`, 64);
+  const kept = keptAnswer(cache.get(runId, version), max);
   if (kept) return { run, ...kept };
   const names = await queryRunNames(db, runId);
   const busiest = [...names].sort((a, b) => b.requests - a.requests || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).slice(0, max);
@@ -50,8 +50,28 @@ export async function loadNameCurves(db: Db, runId: string, wanted: PercentilesW
     }
   }
   const read = { percentiles, names: curves, omitted: names.length - busiest.length };
-  cache.set(runId, version, read);
+  cache.set(runId, version, { max, read });
   return { run, ...read };
+}
+
+/** A kept answer and the `max` it was read with. */
+interface KeptRead {
+  max: number;
+  read: Omit<NameCurvesRead, 'run'>;
+}
+
+/**
+ * What a kept answer says for `max`: itself when read with the same cap, and a slice of it when it
+ * holds every name of the run — the busiest `max` of a complete answer are what a read capped at
+ * `max` gives (same order, each name's curve and knee its own). So `/names` (capped at the
+ * per-run name cap) and the comparison's per-endpoint summary (every name) share one read.
+ */
+function keptAnswer(kept: KeptRead | undefined, max: number): Omit<NameCurvesRead, 'run'> | null {
+  if (!kept) return null;
+  if (kept.max === max) return kept.read;
+  if (kept.read.omitted !== 0) return null;
+  const names = kept.read.names.slice(0, max);
+  return { percentiles: kept.read.percentiles, names, omitted: kept.read.names.length - names.length };
 }
 
 /** The JSON answer: each point cut to what a chart per endpoint reads. */
