@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import { Pool, type Dispatcher } from 'undici';
+import { createSecureContext, rootCertificates, TLSSocket, type SecureContext } from 'node:tls';
+import { buildConnector, Pool, type Dispatcher } from 'undici';
 import { describeCause, type ServerTimingParser } from '@kneeboard/agent-sdk';
 import { errorKindOf } from './error-kind.ts';
 
@@ -62,8 +62,27 @@ export interface FireHooks {
  * `connections`, one request per connection at a time (no pipelining: a pipelined request waits
  * behind the one before it, which is the agent queueing, not the server).
  */
-export function createTargetPool(origin: string, connections: number, connectTimeoutMs: number, tls?: TargetTls): Pool {
-  return new Pool(origin, { connections, pipelining: 1, connect: { timeout: connectTimeoutMs, ...tlsConnectOptions(tls) } });
+export function createTargetPool(origin: string, connections: number, connectTimeoutMs: number, tls?: TargetTls, onHandshake?: (ms: number) => void): Pool {
+  const connect = { timeout: connectTimeoutMs, ...tlsConnectOptions(tls) };
+  return new Pool(origin, { connections, pipelining: 1, connect: onHandshake ? timedConnector(connect, onHandshake) : connect });
+}
+
+/**
+ * undici's own connector, with each TLS handshake timed as the native engine times it: from the
+ * TCP connect (the TLS socket's 'connect') to the handshake's end (its 'secureConnect', when undici
+ * hands the connection over). A handshake that fails is not counted, as in the native engine.
+ * undici's connector returns the socket it made (not in its types): without it nothing is timed.
+ */
+function timedConnector(options: buildConnector.BuildOptions, onHandshake: (ms: number) => void): buildConnector.connector {
+  const connect = buildConnector(options);
+  return (opts, callback) => {
+    let tcpAt: number | null = null;
+    const socket: unknown = connect(opts, (...args) => {
+      if (args[0] === null && tcpAt !== null) onHandshake(performance.now() - tcpAt);
+      callback(...args);
+    });
+    if (socket instanceof TLSSocket) socket.once('connect', () => (tcpAt = performance.now()));
+  };
 }
 
 /**

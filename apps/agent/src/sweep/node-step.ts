@@ -6,6 +6,7 @@ import { InFlightGauge, type GaugeMark } from '../load/in-flight-gauge.ts';
 import type { LoopHandle } from '../load/loop.ts';
 import { startOpenLoop, type OpenLoopCounts } from '../load/open-loop.ts';
 import { createTargetPool, type Completion, type TargetRequest } from '../load/target-client.ts';
+import { HandshakeTimes } from '../load/tls-handshakes.ts';
 import { weightedPick } from '../mix/weighted-pick.ts';
 import { MeasurementWindow } from './measurement-window.ts';
 import type { BeginStep, DriverResult, StepDriver, StepPlan } from './step-driver.ts';
@@ -33,7 +34,9 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
   const { plan } = o;
   const closed = plan.loadModel === 'closed';
   // Closed: exactly the connections the concurrency needs; open: as many as the rate turns out to need.
-  const pool = createTargetPool(o.origin, closed ? Math.min(plan.load, o.maxConnections) : o.maxConnections, o.request.timeoutMs, o.request.tls);
+  // https://: every TLS handshake of the step, warm-up included (as the native engine counts them); null for http://.
+  const handshakes = new URL(o.origin).protocol === 'https:' ? new HandshakeTimes() : null;
+  const pool = createTargetPool(o.origin, closed ? Math.min(plan.load, o.maxConnections) : o.maxConnections, o.request.timeoutMs, o.request.tls, handshakes ? (ms) => handshakes.add(ms) : undefined);
   // Every connection undici opens for the step, warm-up included: a level that keeps reconnecting shows.
   let opened = 0;
   pool.on('connect', () => {
@@ -112,7 +115,7 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
       await pool.close().catch(() => pool.destroy());
     }
     measurement.close();
-    return { open: counts ?? null, inFlightMean: markFrom && markTo ? InFlightGauge.mean(markFrom, markTo) : null, usage, connections, opened };
+    return { open: counts ?? null, inFlightMean: markFrom && markTo ? InFlightGauge.mean(markFrom, markTo) : null, usage, connections, opened, tls: handshakes?.summary() ?? null };
   })();
 
   return {

@@ -27,7 +27,7 @@ export interface DriverResult {
   usage: AgentUsage | null;
   /** Connections open to the target when the window closed. */
   connections: number | null;
-  /** https:// on the native engine: the step's TLS handshakes (one per connection opened). */
+  /** https:// on either engine: the step's TLS handshakes (one per connection opened); null for http://. */
   tls?: TlsHandshakes | null;
   /** Connections the engine opened to the target over the whole step; null or absent when it does not count them. */
   opened?: number | null;
