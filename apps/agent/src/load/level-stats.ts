@@ -22,7 +22,7 @@ export interface LevelSummary extends CurvePoint {
   /** True when the sweep was stopped during this level. */
   aborted: boolean;
   health: StepHealth;
-  /** https:// on the native engine: the level's TLS handshakes, so one dominated by reconnects shows. */
+  /** https:// on either engine: the level's TLS handshakes, so one dominated by reconnects shows. */
   tls_handshakes?: TlsHandshakes;
   /** `--requests`: the level per request name (count, errors, QPS, p50/p99), in the mix's order. */
   by_name?: NameSummary[];
