@@ -1,5 +1,5 @@
-import { build, type Histogram } from 'hdr-histogram-js';
 import type { CurvePoint, LoadModel, StepHealth } from '@kneeboard/contracts';
+import { MicrosHistogram } from './micros-histogram.ts';
 import type { NameSummary } from './name-stats.ts';
 import type { Completion } from './target-client.ts';
 
@@ -37,7 +37,7 @@ export interface TlsHandshakes {
 }
 
 /** µs resolution: latencies are recorded as integers, 3 significant digits kept at any magnitude. */
-const newHistogram = (): Histogram => build({ numberOfSignificantValueDigits: 3 });
+const newHistogram = (): MicrosHistogram => new MicrosHistogram();
 const toMicros = (ms: number): number => Math.max(0, Math.round(ms * 1000));
 
 export type LevelNumbers = Omit<LevelSummary, 'load_model' | 'load' | 'sent_per_s' | 'health'>;
@@ -104,6 +104,9 @@ export class LevelStats {
     const windowMs = Math.max(0, endedAt - measureFrom);
     const window_s = windowMs / 1000;
     const ok = this.requests - this.errors;
+    const latency = percentiles(this.latency);
+    const compute = percentiles(this.compute);
+    const queue = percentiles(this.queue);
     return {
       level: this.level,
       requests: this.requests,
@@ -111,15 +114,15 @@ export class LevelStats {
       qps: window_s > 0 ? ok / window_s : 0,
       window_s,
       mean_ms: ok > 0 ? this.okLatencySumMs / ok : null,
-      p50_ms: percentile(this.latency, 50),
-      p90_ms: percentile(this.latency, 90),
-      p99_ms: percentile(this.latency, 99),
-      p999_ms: percentile(this.latency, 99.9),
-      compute_p50_ms: percentile(this.compute, 50),
-      compute_p99_ms: percentile(this.compute, 99),
-      queue_p50_ms: percentile(this.queue, 50),
-      queue_p99_ms: percentile(this.queue, 99),
-      other_p50_ms: percentile(this.other, 50),
+      p50_ms: latency(50),
+      p90_ms: latency(90),
+      p99_ms: latency(99),
+      p999_ms: latency(99.9),
+      compute_p50_ms: compute(50),
+      compute_p99_ms: compute(99),
+      queue_p50_ms: queue(50),
+      queue_p99_ms: queue(99),
+      other_p50_ms: percentiles(this.other)(50),
       in_progress: false,
       in_flight: windowMs > 0 && this.requests > 0 ? Math.round((this.latencySumMs / windowMs) * 1000) / 1000 : null,
       error_kinds: Object.fromEntries(this.errorKinds),
@@ -129,7 +132,9 @@ export class LevelStats {
   }
 }
 
-/** A percentile of no samples is null, never 0. */
-function percentile(h: Histogram, p: number): number | null {
-  return h.totalCount === 0 ? null : h.getValueAtPercentile(p) / 1000;
+/** A histogram's percentiles in ms; a percentile of no samples is null, never 0. */
+function percentiles(h: MicrosHistogram): (p: number) => number | null {
+  if (h.totalCount === 0) return () => null;
+  const hdr = h.hdr();
+  return (p) => hdr.getValueAtPercentile(p) / 1000;
 }

@@ -1,4 +1,4 @@
-import { build, type Histogram } from 'hdr-histogram-js';
+import { MicrosHistogram } from './micros-histogram.ts';
 
 const toMicros = (ms: number): number => Math.max(0, Math.round(ms * 1000));
 
@@ -24,8 +24,8 @@ export interface NameSummary {
 export class NameStats {
   private readonly requests: Uint32Array;
   private readonly errors: Uint32Array;
-  private readonly latency: Histogram[];
-  private readonly compute: Histogram[];
+  private readonly latency: MicrosHistogram[];
+  private readonly compute: MicrosHistogram[];
 
   constructor(
     private readonly names: readonly string[],
@@ -36,8 +36,8 @@ export class NameStats {
   ) {
     this.requests = new Uint32Array(names.length);
     this.errors = new Uint32Array(names.length);
-    this.latency = names.map(() => build({ numberOfSignificantValueDigits: 3 }));
-    this.compute = names.map(() => build({ numberOfSignificantValueDigits: 3 }));
+    this.latency = names.map(() => new MicrosHistogram());
+    this.compute = names.map(() => new MicrosHistogram());
   }
 
   closeAt(endAt: number): void {
@@ -59,8 +59,8 @@ export class NameStats {
 
   summarize(windowS: number): NameSummary[] {
     return this.names.map((name, n) => {
-      const h = this.latency[n]!;
-      const c = this.compute[n]!;
+      const h = this.latency[n]!.hdr();
+      const c = this.compute[n]!.hdr();
       const ok = this.requests[n]! - this.errors[n]!;
       return {
         name,

@@ -31,15 +31,19 @@ const TYPE_JSON = 0x4a; // 'J'
 const TYPE_EVENTS = 0x45; // 'E'
 /** A frame larger than this is a broken stream, not a batch (4,096 events are ~180 KiB). */
 const MAX_FRAME = 256 * 1024 * 1024;
+/** Frames are copied into slabs of this size: ~88 frames of 256 events an allocation. */
+const SLAB_BYTES = 1024 * 1024;
 
 /**
  * Splits the engine's stdout into frames (`u32` little-endian length, then a type byte; see
- * apps/agent/engine/README.md). Chunks from the pipe are kept as they come and copied once, into
- * an aligned buffer per frame, when the frame is complete.
+ * apps/agent/engine/README.md). Chunks from the pipe are kept as they come and copied once, to an
+ * aligned place in a slab, when the frame is complete.
  */
 export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
+  private slab: Buffer = Buffer.alloc(0);
+  private slabAt = 0;
 
   constructor() {
     // The engine writes its columns in its own byte order; typed arrays read the host's.
@@ -73,9 +77,19 @@ export class FrameReader {
     return Buffer.concat(this.chunks, 4).readUInt32LE(0);
   }
 
-  /** The next n bytes, copied into a fresh (so 8-byte aligned) ArrayBuffer. */
+  /**
+   * The next n bytes, copied to an 8-byte aligned place of their own. Frames are carved one after
+   * another out of a slab of SLAB_BYTES (uninitialised: every byte is written here), so a 256-event
+   * frame costs a copy, not an allocation of its own; a slab is never written twice, so the views
+   * of earlier frames (which the recorder keeps until it cuts a batch) stay as they were.
+   */
   private consume(n: number): Uint8Array {
-    const out = new Uint8Array(n);
+    if (this.slabAt + n > this.slab.length) {
+      this.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, n));
+      this.slabAt = 0;
+    }
+    const out = this.slab.subarray(this.slabAt, this.slabAt + n);
+    this.slabAt += (n + 7) & ~7;
     let filled = 0;
     while (filled < n) {
       const head = this.chunks[0]!;
@@ -95,9 +109,11 @@ function decode(body: Uint8Array): Frame {
   if (type === TYPE_JSON) return { kind: 'json', value: JSON.parse(Buffer.from(body.buffer, body.byteOffset + 1, body.length - 1).toString('utf8')) };
   if (type !== TYPE_EVENTS || body.length < 8) throw new Error(`the native engine sent an unknown frame type ${type}`);
   const ab = body.buffer as ArrayBuffer;
-  const n = new DataView(ab, body.byteOffset, body.length).getUint32(4, true);
+  // The frame's place in its slab, 8-byte aligned: the f64 columns start 8 bytes into it.
+  const at = body.byteOffset;
+  const n = new DataView(ab, at, body.length).getUint32(4, true);
   if (body.length !== 8 + n * 46) throw new Error(`the native engine sent an event frame of ${body.length} bytes for ${n} events`);
-  const f64 = (col: number) => new Float64Array(ab, 8 + col * 8 * n, n);
+  const f64 = (col: number) => new Float64Array(ab, at + 8 + col * 8 * n, n);
   return {
     kind: 'events',
     length: n,
@@ -106,9 +122,9 @@ function decode(body: Uint8Array): Frame {
     ended: f64(2),
     compute: f64(3),
     queue: f64(4),
-    status: new Uint16Array(ab, 8 + 40 * n, n),
-    request: new Uint16Array(ab, 8 + 42 * n, n),
-    errorKind: new Uint8Array(ab, 8 + 44 * n, n),
-    unparseable: new Uint8Array(ab, 8 + 45 * n, n),
+    status: new Uint16Array(ab, at + 8 + 40 * n, n),
+    request: new Uint16Array(ab, at + 8 + 42 * n, n),
+    errorKind: new Uint8Array(ab, at + 8 + 44 * n, n),
+    unparseable: new Uint8Array(ab, at + 8 + 45 * n, n),
   };
 }

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { SweepError } from '../sweep/sweep-error.ts';
-import type { AgentMonitor, AgentUsage } from '../load/agent-monitor.ts';
+import { performance } from 'node:perf_hooks';
+import type { AgentUsage } from '../load/agent-monitor.ts';
 import { frameErrorKind } from '../load/error-kind.ts';
 import { MeasurementWindow } from '../sweep/measurement-window.ts';
 import type { BeginStep, DriverResult, StepDriver, StepPlan, StepSink } from '../sweep/step-driver.ts';
@@ -35,8 +36,6 @@ export interface NativeStepOptions {
   maxConnections: number;
   threads: number | undefined;
   lateToleranceMs: number;
-  /** The CLI's own process: its CPU over the window is added to the engine's. */
-  monitor: AgentMonitor;
   /** After stop(), requests in flight get this long before `cancel`. */
   stopGraceMs: number;
 }
@@ -85,8 +84,12 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
   let failure: Error | undefined;
   // Armed at hello, when the engine's t0 fixes the window.
   let measurement: MeasurementWindow | undefined;
-  let nodeUsage: AgentUsage | null = null;
-  let monitoring = false;
+  // The CLI's own CPU over the window, added to the engine's. Only the CPU: the engine reports its
+  // loop's figures itself, and the Node monitor's 10 ms loop-delay timer would wake the CLI 100
+  // times a second on the engine's core for a figure nothing reads.
+  let cliCpu0: NodeJS.CpuUsage | undefined;
+  let cliWall0 = 0;
+  let cliCpuCores: number | null = null;
 
   return new Promise<StepDriver>((resolveStarted, rejectStarted) => {
     let resolveDone!: (r: DriverResult) => void;
@@ -164,12 +167,15 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
               {
                 now: Date.now,
                 onOpen: () => {
-                  o.monitor.start();
-                  monitoring = true;
+                  cliCpu0 = process.cpuUsage();
+                  cliWall0 = performance.now();
                 },
                 onClose: () => {
-                  if (monitoring) nodeUsage = o.monitor.stop();
-                  monitoring = false;
+                  if (cliCpu0 === undefined) return;
+                  const cpu = process.cpuUsage(cliCpu0);
+                  const wallMs = performance.now() - cliWall0;
+                  cliCpuCores = wallMs > 0 ? (cpu.user + cpu.system) / 1000 / wallMs : 0;
+                  cliCpu0 = undefined;
                 },
                 onStop: () => send('stop'),
                 grace: { ms: o.stopGraceMs, onGraceOver: () => send('cancel') },
@@ -207,7 +213,7 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
       let usage: AgentUsage | null = null;
       if (e.usage !== null) {
         usage = {
-          cpuCores: (e.usage.cpu_cores ?? 0) + (nodeUsage?.cpuCores ?? 0),
+          cpuCores: (e.usage.cpu_cores ?? 0) + (cliCpuCores ?? 0),
           eventLoopUtilization: e.usage.loop_utilization ?? 0,
           loopDelayP99Ms: e.usage.loop_delay_p99_ms ?? 0,
           loopName: "the native engine's busiest thread",

@@ -2,6 +2,7 @@ import type { Recorder } from '@kneeboard/agent-sdk';
 import { frameErrorKind } from '../load/error-kind.ts';
 import { LevelStats } from '../load/level-stats.ts';
 import { NameStats } from '../load/name-stats.ts';
+import { RowSlab } from './row-slab.ts';
 import type { StepColumns, StepEvent, StepSink } from './step-driver.ts';
 
 const micros = (ms: number): number => Math.round(ms * 1000) / 1000;
@@ -19,6 +20,8 @@ export class StepRecording {
   byName: NameStats | undefined;
   /** Successes since the progress line last read them. */
   private okSinceTick = 0;
+  /** The native engine's blocks: where their upload columns are written (made at the first block). */
+  private slab: RowSlab | undefined;
 
   constructor(
     private readonly recorder: Recorder,
@@ -57,55 +60,62 @@ export class StepRecording {
   }
 
   // A block from the native engine: one pass over its columns, which go to the recorder as they
-  // are (no object per request) when it takes blocks.
+  // are (no object per request) when it takes blocks. The columns computed here are written into
+  // the step's RowSlab, so a frame allocates nothing but views.
   private onColumns(c: StepColumns): void {
     const { recorder, level, stats, byName } = this;
     const requestIndex = byName === undefined ? undefined : c.request;
     const n = c.length;
-    const { ended, intended, compute, queue, status, kind, kinds, unparseable } = c;
-    const ts = new Float64Array(n);
-    const latency = new Float64Array(n);
-    let m = 0;
-    const keep = recorder.recordColumns === undefined ? null : new Uint8Array(n);
+    const { ended, intended, compute, queue, status, kind, kinds, unparseable, cancelled } = c;
+    const startedAt = this.startedAt;
+    const columns = recorder.recordColumns !== undefined;
+    const slab = columns ? (this.slab ??= new RowSlab(level, requestIndex !== undefined)) : undefined;
+    const at = slab === undefined ? 0 : slab.reserve(n);
+    const ts = slab?.ts;
+    const latency = slab?.latency;
+    const nameIndex = slab?.nameIndex;
     // `--requests`: each kept event's name, as an index into the mix's names (the batch's name column).
     const nameOf = this.mixNames?.nameOf;
     const names = this.mixNames?.names;
-    const nameIndex = requestIndex === undefined ? undefined : new Uint16Array(n);
+    let m = 0;
+    let ok = 0;
     for (let i = 0; i < n; i++) {
       const k = kind[i]!;
-      if (k === c.cancelled) continue;
+      if (k === cancelled) continue;
       const s = status[i]!;
-      const tsMs = micros(this.startedAt + ended[i]!);
+      const tsMs = micros(startedAt + ended[i]!);
       const latencyMs = ended[i]! - intended[i]!;
       const errorKind = frameErrorKind(k, kinds, s);
       stats.addValues(tsMs, latencyMs, errorKind, compute[i]!, queue[i]!, unparseable[i]!);
       if (requestIndex !== undefined) byName!.add(requestIndex[i]!, tsMs, latencyMs, errorKind !== null, compute[i]!);
-      if (errorKind === null) this.okSinceTick += 1;
-      if (keep === null) {
+      if (errorKind === null) ok += 1;
+      if (!columns) {
         const cm = compute[i]!;
         const qm = queue[i]!;
         const name = requestIndex === undefined ? undefined : names![nameOf![requestIndex[i]!]!];
         recorder.record({ level, latencyMs: micros(latencyMs), computeMs: cm === cm ? cm : null, queueMs: qm === qm ? qm : null, status: s, tsMs, name });
         continue;
       }
-      keep[i] = 1;
-      if (nameIndex !== undefined) nameIndex[m] = nameOf![requestIndex![i]!]!;
-      ts[m] = tsMs;
-      latency[m] = micros(latencyMs);
+      const row = at + m;
+      if (requestIndex !== undefined) nameIndex![row] = nameOf![requestIndex[i]!]!;
+      ts![row] = tsMs;
+      latency![row] = micros(latencyMs);
       m++;
     }
-    if (keep === null || m === 0) return;
-    // Cancelled requests are not events: when the block has any, its columns are compacted.
-    const pick = <T extends Float64Array | Uint16Array>(col: T): T => (m === n ? col : (col.filter((_, i) => keep[i] === 1) as T));
+    this.okSinceTick += ok;
+    if (slab === undefined || m === 0) return;
+    const rows = slab.take(at, m);
+    // Cancelled requests are not events: when the block has any, the frame's own columns are compacted.
+    const pick = <T extends Float64Array | Uint16Array>(col: T): T => (m === n ? col : (col.filter((_, i) => kind[i] !== cancelled) as T));
     recorder.recordColumns!({
       length: m,
-      level: new Float64Array(m).fill(level),
-      ts_ms: ts.subarray(0, m),
-      latency_ms: latency.subarray(0, m),
+      level: rows.level,
+      ts_ms: rows.ts,
+      latency_ms: rows.latency,
       compute_ms: pick(compute),
       queue_ms: pick(queue),
       status: pick(status),
-      ...(nameIndex === undefined ? {} : { name: { values: names!, index: nameIndex.subarray(0, m) } }),
+      ...(rows.nameIndex === undefined ? {} : { name: { values: names!, index: rows.nameIndex } }),
     });
   }
 }
