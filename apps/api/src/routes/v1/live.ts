@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ENDPOINTS, LIVE_EVENT, searchTagsOf, type LiveEnd } from '@kneeboard/contracts';
+import { ENDPOINTS, LIVE_EVENT, type LiveEnd } from '@kneeboard/contracts';
 import type { RouteDeps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
 import { clientKey } from '../../plugins/client-key.ts';
@@ -50,8 +50,8 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
         }
       };
 
-      const slo = req.query.slo;
-      const send = slo || searchTagsOf(first.run.tags) ? capacitySender(db, slo ?? null, write, (err) => req.log.warn({ err }, 'live capacity failed')) : write;
+      // Every viewer's snapshots go through the sender: a run's request names can appear after it started.
+      const send = capacitySender(db, req.query.slo ?? null, write, (err) => req.log.warn({ err }, 'live snapshot analysis failed'));
 
       res.write('retry: 1000\n\n');
       if (first.run.status === 'running') {
