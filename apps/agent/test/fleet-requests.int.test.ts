@@ -213,20 +213,35 @@ describe('HTTPS and HTTP/2 for a fleet: the plan carries the trust and the HTTP 
     expect(lines.every((l) => /^\d+ TLSv1\.[23] HTTP\/2\.0$/.test(l)), lines.slice(0, 3).join('\n')).toBe(true);
   }, 300_000);
 
-  it('a self-signed target without --insecure or --ca-file in the plan: the agent leaves with the fix, records nothing, and the plan ends', async () => {
+  it('a self-signed target without --insecure or --ca-file in the plan: the agent says the fix and never joins — the plan still waits, no step scheduled', async () => {
     const fleet = await startCoordinator(api.url, tlsUrl(), 1, '2');
-    const agent = await startAgent(api.url, fleet.runId, 'untrusted', {}, 240_000, 'native').done;
-    expect(agent.code).toBe(1);
-    expect(agent.stderr).toContain(UNTRUSTED_CERTIFICATE);
-    expect(agent.stderr).toContain('to the coordinator (`kneeboard sweep … --agents N`)');
-    expect(agent.stderr).toContain('this agent left the run');
-    // With nobody left to drive it the plan ends: the coordinator fails, its one step partial, saying who left.
+    try {
+      const agent = await startAgent(api.url, fleet.runId, 'untrusted', {}, 240_000, 'native').done;
+      expect(agent.code).toBe(1);
+      expect(agent.stderr).toContain(UNTRUSTED_CERTIFICATE);
+      expect(agent.stderr).toContain('to the coordinator (`kneeboard sweep … --agents N`)');
+      expect(agent.stderr).toContain('this agent did not join the run');
+      // Checked before joining: the plan never counted on it, so its first step was never scheduled
+      // (before, it was, and ended partial: "left before reporting").
+      const s = await status(fleet.runId);
+      expect(s.started).toBe(false);
+      expect(s.agents).toEqual([]);
+      expect(s.steps.filter((st) => st.finished || st.partial)).toEqual([]);
+      expect((await runAgents(api.url, fleet.runId)).agents).toEqual([]);
+    } finally {
+      // The coordinator still waits for an agent that can; Ctrl-C ends it.
+      fleet.coordinator.child.kill('SIGINT');
+    }
     const coord = await fleet.coordinator.done;
-    expect(coord.code).toBe(1);
-    expect(coord.stderr).toContain('partial step: untrusted (left before reporting');
-    const s = await status(fleet.runId);
-    expect(s.done).toBe(true);
-    expect(s.agents).toEqual([{ agent_id: 'untrusted', state: 'left' }]);
-    expect((await runAgents(api.url, fleet.runId)).agents.map((a) => [a.agent_id, a.stored])).toEqual([['untrusted', 0]]);
+    expect(coord.stderr).not.toContain('partial step');
   }, 300_000);
+
+  it('the plan an agent would join is read without joining: 404 naming the id for a run without one', async () => {
+    const res = await fetch(`${api.url}/api/v1/runs/00000000-0000-4000-8000-000000000000/agents/plan`, { method: 'POST' });
+    expect(res.status).toBe(404);
+    expect(ApiError.parse(await res.json()).field).toBe('id');
+    const bad = await fetch(`${api.url}/api/v1/runs/not-a-run/agents/plan`, { method: 'POST' });
+    expect(bad.status).toBe(400);
+    expect(ApiError.parse(await bad.json()).field).toBe('params.id');
+  });
 });

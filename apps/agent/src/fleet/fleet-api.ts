@@ -66,6 +66,11 @@ export class FleetApi {
     return this.call(ENDPOINTS.agentClock, undefined, { t0 }, ClockResponse);
   }
 
+  /** The plan a join would hand out, read without joining. */
+  preview(): Promise<Pick<AgentJoinResponse, 'plan'>> {
+    return this.call(ENDPOINTS.previewPlan, undefined, undefined, AgentJoinResponse.pick({ plan: true }));
+  }
+
   join(body: AgentJoinBody): Promise<AgentJoinResponse> {
     return this.once(ENDPOINTS.joinAgent, undefined, body, AgentJoinResponse);
   }

@@ -2,7 +2,7 @@ import { availableParallelism, hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createRecorder } from '@kneeboard/agent-sdk';
 import { ApiHttpError } from '@kneeboard/api-client';
-import type { AgentStepReport } from '@kneeboard/contracts';
+import type { AgentJoinResponse, AgentStepReport, FleetRequest } from '@kneeboard/contracts';
 import { formatClockMs, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
 import { AgentMonitor } from '../load/agent-monitor.ts';
 import type { LevelSummary } from '../load/level-stats.ts';
@@ -75,28 +75,29 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
 
   const clock = await measureOffset(async (t0) => api.clock(t0), now);
   say(`clock: API − this host = ${formatClockMs(clock.offsetMs)} ms (round trip ${formatClockMs(clock.rttMs)} ms, best of ${clock.samples})`);
-  const joined = await api.join({ agent_id: agentId, host: hostname(), cores: availableParallelism(), clock_offset_ms: clock.offsetMs, clock_rtt_ms: clock.rttMs });
+  // An agent that cannot send the plan's request (no engine for it, the target unreachable from
+  // here, its certificate not trusted) says why before it joins: the plan never counts on it, so
+  // no step is scheduled for it to leave partial. An API without the preview (404) gets the check
+  // right after the join, the agent leaving before the first step.
+  const preview = await previewPlan(api);
+  let setup = preview ? await checkedEngine(preview.plan.request, o, warn, 'did not join the run') : undefined;
+  let joined: AgentJoinResponse;
+  try {
+    joined = await api.join({ agent_id: agentId, host: hostname(), cores: availableParallelism(), clock_offset_ms: clock.offsetMs, clock_rtt_ms: clock.rttMs });
+  } catch (err) {
+    setup?.dispose();
+    throw err;
+  }
   const plan = joined.plan;
   // Several beats per timeout, so one late beat on a busy host does not read as death.
   const heartbeatMs = Math.min(joined.heartbeat_ms, plan.heartbeat_timeout_ms / 4);
-  // An agent that cannot send the plan's request leaves before the first step, saying why, so
-  // the plan neither counts on it nor fills a level with its errors.
-  let setup: AgentEngine;
-  try {
-    setup = agentEngine(plan.request, o.engine ?? 'auto', o.threads, o.engineBinary);
-  } catch (err) {
-    await api.leave(agentId, 0, 0).catch(() => undefined);
-    throw err;
-  }
-  if (setup.note) warn(setup.note);
-  const target = new URL(plan.request.target);
-  if (plan.request.insecure && target.protocol === 'https:') warn(`the plan says --insecure: the certificate of ${target.host} is not checked; anyone in between could answer for it`);
-  try {
-    await probePlanTarget(target, setup, plan.request.http, warn);
-  } catch (err) {
-    setup.dispose();
-    await api.leave(agentId, 0, 0).catch(() => undefined);
-    throw err;
+  if (!setup) {
+    try {
+      setup = await checkedEngine(plan.request, o, warn, 'left the run');
+    } catch (err) {
+      await api.leave(agentId, 0, 0).catch(() => undefined);
+      throw err;
+    }
   }
   // Engine times are this host's real clock; the skew (tests) and the offset take them to the API's.
   const toApiMs = skew + clock.offsetMs;
@@ -194,12 +195,37 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   return { agentId, clock, parts, recorded: stats.recorded, uploaded: stats.uploaded };
 }
 
+/** The plan a join would hand out, or null from an API without the preview (or no plan: the join then says so). */
+async function previewPlan(api: FleetApi): Promise<Pick<AgentJoinResponse, 'plan'> | null> {
+  try {
+    return await api.preview();
+  } catch (err) {
+    if (err instanceof ApiHttpError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** The engine for the plan's request, once one request of it was answered (`outcome`: what the agent did on failing). */
+async function checkedEngine(request: FleetRequest, o: AgentOptions, warn: (line: string) => void, outcome: string): Promise<AgentEngine> {
+  const setup = agentEngine(request, o.engine ?? 'auto', o.threads, o.engineBinary);
+  if (setup.note) warn(setup.note);
+  const target = new URL(request.target);
+  if (request.insecure && target.protocol === 'https:') warn(`the plan says --insecure: the certificate of ${target.host} is not checked; anyone in between could answer for it`);
+  try {
+    await probePlanTarget(target, setup, request.http, warn, outcome);
+  } catch (err) {
+    setup.dispose();
+    throw err;
+  }
+  return setup;
+}
+
 /**
- * One request of the plan (its mix's first) before the first step, as a one-agent sweep's preflight
- * sends it. No answer — the target unreachable from this host, its certificate not trusted — is
- * fatal; an error status only warned of (a late joiner may find the target busy with the others).
+ * One request of the plan (its mix's first), as a one-agent sweep's preflight sends it. No answer —
+ * the target unreachable from this host, its certificate not trusted — is fatal; an error status
+ * only warned of (a late joiner may find the target busy with the others).
  */
-async function probePlanTarget(target: URL, setup: AgentEngine, http: '1.1' | '2' | 'auto', warn: (line: string) => void): Promise<void> {
+async function probePlanTarget(target: URL, setup: AgentEngine, http: '1.1' | '2' | 'auto', warn: (line: string) => void, outcome: string): Promise<void> {
   try {
     await probeTarget(target, setup.mix ? setup.mix.requests[0]! : setup.request, setup.parseTiming, http === '2' ? sendOnceH2 : undefined);
   } catch (err) {
@@ -207,7 +233,7 @@ async function probePlanTarget(target: URL, setup: AgentEngine, http: '1.1' | '2
     if (err.kind === 'target-rejected') return warn(err.message);
     // The trust flags are the coordinator's: this agent takes them from the plan.
     const fix = err.message.includes(UNTRUSTED_CERTIFICATE) ? ' — to the coordinator (`kneeboard sweep … --agents N`), whose plan hands them to every agent' : '';
-    throw new SweepError(err.kind, `the plan's target: ${err.message}${fix}; this agent left the run`, { cause: err });
+    throw new SweepError(err.kind, `the plan's target: ${err.message}${fix}; this agent ${outcome}`, { cause: err });
   }
 }
 

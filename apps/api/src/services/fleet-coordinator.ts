@@ -158,6 +158,12 @@ export class FleetCoordinator {
     return { t0, t1, t2: this.options.now() };
   }
 
+  /** The plan as a join would hand it out, nothing written: an agent checks it can send its request before joining. */
+  async preview(runId: string): Promise<{ plan: FleetPlanBody }> {
+    const state = await this.load(runId);
+    return { plan: this.refuse(() => mustHave(state)).plan };
+  }
+
   async join(runId: string, body: AgentJoinBody): Promise<{ plan: FleetPlanBody; heartbeat_ms: number }> {
     const state = await this.command(runId, (s) => joinFacts(s, body));
     // Its row is in storage before it is told it joined (GET /runs/{id}/agents lists it at once).

@@ -83,6 +83,21 @@ export const fleetEndpoints = {
     body: ClockRequest,
     responses: { 200: ClockResponse, 400: ApiError },
   }),
+  /**
+   * The plan an agent would join, without joining: it checks it can send the plan's request (the
+   * target reachable, its certificate trusted) before the plan counts on it. A POST with the
+   * ingest scope, as the join: the plan carries the request's headers, which a public read must not show.
+   */
+  previewPlan: endpoint({
+    method: 'POST',
+    path: `${API_PREFIX}/runs/:id/agents/plan`,
+    scope: 'ingest',
+    service: 'run',
+    summary: 'The plan an agent would get by joining, read before it joins',
+    tags: ['agents'],
+    params: RunIdParams,
+    responses: { 200: AgentJoinResponse.pick({ plan: true }), ...errors },
+  }),
   joinAgent: endpoint({
     method: 'POST',
     path: `${API_PREFIX}/runs/:id/agents`,

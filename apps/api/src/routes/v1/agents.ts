@@ -68,6 +68,11 @@ export const agentRoutes: FastifyPluginAsyncZod<RouteDeps & { fleet: FleetCoordi
   });
 
   app.route({
+    ...routeOf(ENDPOINTS.previewPlan),
+    handler: async (req) => orUnavailable('the plan', () => fleet.preview(req.params.id)),
+  });
+
+  app.route({
     ...routeOf(ENDPOINTS.joinAgent),
     handler: async (req, reply) => {
       await ingest.writableRun(req.params.id, 'agents joining');
