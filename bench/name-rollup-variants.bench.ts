@@ -1,0 +1,206 @@
+/**
+ * What the per-name rollup costs the engine, and what a leaner one would: the same Arrow batches
+ * stored straight into an embedded engine (no API, the storage package's own group insert, as
+ * ingest.bench.ts's engine ceiling), each case in its own process on a fresh data directory,
+ * cases alternated round by round on the same box. CPU per event (the process's user + system
+ * time while inserting) is the firm figure on a shared box; events/s is printed too.
+ *
+ *   flock /tmp/kb-bench.lock pnpm tsx bench/name-rollup-variants.bench.ts [--rounds 3] [--events 1200000]
+ *        [--cases none,current,latency,counts,buffered,one-table,no-view] [--report name-rollup-variants]
+ *
+ * Cases (20 names round robin in all but `none`):
+ *   none     no names: today's tables, the per-name view finds nothing to write
+ *   current  names into today's per-name rollup (071, view 094): counts + 4 sketches per row
+ *   latency  094 replaced by a prototype table + view with the counts and the latency sketch only
+ *   counts   the same without any sketch: the floor of any per-(run, level, name, second) rollup
+ *   no-view  094 dropped, nothing per name: what the raw table's name column costs alone
+ *   no-dedup   `current` with the per-name table's deduplication window set to 0
+ *   buffered   `latency` with its view writing through a Buffer table (parts once per 1–2 s)
+ *   one-table  total and per-name rows in one table from one GROUPING SETS view (one rollup part per insert)
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { insertEventGroup, migrate, openDb, writeLedger } from '@kneeboard/clickhouse';
+import { allocateColumns, encodeArrowColumns, type EventColumns } from '@kneeboard/event-wire';
+import { cpuSeconds, loadAverage } from './lib/process-cpu.ts';
+import { quantile, report } from './lib/report.ts';
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    events: { type: 'string', default: '1200000' },
+    cases: { type: 'string', default: 'none,current,latency,counts,buffered,one-table,no-view' },
+    /** Where the results go: results/NAME.json. */
+    report: { type: 'string', default: 'name-rollup-variants' },
+    /** Internal: run one case in this process and print its figures as JSON. */
+    case: { type: 'string' },
+  },
+});
+
+const BATCH = 20_000;
+const GROUP = 4;
+const NAMES = Array.from({ length: 20 }, (_, i) => `GET /api/endpoint-${i}/{id}`);
+
+const COUNTS = `requests SimpleAggregateFunction(sum, UInt64), ok SimpleAggregateFunction(sum, UInt64),
+  last_ts_ms SimpleAggregateFunction(max, Float64), ok_latency_sum SimpleAggregateFunction(sum, Float64)`;
+const COUNTS_SELECT = `count() AS requests, countIf(status BETWEEN 1 AND 399) AS ok, max(ts_ms) AS last_ts_ms,
+  sumIf(latency_ms, status BETWEEN 1 AND 399) AS ok_latency_sum`;
+
+/** A prototype per-name rollup in place of 094's view: `extra` columns and their SELECT. */
+function prototype(extraColumns: string, extraSelect: string): string[] {
+  return [
+    'DROP VIEW kb_request_name_seconds_from_events_mv_v1',
+    `CREATE TABLE kb_probe_name_seconds (run_id UUID, level Float64, name LowCardinality(String), second Int64, ${COUNTS}${extraColumns})
+     ENGINE = AggregatingMergeTree ORDER BY (run_id, level, name, second) SETTINGS non_replicated_deduplication_window = 10000`,
+    `CREATE MATERIALIZED VIEW kb_probe_name_seconds_mv TO kb_probe_name_seconds AS
+     SELECT run_id, level, name, toInt64(floor(ts_ms / 1000)) AS second, ${COUNTS_SELECT}${extraSelect}
+     FROM kb_request_events_v1 WHERE name != '' GROUP BY run_id, level, name, second`,
+  ];
+}
+
+const CASES: Record<string, { names: boolean; sql: string[] }> = {
+  none: { names: false, sql: [] },
+  current: { names: true, sql: [] },
+  latency: {
+    names: true,
+    sql: prototype(
+      ', latency AggregateFunction(quantilesDD(0.005, 0.5), Float64)',
+      ', quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency',
+    ),
+  },
+  counts: { names: true, sql: prototype('', '') },
+  // Today's per-name rollup without its deduplication log (the hash and log line of each insert's block).
+  'no-dedup': { names: true, sql: ['ALTER TABLE kb_request_name_seconds_v1 MODIFY SETTING non_replicated_deduplication_window = 0'] },
+  // The latency prototype, but its view writes into a Buffer flushed every 1–2 s: parts of the
+  // per-name table once per flush instead of once per insert (not durable: a probe of the cost only).
+  buffered: {
+    names: true,
+    sql: [
+      ...prototype(
+        ', latency AggregateFunction(quantilesDD(0.005, 0.5), Float64)',
+        ', quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency',
+      ).slice(0, 2),
+      'CREATE TABLE kb_probe_buffer AS kb_probe_name_seconds ENGINE = Buffer(currentDatabase(), kb_probe_name_seconds, 1, 1, 2, 100000000, 1000000000, 1000000000, 10000000000)',
+      `CREATE MATERIALIZED VIEW kb_probe_name_seconds_mv TO kb_probe_buffer AS
+       SELECT run_id, level, name, toInt64(floor(ts_ms / 1000)) AS second, ${COUNTS_SELECT},
+              quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency
+       FROM kb_request_events_v1 WHERE name != '' GROUP BY run_id, level, name, second`,
+    ],
+  },
+  // Total and per-name rows in ONE table from ONE view (GROUPING SETS; the total's rows have
+  // name ''), all four sketches: one rollup part per insert, as without names.
+  'one-table': {
+    names: true,
+    sql: [
+      'DROP VIEW kb_request_seconds_from_events_mv_v1',
+      'DROP VIEW kb_request_name_seconds_from_events_mv_v1',
+      'CREATE TABLE kb_probe_all_seconds AS kb_request_name_seconds_v1',
+      `CREATE MATERIALIZED VIEW kb_probe_all_seconds_mv TO kb_probe_all_seconds AS
+       SELECT run_id, level, name, toInt64(floor(ts_ms / 1000)) AS second, ${COUNTS_SELECT},
+         countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
+         countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
+         countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
+         quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
+         quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
+         quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
+         quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
+           status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+       FROM kb_request_events_v1
+       GROUP BY GROUPING SETS ((run_id, level, second), (run_id, level, name, second))`,
+    ],
+  },
+  'no-view': { names: true, sql: ['DROP VIEW kb_request_name_seconds_from_events_mv_v1'] },
+};
+
+/** ingest.bench.ts's events: plausible timings seeded by the batch number, names round robin. */
+function columnsOf(b: number, named: boolean): EventColumns {
+  const c = allocateColumns(BATCH);
+  const t0 = Date.now() - 3_600_000;
+  for (let i = 0; i < BATCH; i++) {
+    const k = b * BATCH + i;
+    c.level[i] = 1 + (b % 10);
+    c.ts_ms[i] = t0 + k * 0.05;
+    c.latency_ms[i] = 7 + ((k * 7919) % 1000) / 37;
+    c.compute_ms[i] = k % 50 === 0 ? Number.NaN : 4 + ((k * 104729) % 100) / 50;
+    c.queue_ms[i] = k % 50 === 0 ? Number.NaN : ((k * 31) % 17) / 3;
+    c.status[i] = k % 500 === 0 ? 503 : 200;
+  }
+  if (!named) return c;
+  const index = new Uint32Array(BATCH);
+  for (let i = 0; i < BATCH; i++) index[i] = (b * BATCH + i) % NAMES.length;
+  return { ...c, name: { values: NAMES, index } };
+}
+
+interface CaseResult {
+  case: string;
+  eventsPerS: number;
+  eventsPerCoreS: number;
+  cpuS: number;
+  load: [number, number];
+}
+
+async function runCase(name: string, events: number): Promise<CaseResult> {
+  const spec = CASES[name];
+  if (!spec) throw new Error(`unknown case ${name}`);
+  const batches = Math.ceil(events / BATCH);
+  const dir = mkdtempSync(join(tmpdir(), 'kb-bench-names-'));
+  const db = openDb({ mode: 'embedded', path: dir });
+  try {
+    await migrate(db);
+    for (const query of spec.sql) await db.client.command({ query });
+    const bodies = Array.from({ length: batches }, (_, i) => encodeArrowColumns(columnsOf(i, spec.names)));
+    const runId = '00000000-0000-4000-8000-000000000000';
+    const load0 = loadAverage();
+    const cpu0 = cpuSeconds(process.pid);
+    const started = performance.now();
+    for (let first = 0; first < batches; first += GROUP) {
+      const group = bodies.slice(first, first + GROUP).map((arrow, k) => ({ runId, batchId: `b-${first + k}`, agentId: 'bench', arrow }));
+      const token = `group-${first}`;
+      await writeLedger(db, group.map((g) => ({ run_id: runId, batch_id: g.batchId, agent_id: 'bench', events: BATCH, content_hash: '', received_at: Date.now(), group_token: token })));
+      await insertEventGroup(db, token, group);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const cpuS = cpuSeconds(process.pid) - cpu0;
+    return { case: name, eventsPerS: Math.round((batches * BATCH) / seconds), eventsPerCoreS: Math.round((batches * BATCH) / cpuS), cpuS, load: [load0, loadAverage()] };
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (values.case) {
+  console.log(JSON.stringify(await runCase(values.case, Number(values.events))));
+} else {
+  const cases = values.cases.split(',');
+  const results: Array<CaseResult & { round: number }> = [];
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    for (const name of cases) {
+      // One process per case: an embedded engine per process, and no merges left over from the last case.
+      const out = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--case', name, '--events', values.events], { encoding: 'utf8' });
+      if (out.status !== 0) throw new Error(`case ${name} failed: ${out.stderr}`);
+      const result = JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '') as CaseResult;
+      results.push({ ...result, round });
+      console.log(`round ${round} ${name}: ${result.eventsPerS} events/s, ${result.eventsPerCoreS} events per core-second, load ${result.load.join('→')}`);
+    }
+  }
+  // Each named case against the `none` case of its own round: a ratio per round, then their median.
+  const rows = cases.map((name) => {
+    const ratios = results.filter((r) => r.case === name).map((r) => {
+      const base = results.find((b) => b.case === 'none' && b.round === r.round);
+      return base ? r.eventsPerCoreS / base.eventsPerCoreS : Number.NaN;
+    });
+    const mine = results.filter((r) => r.case === name);
+    return {
+      case: name,
+      'events per core-s (median)': quantile(mine.map((r) => r.eventsPerCoreS), 0.5),
+      'events/s (median)': quantile(mine.map((r) => r.eventsPerS), 0.5),
+      '÷ none per core-s (median of rounds)': quantile(ratios, 0.5),
+      '÷ none per core-s (range)': `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`,
+    };
+  });
+  report(values.report, rows, { events_per_case: Number(values.events), batch_size: BATCH, group: GROUP, names: NAMES.length, rounds: results });
+}
