@@ -5,9 +5,13 @@
  * - cold: a fresh storage handle (the API's caches empty: the run details, the name curves);
  * - repeated: the same handle again, with another min_effect so the kept report is not the answer.
  * Sizes: requests per level over all 20 names (`KB_BENCH_PER_LEVEL`, comma separated).
- * Before/after in the same data: `KB_BENCH_COMPARE` names another compare module to time (e.g. the
- * previous commit's compare.ts copied beside the current one); `KB_BENCH_LABEL` labels its rows.
- * Rows of other labels already in the result file are kept, so the two runs end in one table.
+ * Before/after in the same data and the same process, round by round alternated (the box's load
+ * moves): `KB_BENCH_BEFORE` names another compare module to time beside the current one, e.g. the
+ * previous version copied beside it:
+ *   git show ed3e652:apps/api/src/services/compare.ts > apps/api/src/services/compare-before-bench.ts
+ *   KB_BENCH_BEFORE=$PWD/apps/api/src/services/compare-before-bench.ts flock /tmp/kb-bench.lock npx tsx bench/compare-endpoints.bench.ts
+ * It also times the endpoint analysis (GET /runs/{id}'s `endpoints`, each live snapshot read from
+ * storage) both ways on the base run: results/endpoint-analysis-reads.json.
  *   flock /tmp/kb-bench.lock npx tsx bench/compare-endpoints.bench.ts
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,12 +25,13 @@ const LEVELS = 5;
 const STEP_MS = 30_000;
 const ROUNDS = 2;
 const dataDir = process.env.KB_BENCH_DIR ?? '/tmp/kb-bench-compare-endpoints';
-const label = process.env.KB_BENCH_LABEL ?? 'after';
 const sizes = (process.env.KB_BENCH_PER_LEVEL ?? '10000,200000').split(',').map(Number);
-const modulePath = process.env.KB_BENCH_COMPARE ?? fileURLToPath(new URL('../apps/api/src/services/compare.ts', import.meta.url));
+const current = fileURLToPath(new URL('../apps/api/src/services/compare.ts', import.meta.url));
+const before = process.env.KB_BENCH_BEFORE;
 
 type Build = (db: Db, query: { base: string[]; head: string[][]; min_effect: number }) => Promise<{ report: { endpoints?: { names: unknown[] } } }>;
-const { buildComparison } = (await import(modulePath)) as { buildComparison: Build };
+const builds: Array<{ label: string; build: Build }> = [];
+for (const [label, path] of [...(before ? [['before', before]] : []), ['after', current]] as const) builds.push({ label, build: ((await import(path)) as { buildComparison: Build }).buildComparison });
 
 /** One run: per level `perLevel` requests spread over the names (name k gets every 20th), lognormal latencies. */
 async function storeRun(db: Db, perLevel: number, release: string, seed: number): Promise<string> {
@@ -80,26 +85,60 @@ let effect = 0.02;
 for (const perLevel of sizes) {
   const { base, head } = await runsOf(db, perLevel);
   for (const kind of ['cold', 'repeated'] as const) {
-    const ms: number[] = [];
-    let statements = 0;
-    let names = 0;
-    const warm = freshHandle(db);
+    const ms = new Map(builds.map((b) => [b.label, [] as number[]]));
+    const statements = new Map<string, number>();
+    const names = new Map<string, number>();
+    const warm = new Map(builds.map((b) => [b.label, freshHandle(db)]));
+    if (kind === 'repeated') for (const b of builds) await b.build(warm.get(b.label)!.db, { base: [base], head: [[head]], min_effect: (effect += 0.001) });
     for (let round = 0; round < ROUNDS; round++) {
-      const h = kind === 'cold' ? freshHandle(db) : warm;
-      if (kind === 'repeated' && round === 0) await buildComparison(h.db, { base: [base], head: [[head]], min_effect: (effect += 0.001) });
-      const before = h.statements();
-      const t = performance.now();
-      const { report: r } = await buildComparison(h.db, { base: [base], head: [[head]], min_effect: (effect += 0.001) });
-      ms.push(performance.now() - t);
-      statements = h.statements() - before;
-      names = r.endpoints?.names.length ?? 0;
+      for (const b of round % 2 === 0 ? builds : [...builds].reverse()) {
+        const h = kind === 'cold' ? freshHandle(db) : warm.get(b.label)!;
+        const start = h.statements();
+        const t = performance.now();
+        const { report: r } = await b.build(h.db, { base: [base], head: [[head]], min_effect: (effect += 0.001) });
+        ms.get(b.label)!.push(performance.now() - t);
+        statements.set(b.label, h.statements() - start);
+        names.set(b.label, r.endpoints?.names.length ?? 0);
+      }
     }
-    rows.push({ label, requests_per_level: perLevel, per_name_level: perLevel / NAMES, read: kind, names, statements, median_ms: Math.round(quantile(ms, 0.5)), rounds: ROUNDS });
+    for (const b of builds) {
+      rows.push({ label: b.label, requests_per_level: perLevel, per_name_level: perLevel / NAMES, read: kind, names: names.get(b.label)!, statements: statements.get(b.label)!, median_ms: Math.round(quantile(ms.get(b.label)!, 0.5)), rounds: ROUNDS });
+    }
+  }
+}
+
+// The endpoint analysis (GET /runs/{id}'s `endpoints`, and each live snapshot read from storage):
+// every name's curve read one by one (as before) against one grouped read, on the base run.
+const analysisRows: Array<Record<string, string | number>> = [];
+{
+  const { loadRunDetail } = await import('../apps/api/src/services/run-detail.ts');
+  const { endpointAnalysis } = await import('../apps/api/src/services/endpoint-analysis.ts');
+  const { analyzeEndpoints } = await import('@kneeboard/analysis');
+  const { queryCurve } = await import('@kneeboard/clickhouse');
+  for (const perLevel of sizes) {
+    const { base } = await runsOf(db, perLevel);
+    const total = (await loadRunDetail(db, base))!;
+    const names = total.names ?? [];
+    const perName = async (h: Db) => {
+      const curves = [];
+      for (const n of names) curves.push({ name: n.name, requests: n.requests, curve: (await queryCurve(h, base, 'auto', n.name)).curve });
+      return analyzeEndpoints({ runKnee: total.analysis.knee?.level ?? null, levels: total.curve.map((p) => p.level), load_model: total.run.load_model, parameter: total.run.parameter, names: curves });
+    };
+    for (const [way, run] of [['one read per name', perName], ['one grouped read', (h: Db) => endpointAnalysis(h, total, names, 'auto')]] as const) {
+      const ms: number[] = [];
+      let statements = 0;
+      for (let round = 0; round < ROUNDS + 1; round++) {
+        const h = freshHandle(db);
+        const t = performance.now();
+        await run(h.db);
+        if (round > 0) ms.push(performance.now() - t);
+        statements = h.statements();
+      }
+      analysisRows.push({ requests_per_level: perLevel, names: names.length, read: way, statements, median_ms: Math.round(quantile(ms, 0.5)), rounds: ROUNDS });
+    }
   }
 }
 await db.close();
+if (analysisRows.length > 0) report('endpoint-analysis-reads', analysisRows, { load: loadavg(), note: "GET /runs/{id}'s endpoints analysis on the compare bench's base run; first round dropped" });
 
-// Keep the other label's rows (the before/after table is two invocations).
-const file = fileURLToPath(new URL('./results/compare-endpoints.json', import.meta.url));
-const kept = existsSync(file) ? ((JSON.parse(readFileSync(file, 'utf8')) as { rows?: Array<Record<string, string | number>> }).rows ?? []).filter((r) => r.label !== label) : [];
-report('compare-endpoints', [...kept, ...rows], { load: loadavg(), note: 'buildComparison in-process, bootstraps in this thread; statements = ClickHouse queries and commands issued' });
+report('compare-endpoints', rows, { load: loadavg(), note: 'buildComparison in-process, bootstraps in this thread, before/after alternated round by round; statements = ClickHouse queries and commands issued' });
