@@ -10,7 +10,9 @@
  *   flock /tmp/kb-bench.lock pnpm tsx bench/agent-h2.bench.ts
  *   env: KB_BENCH_ROUNDS (2), KB_BENCH_SECONDS (5), KB_BENCH_C (50), KB_BENCH_OTHER_ENGINE (the path
  *   of another engine binary — e.g. one built from an older commit — for a fourth row through the
- *   same CLI, `--engine-binary`: a before/after in the same rounds)
+ *   same CLI, `--engine-binary`: a before/after in the same rounds), KB_BENCH_OTHER_CLI (another
+ *   CLI entry — e.g. a bundle of an older commit, `node apps/agent/scripts/bundle-cli.mjs
+ *   dist/before` — for a row of that CLI on this engine)
  */
 import { startSink } from './agent-bench-lib.ts';
 import { engineAlone, kneeboard, runPinned, startNginx, type ToolResult } from './lib/load-tools.ts';
@@ -21,6 +23,7 @@ const ROUNDS = Number(process.env.KB_BENCH_ROUNDS ?? 2);
 const SECONDS = Number(process.env.KB_BENCH_SECONDS ?? 5);
 const C = Number(process.env.KB_BENCH_C ?? 50);
 const OTHER_ENGINE = process.env.KB_BENCH_OTHER_ENGINE;
+const OTHER_CLI = process.env.KB_BENCH_OTHER_CLI;
 const GENERATOR_CORE = 0;
 const TARGET_CORE = 1;
 
@@ -48,6 +51,7 @@ const tools: Array<{ name: string; run: () => Promise<ToolResult> }> = [
   ...(OTHER_ENGINE
     ? [{ name: 'kneeboard native --http2, other engine', run: () => kneeboard('native', GENERATOR_CORE, nginx.url, C, SECONDS, sink.url, ['--insecure', '--http2', '--engine-binary', OTHER_ENGINE]) }]
     : []),
+  ...(OTHER_CLI ? [{ name: 'kneeboard native --http2, other CLI', run: () => kneeboard('native', GENERATOR_CORE, nginx.url, C, SECONDS, sink.url, ['--insecure', '--http2'], OTHER_CLI) }] : []),
 ];
 let samples: Sample[] = [];
 try {
@@ -79,7 +83,7 @@ const rows = tools.map(({ name }) => {
   };
 });
 report('agent-h2', rows, {
-  setup: `${OTHER_ENGINE ? `other engine: ${OTHER_ENGINE}; ` : ''}nginx 1 worker, TLS (ECDSA P-256, self-signed; --insecure) + h2 on core ${TARGET_CORE}; h2load -c1 -m${C} -t1, kneeboard native --http2 (--threads 1) and the engine alone on core ${GENERATOR_CORE}; ${C} streams on 1 connection; ${SECONDS} s (+1 s warm-up); ${ROUNDS} rotated rounds`,
+  setup: `${OTHER_ENGINE ? `other engine: ${OTHER_ENGINE}; ` : ''}${OTHER_CLI ? `other CLI: ${OTHER_CLI}; ` : ''}nginx 1 worker, TLS (ECDSA P-256, self-signed; --insecure) + h2 on core ${TARGET_CORE}; h2load -c1 -m${C} -t1, kneeboard native --http2 (--threads 1) and the engine alone on core ${GENERATOR_CORE}; ${C} streams on 1 connection; ${SECONDS} s (+1 s warm-up); ${ROUNDS} rotated rounds`,
   target: 'native ≥ 0.95× h2load req/s (same connections and streams)',
   samples,
 });

@@ -117,10 +117,10 @@ export async function k6(bin: string, core: number, url: string, c: number, seco
   return { qps: m.http_reqs!.rate!, p50: m.http_req_duration!.med!, p99: m.http_req_duration!['p(99)']!, cpuCores: r.cpuS / seconds, rssMiB: r.rssMiB };
 }
 
-/** The kneeboard CLI for one level, --json, on the given engine; numbers from its own table. */
-export async function kneeboard(engine: 'native' | 'node', core: number, url: string, c: number, seconds: number, api: string, extra: string[] = []): Promise<ToolResult> {
+/** The kneeboard CLI for one level, --json, on the given engine; numbers from its own table. `cli`: another build of it (a before/after). */
+export async function kneeboard(engine: 'native' | 'node', core: number, url: string, c: number, seconds: number, api: string, extra: string[] = [], cli = KNEEBOARD): Promise<ToolResult> {
   const spool = mkdtempSync(join(tmpdir(), 'kb-bench-spool-'));
-  const args = [KNEEBOARD, 'sweep', '--target', url, '-c', String(c), '-d', `${seconds}s`, '--warmup', '1s', '--engine', engine];
+  const args = [cli, 'sweep', '--target', url, '-c', String(c), '-d', `${seconds}s`, '--warmup', '1s', '--engine', engine];
   if (engine === 'native') args.push('--threads', '1');
   args.push(...extra, '--service', 'bench', '--release', 'throughput', '--api', api, '--spool-dir', spool, '--json');
   const r = await runPinned(core, process.execPath, args);
