@@ -14,6 +14,7 @@
  *   latency  094 replaced by a prototype table + view with the counts and the latency sketch only
  *   counts   the same without any sketch: the floor of any per-(run, level, name, second) rollup
  *   no-view  094 dropped, nothing per name: what the raw table's name column costs alone
+ *   counts-null  `counts` into a Null table: the view's GROUP BY without a part or merges
  *   no-dedup   `current` with the per-name table's deduplication window set to 0
  *   buffered   `latency` with its view writing through a Buffer table (parts once per 1–2 s)
  *   one-table  total and per-name rows in one table from one GROUPING SETS view (one rollup part per insert)
@@ -73,6 +74,11 @@ const CASES: Record<string, { names: boolean; sql: string[] }> = {
     ),
   },
   counts: { names: true, sql: prototype('', '') },
+  // `counts` into a Null table: the view's GROUP BY runs, nothing is written or merged.
+  'counts-null': {
+    names: true,
+    sql: prototype('', '').map((q) => q.replace(/ENGINE = AggregatingMergeTree[^]*$/, 'ENGINE = Null')),
+  },
   // Today's per-name rollup without its deduplication log (the hash and log line of each insert's block).
   'no-dedup': { names: true, sql: ['ALTER TABLE kb_request_name_seconds_v1 MODIFY SETTING non_replicated_deduplication_window = 0'] },
   // The latency prototype, but its view writes into a Buffer flushed every 1–2 s: parts of the
