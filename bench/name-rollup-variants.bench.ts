@@ -18,6 +18,16 @@
  *   no-dedup   `current` with the per-name table's deduplication window set to 0
  *   buffered   `latency` with its view writing through a Buffer table (parts once per 1–2 s)
  *   one-table  total and per-name rows in one table from one GROUPING SETS view (one rollup part per insert)
+ *   chain      the sketches computed once: 093 and 094 replaced by a view from the raw rows into the
+ *              per-name table for every row (name '' included) and a view from that table into the
+ *              total rollup that merges each second's per-name states (quantilesDDMergeState)
+ *   chain-unnamed  `chain` with events without names: what it would cost runs without names
+ *   deferred   094 dropped; once the inserts are done, each level's per-name rollup is written in one
+ *              INSERT … SELECT from its raw rows (what rolling a level up once its step is over would cost;
+ *              the roll's CPU is counted)
+ *
+ * Every case's CPU includes the merges its inserts left: the clock stops once system.merges is empty
+ * (at most 60 s after the last insert), so a table whose parts are merged later is not counted as free.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -63,7 +73,48 @@ function prototype(extraColumns: string, extraSelect: string): string[] {
   ];
 }
 
-const CASES: Record<string, { names: boolean; sql: string[] }> = {
+/** The per-name rollup's SELECT (094's) over one level's raw rows: a deferred roll-up of that level. */
+const ROLL_LEVEL = `INSERT INTO kb_request_name_seconds_v1
+  SETTINGS insert_deduplicate = 0, insert_deduplication_token = '', async_insert = 0
+  SELECT run_id, level, name, toInt64(floor(ts_ms / 1000)) AS second, ${COUNTS_SELECT},
+    countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
+    countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
+    countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
+    quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
+    quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
+      status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+  FROM kb_request_events_v1
+  WHERE run_id = {run:UUID} AND level = {level:Float64} AND name != ''
+  GROUP BY run_id, level, name, second`;
+
+/** The per-name view for every row, and the total rollup merged from its rows (the `chain` cases). */
+const CHAIN = [
+  'DROP VIEW kb_request_seconds_from_events_mv_v1',
+  'DROP VIEW kb_request_name_seconds_from_events_mv_v1',
+  `CREATE MATERIALIZED VIEW kb_probe_names_all_mv TO kb_request_name_seconds_v1 AS
+   SELECT run_id, level, name, toInt64(floor(ts_ms / 1000)) AS second, ${COUNTS_SELECT},
+     countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
+     countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
+     countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
+     quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
+     quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
+     quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
+     quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
+       status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+   FROM kb_request_events_v1
+   GROUP BY run_id, level, name, second`,
+  `CREATE MATERIALIZED VIEW kb_probe_total_from_names_mv TO kb_request_seconds_v1 AS
+   SELECT run_id, level, second, sum(requests) AS requests, sum(ok) AS ok, max(last_ts_ms) AS last_ts_ms,
+     sum(ok_latency_sum) AS ok_latency_sum, sum(compute_n) AS compute_n, sum(queue_n) AS queue_n, sum(other_n) AS other_n,
+     quantilesDDMergeState(0.005, 0.5)(latency) AS latency, quantilesDDMergeState(0.005, 0.5)(compute) AS compute,
+     quantilesDDMergeState(0.005, 0.5)(queue) AS queue, quantilesDDMergeState(0.005, 0.5)(other) AS other
+   FROM kb_request_name_seconds_v1
+   GROUP BY run_id, level, second`,
+];
+
+const CASES: Record<string, { names: boolean; sql: string[]; rollLevels?: boolean }> = {
   none: { names: false, sql: [] },
   current: { names: true, sql: [] },
   latency: {
@@ -120,7 +171,12 @@ const CASES: Record<string, { names: boolean; sql: string[] }> = {
     ],
   },
   'no-view': { names: true, sql: ['DROP VIEW kb_request_name_seconds_from_events_mv_v1'] },
+  chain: { names: true, sql: CHAIN },
+  'chain-unnamed': { names: false, sql: CHAIN },
+  deferred: { names: true, sql: ['DROP VIEW kb_request_name_seconds_from_events_mv_v1'], rollLevels: true },
 };
+
+const LEVELS = 10;
 
 /** ingest.bench.ts's events: plausible timings seeded by the batch number, names round robin. */
 function columnsOf(b: number, named: boolean): EventColumns {
@@ -128,7 +184,7 @@ function columnsOf(b: number, named: boolean): EventColumns {
   const t0 = Date.now() - 3_600_000;
   for (let i = 0; i < BATCH; i++) {
     const k = b * BATCH + i;
-    c.level[i] = 1 + (b % 10);
+    c.level[i] = 1 + (b % LEVELS);
     c.ts_ms[i] = t0 + k * 0.05;
     c.latency_ms[i] = 7 + ((k * 7919) % 1000) / 37;
     c.compute_ms[i] = k % 50 === 0 ? Number.NaN : 4 + ((k * 104729) % 100) / 50;
@@ -139,6 +195,17 @@ function columnsOf(b: number, named: boolean): EventColumns {
   const index = new Uint32Array(BATCH);
   for (let i = 0; i < BATCH; i++) index[i] = (b * BATCH + i) % NAMES.length;
   return { ...c, name: { values: NAMES, index } };
+}
+
+/** Waits (at most 60 s) until no merge runs, so the merges the inserts left are part of the CPU counted. */
+async function mergesDone(db: ReturnType<typeof openDb>): Promise<void> {
+  const until = performance.now() + 60_000;
+  while (performance.now() < until) {
+    const result = await db.client.query({ query: 'SELECT count() AS n FROM system.merges', format: 'JSONEachRow' });
+    const [row] = (await result.json()) as Array<{ n: string }>;
+    if (Number(row?.n) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 interface CaseResult {
@@ -169,6 +236,10 @@ async function runCase(name: string, events: number): Promise<CaseResult> {
       await writeLedger(db, group.map((g) => ({ run_id: runId, batch_id: g.batchId, agent_id: 'bench', events: BATCH, content_hash: '', received_at: Date.now(), group_token: token })));
       await insertEventGroup(db, token, group);
     }
+    if (spec.rollLevels) {
+      for (let level = 1; level <= Math.min(LEVELS, batches); level++) await db.client.command({ query: ROLL_LEVEL, query_params: { run: runId, level } });
+    }
+    await mergesDone(db);
     const seconds = (performance.now() - started) / 1000;
     const cpuS = cpuSeconds(process.pid) - cpu0;
     return { case: name, eventsPerS: Math.round((batches * BATCH) / seconds), eventsPerCoreS: Math.round((batches * BATCH) / cpuS), cpuS, load: [load0, loadAverage()] };
