@@ -61,6 +61,16 @@ const COUNTS = `requests SimpleAggregateFunction(sum, UInt64), ok SimpleAggregat
 const COUNTS_SELECT = `count() AS requests, countIf(status BETWEEN 1 AND 399) AS ok, max(ts_ms) AS last_ts_ms,
   sumIf(latency_ms, status BETWEEN 1 AND 399) AS ok_latency_sum`;
 
+/** The rest of 093/094's SELECT: the server-time counts and the four sketch states. */
+const SERVER_COUNTS_AND_SKETCHES = `countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
+  countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
+  countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
+  quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
+  quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
+  quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
+  quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
+    status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other`;
+
 /** A prototype per-name rollup in place of 094's view: `extra` columns and their SELECT. */
 function prototype(extraColumns: string, extraSelect: string): string[] {
   return [
@@ -77,14 +87,7 @@ function prototype(extraColumns: string, extraSelect: string): string[] {
 const ROLL_LEVEL = `INSERT INTO kb_request_name_seconds_v1
   SETTINGS insert_deduplicate = 0, insert_deduplication_token = '', async_insert = 0
   SELECT run_id, level, name, toInt64(floor(ts_ms / 1000)) AS second, ${COUNTS_SELECT},
-    countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
-    countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
-    countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
-    quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
-    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
-    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
-    quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
-      status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+    ${SERVER_COUNTS_AND_SKETCHES}
   FROM kb_request_events_v1
   WHERE run_id = {run:UUID} AND level = {level:Float64} AND name != ''
   GROUP BY run_id, level, name, second`;
@@ -95,14 +98,7 @@ const CHAIN = [
   'DROP VIEW kb_request_name_seconds_from_events_mv_v1',
   `CREATE MATERIALIZED VIEW kb_probe_names_all_mv TO kb_request_name_seconds_v1 AS
    SELECT run_id, level, name, toInt64(floor(ts_ms / 1000)) AS second, ${COUNTS_SELECT},
-     countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
-     countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
-     countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
-     quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
-     quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
-     quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
-     quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
-       status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+     ${SERVER_COUNTS_AND_SKETCHES}
    FROM kb_request_events_v1
    GROUP BY run_id, level, name, second`,
   `CREATE MATERIALIZED VIEW kb_probe_total_from_names_mv TO kb_request_seconds_v1 AS
@@ -158,14 +154,7 @@ const CASES: Record<string, { names: boolean; sql: string[]; rollLevels?: boolea
       'CREATE TABLE kb_probe_all_seconds AS kb_request_name_seconds_v1',
       `CREATE MATERIALIZED VIEW kb_probe_all_seconds_mv TO kb_probe_all_seconds AS
        SELECT run_id, level, name, toInt64(floor(ts_ms / 1000)) AS second, ${COUNTS_SELECT},
-         countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
-         countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
-         countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
-         quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
-         quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
-         quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
-         quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
-           status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+         ${SERVER_COUNTS_AND_SKETCHES}
        FROM kb_request_events_v1
        GROUP BY GROUPING SETS ((run_id, level, second), (run_id, level, name, second))`,
     ],
