@@ -22,6 +22,7 @@
  *              per-name table for every row (name '' included) and a view from that table into the
  *              total rollup that merges each second's per-name states (quantilesDDMergeState)
  *   chain-unnamed  `chain` with events without names: what it would cost runs without names
+ *   no-optimize, none-no-optimize  `current` and `none` with optimize_on_insert = 0 (no merge pass over the views' blocks on insert)
  *   deferred   094 dropped; once the inserts are done, each level's per-name rollup is written in one
  *              INSERT … SELECT from its raw rows (what rolling a level up once its step is over would cost;
  *              the roll's CPU is counted)
@@ -162,6 +163,10 @@ const CASES: Record<string, { names: boolean; sql: string[]; rollLevels?: boolea
   'no-view': { names: true, sql: ['DROP VIEW kb_request_name_seconds_from_events_mv_v1'] },
   chain: { names: true, sql: CHAIN },
   'chain-unnamed': { names: false, sql: CHAIN },
+  // The rollups' blocks written as the views grouped them, without the insert's own merge pass
+  // (optimize_on_insert: a view's block has one row per key already).
+  'no-optimize': { names: true, sql: ['SET optimize_on_insert = 0'] },
+  'none-no-optimize': { names: false, sql: ['SET optimize_on_insert = 0'] },
   deferred: { names: true, sql: ['DROP VIEW kb_request_name_seconds_from_events_mv_v1'], rollLevels: true },
 };
 
