@@ -11,7 +11,9 @@
  *   env: KB_BENCH_ROUNDS (3), KB_BENCH_SECONDS (5), KB_BENCH_C (50), KB_BENCH_HTTP2 (1: nginx with
  *   TLS + h2 and `--insecure --http2`, the agent-h2 bench's setup), KB_BENCH_OTHER_CLI (another
  *   CLI entry, e.g. a bundle of an older commit built with `node apps/agent/scripts/bundle-cli.mjs
- *   dist/before`: a second row, rotated in the same rounds)
+ *   dist/before`: a second row, rotated in the same rounds), KB_BENCH_OTHER_ENGINE (another engine
+ *   binary through this CLI, `--engine-binary` — e.g. a wrapper adding `--batch-events 1024`: a
+ *   third row)
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -27,6 +29,7 @@ const SECONDS = Number(process.env.KB_BENCH_SECONDS ?? 5);
 const C = Number(process.env.KB_BENCH_C ?? 50);
 const HTTP2 = process.env.KB_BENCH_HTTP2 === '1';
 const OTHER_CLI = process.env.KB_BENCH_OTHER_CLI;
+const OTHER_ENGINE = process.env.KB_BENCH_OTHER_ENGINE;
 const WARMUP_S = 1;
 /** The window opens this long after the engine starts (its warm-up, and the CLI's first JIT burst half a second into it)… */
 const WINDOW_FROM_S = WARMUP_S + 0.5;
@@ -68,10 +71,11 @@ interface CliCpu {
 }
 
 /** One step of `cli` pinned to core 0 (exec'd, so the spawned pid is node's); its CPU over the window. */
-async function measure(cli: string, url: string, api: string): Promise<CliCpu> {
+async function measure(cli: string, url: string, api: string, extra: string[] = []): Promise<CliCpu> {
   const spool = mkdtempSync(join(tmpdir(), 'kb-cli-cpu-'));
   const args = [cli, 'sweep', '--target', url, '-c', String(C), '-d', `${SECONDS}s`, '--warmup', `${WARMUP_S}s`, '--engine', 'native', '--threads', '1'];
   if (HTTP2) args.push('--insecure', '--http2');
+  args.push(...extra);
   args.push('--service', 'bench', '--release', 'cli-cpu', '--api', api, '--spool-dir', spool, '--json');
   const child = spawn('bash', ['-c', `exec ${PRIORITY} taskset -c 0 "$0" "$@"`, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -116,6 +120,7 @@ const nginx = await startNginx(1, 20_000 + Math.floor(Math.random() * 2_000), HT
 const tools = [
   { name: 'this CLI', run: () => measure(KNEEBOARD, nginx.url, sink.url) },
   ...(OTHER_CLI ? [{ name: 'other CLI', run: () => measure(OTHER_CLI, nginx.url, sink.url) }] : []),
+  ...(OTHER_ENGINE ? [{ name: 'this CLI, other engine', run: () => measure(KNEEBOARD, nginx.url, sink.url, ['--engine-binary', OTHER_ENGINE]) }] : []),
 ];
 let samples: Awaited<ReturnType<typeof runRounds<CliCpu>>> = [];
 try {
@@ -137,6 +142,6 @@ const rows = samples.map((s) => ({
   load: s.load,
 }));
 report('agent-cli-cpu', rows, {
-  setup: `nginx 1 worker${HTTP2 ? ', TLS + h2' : ''} on core 1; kneeboard CLI + native engine (1 thread${HTTP2 ? ', --http2: 1 connection' : ''}) on core 0; c = ${C}, ${WARMUP_S} s warm-up + ${SECONDS} s; CLI CPU from /proc (all its threads) over [${WINDOW_FROM_S}, ${WINDOW_TO_S}] s after the engine started; ${ROUNDS} rotated rounds${OTHER_CLI ? `; other CLI: ${OTHER_CLI}` : ''}`,
+  setup: `nginx 1 worker${HTTP2 ? ', TLS + h2' : ''} on core 1; kneeboard CLI + native engine (1 thread${HTTP2 ? ', --http2: 1 connection' : ''}) on core 0; c = ${C}, ${WARMUP_S} s warm-up + ${SECONDS} s; CLI CPU from /proc (all its threads) over [${WINDOW_FROM_S}, ${WINDOW_TO_S}] s after the engine started; ${ROUNDS} rotated rounds${OTHER_CLI ? `; other CLI: ${OTHER_CLI}` : ''}${OTHER_ENGINE ? `; other engine: ${OTHER_ENGINE}` : ''}`,
   median_ns_per_event: Object.fromEntries(tools.map((t) => [t.name, quantile(samples.filter((s) => s.tool === t.name).map((s) => s.nsPerEvent), 0.5)])),
 });

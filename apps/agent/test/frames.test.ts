@@ -71,6 +71,50 @@ describe('FrameReader (the native engine protocol)', () => {
     expect(r.pending).toBeGreaterThan(0);
   });
 
+  it('keeps nothing of a chunk: one reused read buffer, cut at every byte boundary, leaves every frame intact', () => {
+    // What native-step.ts does: every read lands in the same memory, overwritten by the next one.
+    const rows = (n: number, base: number) =>
+      Array.from({ length: n }, (_, i) => [base + i, base + i + 0.5, base + i + 1, i, Number.NaN, 200 + (i % 3), i % 2, i % 4, i % 5] as [number, number, number, number, number, number, number, number, number]);
+    const many = Buffer.concat([jsonFrame({ type: 'hello' }), eventFrame(rows(3, 0)), eventFrame(rows(1, 100)), jsonFrame({ type: 'progress', in_flight: 9 }), eventFrame(rows(7, 200)), jsonFrame({ type: 'end' })]);
+    const check = (frames: ReturnType<FrameReader['push']>) => {
+      expect(frames.map((f) => f.kind)).toEqual(['json', 'events', 'events', 'json', 'events', 'json']);
+      expect(frames[3]).toEqual({ kind: 'json', value: { type: 'progress', in_flight: 9 } });
+      for (const [k, n, base] of [[1, 3, 0], [2, 1, 100], [4, 7, 200]] as const) {
+        const e = frames[k] as EventColumnsFrame;
+        expect(e.length).toBe(n);
+        expect([...e.intended]).toEqual(rows(n, base).map((r) => r[0]));
+        expect([...e.ended]).toEqual(rows(n, base).map((r) => r[2]));
+        expect([...e.compute]).toEqual(rows(n, base).map((r) => r[3]));
+        expect([...e.status]).toEqual(rows(n, base).map((r) => r[5]));
+        expect([...e.errorKind]).toEqual(rows(n, base).map((r) => r[6]));
+        expect([...e.unparseable]).toEqual(rows(n, base).map((r) => r[7]));
+        expect([...e.request]).toEqual(rows(n, base).map((r) => r[8]));
+      }
+    };
+    const reused = Buffer.alloc(many.length);
+    const feed = (r: FrameReader, from: number, to: number) => {
+      many.copy(reused, 0, from, to);
+      const out = r.push(reused.subarray(0, to - from));
+      reused.fill(0xa5); // the next read overwrites it: nothing may still point here
+      return out;
+    };
+    // Two reads, cut at every byte boundary.
+    for (let cut = 0; cut <= many.length; cut++) {
+      const r = new FrameReader();
+      const frames = [...feed(r, 0, cut), ...feed(r, cut, many.length)];
+      check(frames);
+      expect(r.pending).toBe(0);
+    }
+    // Reads of every size from 1 to 64 bytes (the unfinished frame grows across many reads).
+    for (let size = 1; size <= 64; size++) {
+      const r = new FrameReader();
+      const frames = [];
+      for (let at = 0; at < many.length; at += size) frames.push(...feed(r, at, Math.min(at + size, many.length)));
+      check(frames);
+      expect(r.pending).toBe(0);
+    }
+  });
+
   it('refuses a stream that is not frames', () => {
     expect(() => new FrameReader().push(Buffer.from('hello world, not frames'))).toThrow(/not its protocol|unknown frame/);
     const wrongCount = eventFrame([[1, 1, 1, 1, 1, 200, 0, 0]]);

@@ -29,6 +29,8 @@ const START_DELAY: Duration = Duration::from_millis(5);
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 /// After the end, the open loop's backlog may drain this long past the request timeout.
 const DRAIN_GRACE_MS: f64 = 1_000.0;
+/// What the engine asks of the kernel for its output's buffer (pipe or socket).
+const OUTPUT_BUFFER_BYTES: usize = 1 << 20;
 
 enum Msg {
     Stop,
@@ -122,9 +124,13 @@ fn run(mut cfg: Config) -> std::io::Result<()> {
     });
 
     let (frame_tx, frame_rx) = mpsc::channel::<Vec<u8>>();
+    // The kernel's buffer between the engine and the CLI, as large as it will give (the CLI shares
+    // a core with the engine and reads in bursts): fewer writer wake-ups on a full pipe.
+    sys::enlarge_output_buffer(1, OUTPUT_BUFFER_BYTES);
     let writer = std::thread::Builder::new().name("writer".into()).spawn(move || {
-        let stdout = std::io::stdout();
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+        // fd 1 written directly: std's Stdout is line-buffered, and frames are binary — a 0x0A byte
+        // in them would cut a burst into two writes.
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, sys::RawStdout);
         while let Ok(frame) = frame_rx.recv() {
             if out.write_all(&frame).is_err() {
                 return;

@@ -1,5 +1,5 @@
-//! The two things std does not offer: a wake-up timer finer than epoll's milliseconds (timerfd),
-//! and the process's CPU time (getrusage).
+//! What std does not offer: a wake-up timer finer than epoll's milliseconds (timerfd), the
+//! process's CPU time (getrusage), and stdout as a plain descriptor with a large kernel buffer.
 
 use mio::unix::SourceFd;
 use mio::{Interest, Registry, Token};
@@ -62,4 +62,58 @@ pub fn process_cpu_s() -> f64 {
     unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
     let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
+/// Asks for a kernel buffer of `bytes` on an output descriptor: a pipe's capacity (F_SETPIPE_SZ;
+/// an unprivileged process gets at most /proc/sys/fs/pipe-max-size, 1 MiB by default, so smaller
+/// sizes are tried down to the 64 KiB default) or a socket's send buffer (SO_SNDBUF, capped by the
+/// kernel). Anything refused leaves the buffer as it was: only wake-ups depend on it, not the data.
+pub fn enlarge_output_buffer(fd: libc::c_int, bytes: usize) {
+    // SAFETY: fstat fills the zeroed struct we pass; a bad descriptor only returns an error.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstat(fd, &mut st) } != 0 {
+        return;
+    }
+    match st.st_mode & libc::S_IFMT {
+        libc::S_IFIFO => {
+            let mut size = bytes;
+            // SAFETY: F_SETPIPE_SZ takes an int and changes nothing on failure.
+            while size > 64 * 1024 && unsafe { libc::fcntl(fd, libc::F_SETPIPE_SZ, size as libc::c_int) } < 0 {
+                size /= 2;
+            }
+        }
+        libc::S_IFSOCK => {
+            let v = bytes as libc::c_int;
+            // SAFETY: the option value is a live c_int of the size passed.
+            unsafe {
+                libc::setsockopt(
+                    fd,
+                    libc::SOL_SOCKET,
+                    libc::SO_SNDBUF,
+                    (&v as *const libc::c_int).cast(),
+                    std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+                )
+            };
+        }
+        _ => {}
+    }
+}
+
+/// fd 1 as a Write without std's line buffering and lock; never closed here.
+pub struct RawStdout;
+
+impl io::Write for RawStdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // SAFETY: writes at most buf.len() bytes from a live slice to fd 1.
+        let n = unsafe { libc::write(1, buf.as_ptr().cast(), buf.len()) };
+        if n < 0 {
+            Err(io::Error::last_os_error())
+        } else {
+            Ok(n as usize)
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }

@@ -35,13 +35,16 @@ const MAX_FRAME = 256 * 1024 * 1024;
 const SLAB_BYTES = 1024 * 1024;
 
 /**
- * Splits the engine's stdout into frames (`u32` little-endian length, then a type byte; see
- * apps/agent/engine/README.md). Chunks from the pipe are kept as they come and copied once, to an
- * aligned place in a slab, when the frame is complete.
+ * Splits the engine's output into frames (`u32` little-endian length, then a type byte; see
+ * apps/agent/engine/README.md). Nothing of a chunk is kept after push() returns: each complete
+ * frame is copied once, to an aligned place in a slab, and the unfinished frame at the chunk's end
+ * (at most one) to a buffer of its own. So the caller may read the next chunk into the same memory
+ * (native-step.ts reads the engine into one reused buffer: no allocation per read).
  */
 export class FrameReader {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
+  /** The unfinished frame's bytes so far (length prefix included), in `partial[0, partialLength)`. */
+  private partial: Buffer = Buffer.alloc(0);
+  private partialLength = 0;
   private slab: Buffer = Buffer.alloc(0);
   private slabAt = 0;
 
@@ -51,57 +54,72 @@ export class FrameReader {
   }
 
   /** Every frame completed by this chunk, in order. Throws on a stream that is not frames. */
-  push(chunk: Buffer): Frame[] {
-    this.chunks.push(chunk);
-    this.buffered += chunk.length;
+  push(chunk: Uint8Array): Frame[] {
     const frames: Frame[] = [];
-    for (;;) {
-      if (this.buffered < 4) break;
-      const length = this.peekLength();
-      if (length < 1 || length > MAX_FRAME) throw new Error(`the native engine sent a frame of ${length} bytes: not its protocol`);
-      if (this.buffered < 4 + length) break;
-      this.consume(4);
-      frames.push(decode(this.consume(length)));
+    let at = 0;
+    if (this.partialLength > 0) {
+      // First the frame the last chunk left unfinished: its length prefix, then its body.
+      if (this.partialLength < 4) at = this.append(chunk, 0, 4 - this.partialLength);
+      if (this.partialLength < 4) return frames;
+      const total = 4 + checkedLength(this.partial.readUInt32LE(0));
+      at = this.append(chunk, at, total - this.partialLength);
+      if (this.partialLength < total) return frames;
+      frames.push(decode(this.copyToSlab(this.partial, 4, total)));
+      this.partialLength = 0;
     }
+    for (;;) {
+      const left = chunk.length - at;
+      if (left < 4) break;
+      const length = checkedLength(chunk[at]! | (chunk[at + 1]! << 8) | (chunk[at + 2]! << 16) | (chunk[at + 3]! * 2 ** 24));
+      if (left < 4 + length) break;
+      frames.push(decode(this.copyToSlab(chunk, at + 4, at + 4 + length)));
+      at += 4 + length;
+    }
+    if (at < chunk.length) this.append(chunk, at, chunk.length - at);
     return frames;
   }
 
   /** Bytes of an unfinished frame (a stream that ends with some is truncated). */
   get pending(): number {
-    return this.buffered;
+    return this.partialLength;
   }
 
-  private peekLength(): number {
-    const first = this.chunks[0]!;
-    if (first.length >= 4) return first.readUInt32LE(0);
-    return Buffer.concat(this.chunks, 4).readUInt32LE(0);
+  /** Copies up to n bytes of chunk from `from` to the unfinished frame; returns where it stopped in chunk. */
+  private append(chunk: Uint8Array, from: number, n: number): number {
+    const take = Math.min(n, chunk.length - from);
+    const need = this.partialLength + take;
+    if (need > this.partial.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, 2 * this.partial.length, 64 * 1024));
+      this.partial.copy(grown, 0, 0, this.partialLength);
+      this.partial = grown;
+    }
+    this.partial.set(chunk.subarray(from, from + take), this.partialLength);
+    this.partialLength += take;
+    return from + take;
   }
 
   /**
-   * The next n bytes, copied to an 8-byte aligned place of their own. Frames are carved one after
-   * another out of a slab of SLAB_BYTES (uninitialised: every byte is written here), so a 256-event
-   * frame costs a copy, not an allocation of its own; a slab is never written twice, so the views
-   * of earlier frames (which the recorder keeps until it cuts a batch) stay as they were.
+   * Bytes [from, to) of src, copied to an 8-byte aligned place of their own. Frames are carved one
+   * after another out of a slab of SLAB_BYTES (uninitialised: every byte is written here), so a
+   * 256-event frame costs a copy, not an allocation of its own; a slab is never written twice, so
+   * the views of earlier frames (which the recorder keeps until it cuts a batch) stay as they were.
    */
-  private consume(n: number): Uint8Array {
+  private copyToSlab(src: Uint8Array, from: number, to: number): Uint8Array {
+    const n = to - from;
     if (this.slabAt + n > this.slab.length) {
       this.slab = Buffer.allocUnsafeSlow(Math.max(SLAB_BYTES, n));
       this.slabAt = 0;
     }
     const out = this.slab.subarray(this.slabAt, this.slabAt + n);
     this.slabAt += (n + 7) & ~7;
-    let filled = 0;
-    while (filled < n) {
-      const head = this.chunks[0]!;
-      const take = Math.min(head.length, n - filled);
-      out.set(head.subarray(0, take), filled);
-      filled += take;
-      if (take === head.length) this.chunks.shift();
-      else this.chunks[0] = head.subarray(take);
-    }
-    this.buffered -= n;
+    out.set(src.subarray(from, to));
     return out;
   }
+}
+
+function checkedLength(length: number): number {
+  if (length < 1 || length > MAX_FRAME) throw new Error(`the native engine sent a frame of ${length} bytes: not its protocol`);
+  return length;
 }
 
 function decode(body: Uint8Array): Frame {

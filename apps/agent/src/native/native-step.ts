@@ -6,6 +6,7 @@ import type { AgentUsage } from '../load/agent-monitor.ts';
 import { frameErrorKind } from '../load/error-kind.ts';
 import { MeasurementWindow } from '../sweep/measurement-window.ts';
 import type { BeginStep, DriverResult, StepDriver, StepPlan, StepSink } from '../sweep/step-driver.ts';
+import { openEngineOutput } from './engine-output.ts';
 import { FrameReader, KIND_CANCELLED, type EventColumnsFrame } from './frames.ts';
 import type { NativeRequest } from './native-request.ts';
 
@@ -46,7 +47,7 @@ export interface NativeStepOptions {
  * the Node engine gives. The on-the-wire mean is integrated here, exactly, from each request's
  * send and end times (cancelled requests included) over the window.
  */
-export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise<StepDriver> {
+export async function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise<StepDriver> {
   const { plan } = o;
   const args = [
     ...o.request.args,
@@ -69,8 +70,13 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
   ];
   if (o.threads !== undefined) args.push('--threads', String(o.threads));
 
+  // The engine's frames: a socket read into one reused buffer (engine-output.ts), or its stdout pipe.
+  let onBytes: (bytes: Uint8Array) => void = () => {};
+  const output = await openEngineOutput((bytes) => onBytes(bytes));
   // Its own process group: a terminal's Ctrl-C reaches the CLI, which stops the engine in order.
-  const child = spawn(o.binary, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn(o.binary, args, { stdio: ['pipe', output?.engineEnd ?? 'pipe', 'pipe'], detached: true });
+  // The engine holds its own copy: the output ends when the engine's closes.
+  output?.engineEnd.destroy();
   const reader = new FrameReader();
   const windowFrom = plan.warmupMs;
   let windowTo = plan.warmupMs + plan.durationMs;
@@ -104,7 +110,7 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
       done,
     };
     const send = (line: string) => {
-      if (child.stdin.writable) child.stdin.write(`${line}\n`);
+      if (child.stdin?.writable) child.stdin.write(`${line}\n`);
     };
     const fail = (message: string) => {
       failure ??= new SweepError('engine-failed', message);
@@ -146,7 +152,7 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
       }
     };
 
-    child.stdout.on('data', (chunk: Buffer) => {
+    onBytes = (chunk: Uint8Array) => {
       if (failure) return;
       try {
         for (const frame of reader.push(chunk)) {
@@ -192,12 +198,16 @@ export function startNativeStep(o: NativeStepOptions, begin: BeginStep): Promise
       } catch (err) {
         fail(`the native engine's output could not be read: ${(err as Error).message}`);
       }
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    };
+    if (output === undefined) child.stdout!.on('data', onBytes);
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       stderr = (stderr + d).slice(-4_000);
     });
     child.on('error', (err) => fail(`could not start the native engine ${o.binary}: ${err.message}`));
-    child.on('close', (code, signal) => {
+    // The end: the engine exited (its stdin and stderr closed) and all it wrote was read.
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, signal) => resolve([code, signal])));
+    void Promise.all([exited, output?.closed]).then(([[code, signal], readError]) => {
+      if (readError) failure ??= new SweepError('engine-failed', `the native engine's output could not be read: ${readError.message}`);
       measurement?.dispose();
       measurement?.close();
       if (!failure && (code !== 0 || end === undefined || reader.pending > 0)) {
