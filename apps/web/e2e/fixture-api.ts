@@ -70,6 +70,8 @@ export interface FixtureApi {
   addRun(run: RunDetail): void;
   /** Hold the live run at its current tick (true) or let it progress again (false). */
   setLivePaused(paused: boolean): void;
+  /** Hold the live run at this tick (setLivePaused(false) lets it go on from there): a spec steps through snapshots it chose. */
+  holdLiveAt(tick: number): void;
   /** false: `/live` answers 503 JSON, so the browser must fall back to polling. */
   setSseEnabled(enabled: boolean): void;
   stats(): FixtureStats;
@@ -258,6 +260,9 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
         liveStart = Date.now() - pausedAtTick * stepMs;
         pausedAtTick = null;
       }
+    },
+    holdLiveAt(tick) {
+      pausedAtTick = tick;
     },
     setSseEnabled(enabled) {
       sseEnabled = enabled;

@@ -1,7 +1,7 @@
-import type { RunDetail } from '@kneeboard/contracts';
+import type { EndpointAnalysis, RunDetail } from '@kneeboard/contracts';
 import { describe, expect, it } from 'vitest';
 import { liveRunAt } from '../../e2e/fixture-data.ts';
-import { isNewer, parseRunDetail } from './live.ts';
+import { isNewer, keepEndpoints, namesOf, parseRunDetail } from './live.ts';
 
 const t0 = 1_700_000_000_000;
 
@@ -48,5 +48,49 @@ describe('isNewer', () => {
     grown.curve[grown.curve.length - 1]!.requests += 10;
     expect(isNewer(a, grown)).toBe(true);
     expect(isNewer(grown, a)).toBe(false);
+  });
+});
+
+describe('keepEndpoints', () => {
+  const t0Run = liveRunAt(2, t0);
+  const names = [
+    { name: 'cart', requests: 40 },
+    { name: 'search', requests: 60 },
+  ];
+  const endpoints: EndpointAnalysis = {
+    level: 2,
+    level_is_knee: false,
+    endpoints: [
+      { name: 'cart', requests: 40, knee_level: null, p99_ms: 90 },
+      { name: 'search', requests: 60, knee_level: null, p99_ms: 30 },
+    ],
+    saturates_first: null,
+    dominates_p99: 'cart',
+    summary: 'cart dominates p99.',
+  };
+  const withNames: RunDetail = { ...t0Run, names, endpoints };
+
+  it('keeps the last names and analysis through a snapshot without them', () => {
+    const next = liveRunAt(3, t0);
+    const kept = keepEndpoints(withNames, next);
+    expect(kept.names).toBe(names);
+    expect(kept.endpoints).toBe(endpoints);
+    expect(kept.curve).toBe(next.curve);
+  });
+
+  it('takes a snapshot’s own names and analysis when it has them, and leaves a run without names as it came', () => {
+    const newer: RunDetail = { ...liveRunAt(3, t0), names: [{ name: 'cart', requests: 50 }], endpoints: { ...endpoints, dominates_p99: 'search' } };
+    expect(keepEndpoints(withNames, newer)).toBe(newer);
+    const plain = liveRunAt(3, t0);
+    const kept = keepEndpoints(liveRunAt(2, t0), plain);
+    expect(kept).toBe(plain);
+    expect(Object.keys(kept)).not.toContain('endpoints');
+    expect(Object.keys(kept)).not.toContain('names');
+  });
+
+  it('falls back to the analysed endpoints’ counts when no names came yet', () => {
+    expect(namesOf({ endpoints })).toEqual(names);
+    expect(namesOf({ names: [{ name: 'x', requests: 1 }], endpoints })).toEqual([{ name: 'x', requests: 1 }]);
+    expect(namesOf({})).toEqual([]);
   });
 });

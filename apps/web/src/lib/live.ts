@@ -2,7 +2,7 @@
  * The pure half of live updates: parsing stream messages and deciding what to keep. The hook in
  * components/run/useLiveRun.ts owns the EventSource and the polling timer.
  */
-import { RunDetail } from '@kneeboard/contracts';
+import { RunDetail, type EndpointAnalysis, type RunNameCount } from '@kneeboard/contracts';
 
 /** `retrying`: the API stopped answering; the next try is at `retryAt` (backoff, shown as a countdown). */
 export type LiveMode = 'static' | 'connecting' | 'stream' | 'polling' | 'retrying' | 'ended';
@@ -34,4 +34,23 @@ export function isNewer(current: RunDetail, incoming: RunDetail): boolean {
   if (incoming.run.status === current.run.status && incoming.curve.length < current.curve.length) return false;
   if (incoming.run.status === current.run.status && incoming.curve.length === current.curve.length && total(incoming) < total(current)) return false;
   return true;
+}
+
+/**
+ * The detail to show for an accepted update, keeping what the update lacks of the endpoints. A
+ * snapshot the API makes from its figures in memory carries no `names` (it repeats the last
+ * `endpoints`; one without them is kept robustly too): the last names and analysis seen stay, so
+ * the Endpoints summary neither flickers nor disappears between reads from storage. A run's names
+ * and its analysis never go away once it has them.
+ */
+export function keepEndpoints(current: RunDetail, incoming: RunDetail): RunDetail {
+  const names = incoming.names ?? current.names;
+  const endpoints = incoming.endpoints ?? current.endpoints;
+  if (names === incoming.names && endpoints === incoming.endpoints) return incoming;
+  return { ...incoming, ...(names === undefined ? {} : { names }), ...(endpoints === undefined ? {} : { endpoints }) };
+}
+
+/** The run's names, or (a detail with an analysis but no names yet) the analysed endpoints' own counts. */
+export function namesOf(detail: { names?: RunNameCount[]; endpoints?: EndpointAnalysis }): RunNameCount[] {
+  return detail.names ?? detail.endpoints?.endpoints.map(({ name, requests }) => ({ name, requests })) ?? [];
 }

@@ -4,37 +4,49 @@ import type { RunDetail, RunNameCurves } from '@kneeboard/contracts';
 import { useMemo } from 'react';
 import { prepareMultiples } from '../../lib/endpoint-multiples.ts';
 import { endpointOptions, endpointsSummary } from '../../lib/endpoints-view.ts';
+import { namesOf } from '../../lib/live.ts';
 import { EndpointMultiples } from './EndpointMultiples.tsx';
 import { EndpointSelector } from './EndpointSelector.tsx';
 import { EndpointsSummary } from './EndpointsSummary.tsx';
 import './endpoints.css';
 
 /**
- * A run whose requests carry names: the endpoint selector and the endpoints' summary, from the
- * detail the server loaded (the names and their analysis are the run's whatever curve is shown).
- * Nothing for a run without names, so such a run looks as it did before names existed. Not while
- * the run runs: its live updates are the whole run's curve.
+ * A run whose requests carry names: the endpoint selector and the endpoints' summary (the names and
+ * their analysis are the run's whatever curve is shown). Nothing for a run without names, so such a
+ * run looks as it did before names existed. While the run runs, only the summary, as the live
+ * snapshots have it (`detail` is the live one): its updates are the whole run's curve, so there is
+ * no endpoint to pick yet and its names link nowhere.
  */
 export function Endpoints({
-  initial,
+  detail,
+  current,
   unknownName,
   nameCurves = null,
   hrefFor,
 }: {
-  initial: RunDetail;
+  detail: RunDetail;
+  /** The request name whose curve the page loaded with (`?name=`); null: the whole run. */
+  current: string | null;
   unknownName: string | null;
   /** Every name's curve (`GET /runs/{id}/names`), drawn as small multiples; null: none. */
   nameCurves?: RunNameCurves | null;
   hrefFor: (name: string | null) => string;
 }) {
-  const options = useMemo(() => endpointOptions(initial.names ?? []), [initial.names]);
-  const summary = useMemo(() => (initial.endpoints ? endpointsSummary(initial.endpoints, initial.names ?? []) : null), [initial.endpoints, initial.names]);
+  const names = useMemo(() => namesOf(detail), [detail]);
+  const options = useMemo(() => endpointOptions(names), [names]);
+  const summary = useMemo(() => (detail.endpoints ? endpointsSummary(detail.endpoints, names) : null), [detail.endpoints, names]);
   const multiples = useMemo(
-    () => (nameCurves && nameCurves.names.length > 0 ? prepareMultiples(nameCurves, initial.endpoints?.saturates_first ?? null, initial.run.parameter) : null),
-    [nameCurves, initial.endpoints, initial.run.parameter],
+    () => (nameCurves && nameCurves.names.length > 0 ? prepareMultiples(nameCurves, detail.endpoints?.saturates_first ?? null, detail.run.parameter) : null),
+    [nameCurves, detail.endpoints, detail.run.parameter],
   );
-  if (options.length === 0 || initial.run.status === 'running') return null;
-  const current = initial.name ?? null;
+  if (detail.run.status === 'running') {
+    return summary ? (
+      <div className="endpoints" data-testid="endpoints" data-live="true">
+        <EndpointsSummary view={summary} parameter={detail.run.parameter} current={null} hrefFor={null} />
+      </div>
+    ) : null;
+  }
+  if (options.length === 0) return null;
   return (
     <div className="endpoints" data-testid="endpoints">
       <EndpointSelector options={options} current={current} hrefFor={hrefFor} />
@@ -43,8 +55,8 @@ export function Endpoints({
           This run has no requests named “<span className="endpoint-name" title={unknownName}>{unknownName}</span>”: showing all requests.
         </p>
       ) : null}
-      {summary ? <EndpointsSummary view={summary} parameter={initial.run.parameter} current={current} hrefFor={hrefFor} /> : null}
-      {multiples ? <EndpointMultiples view={multiples} parameter={initial.run.parameter} current={current} hrefFor={hrefFor} /> : null}
+      {summary ? <EndpointsSummary view={summary} parameter={detail.run.parameter} current={current} hrefFor={hrefFor} /> : null}
+      {multiples ? <EndpointMultiples view={multiples} parameter={detail.run.parameter} current={current} hrefFor={hrefFor} /> : null}
     </div>
   );
 }

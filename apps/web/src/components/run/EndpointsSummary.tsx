@@ -5,14 +5,18 @@ import { formatCount } from '../../lib/format.ts';
 
 /**
  * Which endpoint gives out first and which makes the tail (the API's endpoint analysis), and the
- * busiest endpoints' knees and p99 side by side. Each name links to its own curve. Names are the
- * user's strings: text only, long ones cut by CSS with the whole name as the title.
+ * busiest endpoints' knees and p99 side by side. Each name links to its own curve; without
+ * `hrefFor` (a running run: its live curve is the whole run's) the summary is as the run stands so
+ * far and names are plain text. Names are the user's strings: text only, long ones cut by CSS with
+ * the whole name as the title.
  */
-export function EndpointsSummary({ view, parameter, current, hrefFor }: { view: EndpointsSummaryView; parameter: string; current: string | null; hrefFor: (name: string) => string }) {
+export function EndpointsSummary({ view, parameter, current, hrefFor }: { view: EndpointsSummaryView; parameter: string; current: string | null; hrefFor: ((name: string) => string) | null }) {
   const at = view.level === null ? null : `${parameter} ${formatLevel(view.level)}${view.levelIsKnee ? ', the run’s knee' : ', the highest level'}`;
   return (
     <section className="panel endpoints-summary" data-testid="endpoints-summary" aria-labelledby="endpoints-title">
-      <h2 id="endpoints-title">Endpoints</h2>
+      <h2 id="endpoints-title">
+        Endpoints{hrefFor === null ? <span className="muted"> · so far, while the run runs</span> : null}
+      </h2>
       <p className="endpoints-sentence">{view.summary}</p>
       <p className="muted endpoints-note">Each endpoint’s knee on its own curve ({parameter}){at === null ? '' : `; its p99 at ${at}`}.</p>
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Each endpoint’s knee and p99">
@@ -31,9 +35,15 @@ export function EndpointsSummary({ view, parameter, current, hrefFor }: { view: 
             {view.rows.map((r) => (
               <tr key={r.name} data-name={r.name} aria-current={r.name === current ? 'true' : undefined}>
                 <td className="endpoint-cell">
-                  <Link href={hrefFor(r.name)} className="endpoint-name" title={r.name}>
-                    {r.name}
-                  </Link>
+                  {hrefFor === null ? (
+                    <span className="endpoint-name" title={r.name}>
+                      {r.name}
+                    </span>
+                  ) : (
+                    <Link href={hrefFor(r.name)} className="endpoint-name" title={r.name}>
+                      {r.name}
+                    </Link>
+                  )}
                   {r.saturatesFirst ? <span className="endpoint-flag">saturates first</span> : null}
                   {r.dominatesP99 ? <span className="endpoint-flag">dominates p99</span> : null}
                 </td>
@@ -47,7 +57,7 @@ export function EndpointsSummary({ view, parameter, current, hrefFor }: { view: 
           </tbody>
         </table>
       </div>
-      {view.more > 0 ? <p className="muted">and {view.more} quieter endpoint{view.more === 1 ? '' : 's'}, in the selector above.</p> : null}
+      {view.more > 0 ? <p className="muted">and {view.more} quieter endpoint{view.more === 1 ? '' : 's'}{hrefFor === null ? '' : ', in the selector above'}.</p> : null}
     </section>
   );
 }

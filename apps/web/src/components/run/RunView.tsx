@@ -77,10 +77,10 @@ export function RunView({
   const [edits, setEdits] = useState<Pick<Run, 'labels' | 'note'> | null>(null);
   const [openLevel, setOpenLevel] = useState<number | null>(initialLevel);
   const prepared = useMemo(() => prepareRunView(detail, settings, edits, judged.capacity), [detail, settings, edits, judged.capacity]);
-  // A finished run with names exports its Endpoints too (the same rows the summary shows); a run without names exports as before.
+  // A finished run with names exports its Endpoints too (the same rows the summary shows; a run followed live to its end, its final ones); a run without names exports as before.
   const endpointsExport = useMemo(
-    () => ((initial.names?.length ?? 0) > 0 && initial.run.status !== 'running' ? { markdown: endpointsMarkdown(initial.endpoints ? endpointsSummary(initial.endpoints, initial.names ?? []) : null, initial.run.parameter) } : null),
-    [initial.names, initial.endpoints, initial.run.status, initial.run.parameter],
+    () => ((detail.names?.length ?? 0) > 0 && detail.run.status !== 'running' ? { markdown: endpointsMarkdown(detail.endpoints ? endpointsSummary(detail.endpoints, detail.names ?? []) : null, detail.run.parameter) } : null),
+    [detail.names, detail.endpoints, detail.run.status, detail.run.parameter],
   );
   const connections = useMemo(() => connectionsByLevel(detail.steps), [detail.steps]);
   const { run, fullCurve, sweptLevels, path } = prepared;
@@ -112,7 +112,7 @@ export function RunView({
         readOnly={readOnly}
       />
       <RunToolbar run={run} path={path} settings={settings} levels={sweptLevels} selection={settings.levels} onLevels={(levels) => change({ levels })} readOnly={readOnly} capacity={{ slo: prepared.slo?.text ?? null, line: prepared.capacity?.headline ?? null }} endpoints={endpointsExport} />
-      <Endpoints initial={initial} unknownName={unknownName} nameCurves={nameCurves} hrefFor={(name) => runViewPath({ id: run.id, ...settings, ...(name === null ? {} : { name }) })} />
+      <Endpoints detail={detail} current={initial.name ?? null} unknownName={unknownName} nameCurves={nameCurves} hrefFor={(name) => runViewPath({ id: run.id, ...settings, ...(name === null ? {} : { name }) })} />
       <CapacityPanel slo={prepared.slo} tag={runSloTag(run)} view={prepared.capacity} error={judged.error} onChange={(slo) => change({ slo })} />
       {detail.search ? <SearchPanel view={prepareSearchView(detail.search, run.parameter, run.status)} /> : null}
 

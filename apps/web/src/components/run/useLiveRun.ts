@@ -5,7 +5,7 @@ import { ENDPOINTS, LIVE_EVENT, type Capacity, type RunDetail } from '@kneeboard
 import { useEffect, useState } from 'react';
 import { backoffDelay } from '../../lib/backoff.ts';
 import { snapshotCapacity } from '../../lib/capacity-view.ts';
-import { isNewer, parseRunDetail, type LiveMode } from '../../lib/live.ts';
+import { isNewer, keepEndpoints, parseRunDetail, type LiveMode } from '../../lib/live.ts';
 
 export const POLL_INTERVAL_MS = 1000;
 /** Consecutive stream errors (with no snapshot in between) after which we stop reconnecting and poll. */
@@ -52,7 +52,7 @@ export function useLiveRun(initial: RunDetail, slo: string | null = null): LiveR
     let streamWorked = false;
 
     const accept = (next: RunDetail) => {
-      setDetail((cur) => (isNewer(cur, next) ? next : cur));
+      setDetail((cur) => (isNewer(cur, next) ? keepEndpoints(cur, next) : cur));
       setUpdatedAt(Date.now());
     };
     const finish = () => {

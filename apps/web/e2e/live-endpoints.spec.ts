@@ -1,0 +1,104 @@
+/**
+ * A running endpoint mix on its page (fixture-live-names.ts): the Endpoints summary appears with
+ * the first snapshot that carries the run's endpoints, follows each later one (which endpoint
+ * dominates p99 moves from one name to another, one saturates first), keeps the last analysis
+ * through a snapshot without it, shows a name that is markup as text, and once the run finishes
+ * turns into the finished run's summary with the endpoint selector. The live run is held at chosen
+ * ticks, so each check waits on what the page draws, never on time.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatViolations, runAxe } from './axe.ts';
+import { carriesEndpoints, HOSTILE_NAME, LIVE_NAMED_LEVELS, liveNamedRunAt } from './fixture-live-names.ts';
+import { startStack, type Stack } from './stack.ts';
+
+let stack: Stack;
+
+beforeAll(async () => {
+  stack = await startStack({ liveRun: liveNamedRunAt, liveStepMs: 800 });
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+type Page = Awaited<ReturnType<Stack['newPage']>>['page'];
+const WAIT = { timeout: 30_000 };
+/** Levels drawn in the QPS chart: which snapshot the page has taken in. */
+const drawn = (page: Page) => page.locator('[data-testid="qps-chart"] circle.kb-dot').evaluateAll((els) => [...new Set(els.map((e) => Number(e.getAttribute('data-level'))))]);
+/** The summary's rows as drawn: each name's text, its title and its flags. */
+const rows = (page: Page) =>
+  page.locator('[data-testid="endpoints-summary"] tbody tr').evaluateAll((trs) =>
+    trs.map((tr) => {
+      const name = tr.querySelector('.endpoint-name');
+      return { name: name?.textContent ?? null, title: name?.getAttribute('title') ?? null, link: name?.tagName === 'A', flags: Array.from(tr.querySelectorAll('.endpoint-flag')).map((f) => f.textContent) };
+    }),
+  );
+const sentence = (page: Page) => page.locator('[data-testid="endpoints-summary"] .endpoints-sentence').textContent();
+/** What the fixture's snapshot at `tick` says about the endpoints. */
+function expected(tick: number) {
+  const e = liveNamedRunAt(tick, 0, 800).endpoints!;
+  return { summary: e.summary, saturatesFirst: e.saturates_first, dominates: e.dominates_p99 };
+}
+const flagsOf = async (page: Page, name: string) => (await rows(page)).find((r) => r.name === name)?.flags ?? null;
+
+describe('the Endpoints summary of a running mix', () => {
+  it('appears with the first snapshot carrying endpoints, follows each one, keeps the last through one without, then settles as finished', async () => {
+    // The ticks checked: which carry the endpoints, and what they say.
+    expect([1, 3, 5].map(carriesEndpoints)).toEqual([true, true, true]);
+    expect([0, 2].map(carriesEndpoints)).toEqual([false, false]);
+    expect(expected(1).dominates).toBe(HOSTILE_NAME);
+    expect(expected(5)).toMatchObject({ saturatesFirst: 'cart', dominates: 'cart' });
+
+    stack.api.restartLive();
+    stack.api.holdLiveAt(0);
+    const { page, errors } = await stack.newPage({ width: 1280, height: 900 });
+    await page.goto(`${stack.web.url}/runs/${stack.api.liveRunId}`);
+    await page.locator('[data-testid="qps-chart"] circle.kb-dot').first().waitFor();
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), WAIT).toBe('stream');
+    // No request named yet: no Endpoints at all, as for a run without names.
+    expect(await page.getByTestId('endpoints').count()).toBe(0);
+
+    // Level 1 finished: the summary appears, the markup-like name dominating p99, shown as text.
+    stack.api.holdLiveAt(1);
+    await expect.poll(() => sentence(page), WAIT).toBe(expected(1).summary);
+    expect(await page.getByTestId('endpoints').getAttribute('data-live')).toBe('true');
+    expect(await page.locator('#endpoints-title').textContent()).toBe('Endpoints · so far, while the run runs');
+    const hostile = (await rows(page)).find((r) => r.name === HOSTILE_NAME);
+    expect(hostile).toEqual({ name: HOSTILE_NAME, title: HOSTILE_NAME, link: false, flags: ['dominates p99'] });
+    expect(await page.locator('[data-testid="endpoints"] img').count()).toBe(0);
+    // No endpoint to pick while the live curve is the whole run's.
+    expect(await page.getByTestId('endpoint-select').count()).toBe(0);
+
+    // A snapshot without names or endpoints: the level is drawn, the last analysis stays.
+    stack.api.holdLiveAt(2);
+    await expect.poll(() => drawn(page), WAIT).toEqual(LIVE_NAMED_LEVELS.slice(0, 3));
+    expect(await sentence(page)).toBe(expected(1).summary);
+    expect((await rows(page)).map((r) => r.name).sort()).toEqual(['cart', 'search', HOSTILE_NAME].sort());
+
+    stack.api.holdLiveAt(3);
+    await expect.poll(() => sentence(page), WAIT).toBe(expected(3).summary);
+    expect(await flagsOf(page, HOSTILE_NAME)).toEqual(['dominates p99']);
+    expect(await flagsOf(page, 'cart')).toEqual([]);
+
+    // Past 4 cart gives out: it saturates first, and its tail overtakes.
+    stack.api.holdLiveAt(5);
+    await expect.poll(() => sentence(page), WAIT).toBe(expected(5).summary);
+    expect(await flagsOf(page, 'cart')).toEqual(['saturates first', 'dominates p99']);
+    expect(await flagsOf(page, HOSTILE_NAME)).toEqual([]);
+    expect(await page.getByTestId('run-status').textContent()).toBe('running');
+    await stack.screenshot(page, 'run-live-endpoints');
+    const axe = await runAxe(page);
+    expect(axe.blocking, formatViolations('live run page with endpoints', axe.blocking)).toEqual([]);
+
+    // The run finishes: the finished run's summary, its names now links, and the selector.
+    stack.api.setLivePaused(false);
+    await expect.poll(() => page.getByTestId('run-status').textContent(), WAIT).toBe('finished');
+    await expect.poll(() => sentence(page), WAIT).toBe(expected(LIVE_NAMED_LEVELS.length).summary);
+    await page.getByTestId('endpoint-select').waitFor();
+    expect(await page.getByTestId('endpoints').getAttribute('data-live')).toBeNull();
+    expect((await rows(page)).every((r) => r.link)).toBe(true);
+    expect(await page.evaluate(() => document.title)).not.toContain('pwned');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+});
