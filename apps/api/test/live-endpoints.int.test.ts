@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointPath, ENDPOINTS, LIVE_EVENT, RunDetail, type EventBatch } from '@kneeboard/contracts';
-import { createRun, postJson, prng, startTestApi, type TestApi } from './helpers.ts';
+import { createRun, postJson, prng, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
 import { readEvents, type SseEvent } from './sse.ts';
 
 /** A mix of three endpoints; checkout's service time grows with the level, the others' do not. */
@@ -30,13 +30,15 @@ function levelBatch(level: number, from: number): EventBatch & { name: string[] 
   };
 }
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi({ mode: 'embedded' });
-}, 120_000);
-afterAll(async () => api?.close());
+// Both stores: the embedded one re-reads storage when a step starts or the run goes quiet, a server
+// is watched through its change marks (one query a second) — two paths to the snapshots read from storage.
+describe.each(STORAGE_MODES)('GET /api/v1/runs/{id}/live with request names (%s)', (mode) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi({ mode });
+  }, 120_000);
+  afterAll(async () => api?.close());
 
-describe('GET /api/v1/runs/{id}/live with request names', () => {
   it('carries the endpoints as they stand while the run goes on, and at the end what GET /runs/{id} says', async () => {
     const runId = await createRun(api.url);
     const events = readEvents(await fetch(`${api.url}/api/v1/runs/${runId}/live`));
