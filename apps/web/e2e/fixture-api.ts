@@ -2,7 +2,7 @@
  * A stand-in for the Kneeboard API on loopback, serving the contract's shapes from fixture data:
  *   GET /api/v1/runs?service=&release=&limit=   ListRunsResponse, newest first
  *   GET /api/v1/runs/{id}                       RunDetail (with `analysis`), 404 ApiError for unknown ids
- *   GET /api/v1/runs/{id}?name=X                that request name's curve (a `named` run, fixture-names.ts), else 404 naming `name`
+ *   GET /api/v1/runs/{id}?name=X                that request name's curve (a `named` run, fixture-names.ts; the live run with `liveRunNamed`), else 404 naming `name`
  *   GET /api/v1/runs/{id}/names                 every request name's curve (RunNameCurves; empty for a run without names)
  *   GET /api/v1/runs/{id}/analysis              RunAnalysis
  *   GET /api/v1/runs/{id}/levels/{level}        LevelDetail made from rows consistent with the curve (fixture-level-detail.ts)
@@ -44,6 +44,8 @@ export interface FixtureApiOptions {
   repeats?: boolean;
   /** The live run at a tick, instead of the 8-worker sweep (`liveLevels` unused then); its id must be FIXTURE_IDS.live. */
   liveRun?: (tick: number, createdAt: number, stepMs: number) => RunDetail;
+  /** The live run's `?name=` answer at a tick (null: no such name, 404 naming `name`); unset: the live run answers no `?name=`. */
+  liveRunNamed?: (tick: number, createdAt: number, stepMs: number, name: string) => RunDetail | null;
   /** A run's cost, for runs that read server metrics (fixture-cost.ts); null or unset: the run read none. */
   costs?: (detail: RunDetail) => RunCost | null;
   /** Also serve a run whose requests carry three names, answering `?name=` (fixture-names.ts; default false). */
@@ -197,7 +199,7 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
       const d = find(id);
       const name = url.searchParams.get('name');
       if (d && name !== null) {
-        const n = namedDetail(d, name, named);
+        const n = d.run.id === FIXTURE_IDS.live && options.liveRunNamed ? options.liveRunNamed(liveTick(), createdAt, stepMs, name) : namedDetail(d, name, named);
         return n ? sendJson(res, 200, n) : sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `request name ${JSON.stringify(name)} in this run not found`, field: 'name' });
       }
       return d ? sendJson(res, 200, d) : notFound(res, `no run ${id}`);

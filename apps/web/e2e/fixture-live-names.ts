@@ -82,3 +82,17 @@ export function liveNamedRunAt(tick: number, createdAt: number, stepMs: number):
   const extra = carriesEndpoints(tick) ? liveEndpointsAfter(done, withAnalysis({ ...detail, curve: curve.filter((p) => !p.in_progress) }).analysis.knee?.level ?? null) : null;
   return extra ? { ...detail, ...extra } : detail;
 }
+
+/**
+ * The live named run's `?name=` answer at a tick: that name's curve so far (its finished levels and
+ * the one being measured) with its own analysis, the run's names and endpoints as the snapshot has
+ * them; null for a name the mix does not have.
+ */
+export function liveNamedRunNamedAt(tick: number, createdAt: number, stepMs: number, name: string): RunDetail | null {
+  if (!(name in MIX)) return null;
+  const whole = liveNamedRunAt(tick, createdAt, stepMs);
+  const done = Math.min(tick, LIVE_NAMED_LEVELS.length);
+  const curve = LIVE_NAMED_LEVELS.slice(0, done).map((_, i) => namePoint(name, i, false));
+  if (done < LIVE_NAMED_LEVELS.length) curve.push(namePoint(name, done, true));
+  return { ...withAnalysis({ ...whole, curve }), name };
+}

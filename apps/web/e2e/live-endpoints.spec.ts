@@ -8,13 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatViolations, runAxe } from './axe.ts';
-import { carriesEndpoints, HOSTILE_NAME, LIVE_NAMED_LEVELS, liveNamedRunAt } from './fixture-live-names.ts';
+import { carriesEndpoints, HOSTILE_NAME, LIVE_NAMED_LEVELS, liveNamedRunAt, liveNamedRunNamedAt } from './fixture-live-names.ts';
 import { startStack, type Stack } from './stack.ts';
 
 let stack: Stack;
 
 beforeAll(async () => {
-  stack = await startStack({ liveRun: liveNamedRunAt, liveStepMs: 800 });
+  stack = await startStack({ liveRun: liveNamedRunAt, liveRunNamed: liveNamedRunNamedAt, liveStepMs: 800 });
 }, 180_000);
 
 afterAll(async () => {
@@ -39,6 +39,8 @@ function expected(tick: number) {
   const e = liveNamedRunAt(tick, 0, 800).endpoints!;
   return { summary: e.summary, saturatesFirst: e.saturates_first, dominates: e.dominates_p99 };
 }
+/** The curve table's QPS cell at a level. */
+const qpsCell = (level: number) => `[data-testid="curve-table"] tr[data-level="${level}"] td:nth-child(2)`;
 const flagsOf = async (page: Page, name: string) => (await rows(page)).find((r) => r.name === name)?.flags ?? null;
 
 describe('the Endpoints summary of a running mix', () => {
@@ -101,4 +103,23 @@ describe('the Endpoints summary of a running mix', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
+
+  it('follows one endpoint\'s curve when the page was opened on it (?name=), not the whole run\'s', async () => {
+    stack.api.restartLive();
+    stack.api.holdLiveAt(3);
+    const { page, errors } = await stack.newPage({ width: 1280, height: 900 });
+    await page.goto(`${stack.web.url}/runs/${stack.api.liveRunId}?name=cart`);
+    await page.locator(qpsCell(4)).waitFor();
+    // cart's own throughput at 4 (the whole run's is 76 req/s there).
+    expect(await page.locator(qpsCell(4)).textContent()).toBe('21.0');
+    // The live stream's snapshots are the whole run's: a page on one endpoint polls that endpoint.
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), WAIT).toBe('polling');
+    stack.api.holdLiveAt(4);
+    await expect.poll(() => drawn(page), WAIT).toEqual(LIVE_NAMED_LEVELS.slice(0, 5));
+    // Still cart's after the update: 22 req/s at 8 (the whole run's 130).
+    expect(await page.locator(qpsCell(8)).textContent()).toBe('22.0');
+    expect(await page.locator(qpsCell(4)).textContent()).toBe('21.0');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
 });

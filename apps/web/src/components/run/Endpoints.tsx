@@ -15,7 +15,8 @@ import './endpoints.css';
  * their analysis are the run's whatever curve is shown). Nothing for a run without names, so such a
  * run looks as it did before names existed. While the run runs, only the summary, as the live
  * snapshots have it (`detail` is the live one): its updates are the whole run's curve, so there is
- * no endpoint to pick yet and its names link nowhere.
+ * no endpoint to pick yet and its names link nowhere. (A page opened on one name, `?name=`, follows
+ * that name by polling: useLiveRun.)
  */
 export function Endpoints({
   detail,

@@ -30,6 +30,9 @@ export interface LiveRun {
  * `retryAt`); the first answer after that reopens the stream if it had worked, so a dropped stream
  * turns back into a live one without a reload. With `slo` (canonical clauses) the stream is asked
  * for each snapshot's capacity under them; changing it reopens the stream.
+ *
+ * A page opened on one request name's curve (`?name=`) is polled with that name: the stream's
+ * snapshots are the whole run's curve, which would replace the endpoint's on the first update.
  */
 export function useLiveRun(initial: RunDetail, slo: string | null = null): LiveRun {
   const [detail, setDetail] = useState(initial);
@@ -39,6 +42,7 @@ export function useLiveRun(initial: RunDetail, slo: string | null = null): LiveR
   const [capacity, setCapacity] = useState<Capacity | null>(null);
   const id = initial.run.id;
   const follow = initial.run.status === 'running';
+  const name = initial.name ?? null;
 
   useEffect(() => {
     if (!follow) return;
@@ -63,7 +67,7 @@ export function useLiveRun(initial: RunDetail, slo: string | null = null): LiveR
     };
     const fetchOnce = async (): Promise<RunDetail | null> => {
       inFlight = new AbortController();
-      return callApi(ENDPOINTS.getRun, { params: { id } }, { init: { cache: 'no-store', signal: inFlight.signal } });
+      return callApi(ENDPOINTS.getRun, { params: { id }, ...(name === null ? {} : { query: { name } }) }, { init: { cache: 'no-store', signal: inFlight.signal } });
     };
     const poll = async () => {
       if (stopped) return;
@@ -141,7 +145,7 @@ export function useLiveRun(initial: RunDetail, slo: string | null = null): LiveR
       };
     }
 
-    if (typeof EventSource === 'undefined') startPolling();
+    if (typeof EventSource === 'undefined' || name !== null) startPolling();
     else openStream();
 
     return () => {
@@ -150,7 +154,7 @@ export function useLiveRun(initial: RunDetail, slo: string | null = null): LiveR
       clearTimeout(timer);
       inFlight?.abort();
     };
-  }, [id, follow, slo]);
+  }, [id, follow, slo, name]);
 
   return { detail, mode, updatedAt, retryAt, capacity };
 }
