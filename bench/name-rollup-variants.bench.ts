@@ -23,6 +23,10 @@
  *              total rollup that merges each second's per-name states (quantilesDDMergeState)
  *   chain-unnamed  `chain` with events without names: what it would cost runs without names
  *   no-optimize, none-no-optimize  `current` and `none` with optimize_on_insert = 0 (no merge pass over the views' blocks on insert)
+ *   utf8, dict  today's tables and views, each batch inserted by this bench's own statement (no
+ *              ledger): `utf8` sends names as today (a utf8 column, read as String), `dict` as an Arrow
+ *              dictionary read straight into LowCardinality(String) (what names as a dictionary on
+ *              the wire would save the engine); `utf8-none` the same statement without names
  *   deferred   094 dropped; once the inserts are done, each level's per-name rollup is written in one
  *              INSERT … SELECT from its raw rows (what rolling a level up once its step is over would cost;
  *              the roll's CPU is counted)
@@ -31,9 +35,9 @@
  * (at most 60 s after the last insert), so a table whose parts are merged later is not counted as free.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { insertEventGroup, migrate, openDb, writeLedger } from '@kneeboard/clickhouse';
@@ -111,7 +115,10 @@ const CHAIN = [
    GROUP BY run_id, level, second`,
 ];
 
-const CASES: Record<string, { names: boolean; sql: string[]; rollLevels?: boolean }> = {
+const CASES: Record<string, { names: boolean; sql: string[]; rollLevels?: boolean; wire?: 'utf8' | 'dict' }> = {
+  'utf8-none': { names: false, sql: [], wire: 'utf8' },
+  utf8: { names: true, sql: [], wire: 'utf8' },
+  dict: { names: true, sql: [], wire: 'dict' },
   none: { names: false, sql: [] },
   current: { names: true, sql: [] },
   latency: {
@@ -202,6 +209,56 @@ async function mergesDone(db: ReturnType<typeof openDb>): Promise<void> {
   }
 }
 
+const SPILL = '/dev/shm';
+const STRUCTURE = 'level Float64, ts_ms Float64, latency_ms Float64, compute_ms Nullable(Float64), queue_ms Nullable(Float64), status UInt16';
+/** insert-events.ts's statement over a glob of spill files, the name read as `nameType`. */
+const wireInsert = (nameType: string) => `INSERT INTO kb_request_events_v1 (run_id, agent_id, level, ts_us, latency_us, compute_us, queue_us, status, name)
+  SETTINGS insert_deduplicate = 1, insert_deduplication_token = {token:String}, async_insert = 0,
+           deduplicate_blocks_in_dependent_materialized_views = 1, input_format_arrow_allow_missing_columns = 1
+  SELECT {run:UUID}, 'bench', level, toInt64(floor(ts_ms * 1000 + 0.5)), toUInt64(floor(latency_ms * 1000 + 0.5)),
+    if(isNull(compute_ms), NULL, toUInt64(floor(ifNotFinite(assumeNotNull(compute_ms), 0) * 1000 + 0.5))),
+    if(isNull(queue_ms), NULL, toUInt64(floor(ifNotFinite(assumeNotNull(queue_ms), 0) * 1000 + 0.5))), status, name
+  FROM file({path:String}, 'ArrowStream', '${STRUCTURE}, name ${nameType}')`;
+
+/**
+ * The batches as spill files: as encoded (utf8 names), or re-written by the engine with the name as
+ * an Arrow dictionary (output_format_arrow_low_cardinality_as_dictionary), before the clock starts.
+ */
+async function spillBatches(db: ReturnType<typeof openDb>, bodies: Uint8Array[], wire: 'utf8' | 'dict', tag: string): Promise<string[]> {
+  const paths: string[] = [];
+  for (const [i, body] of bodies.entries()) {
+    const utf8 = join(SPILL, `kb-probe-${tag}-${i}.arrow`);
+    writeFileSync(utf8, body);
+    if (wire === 'utf8') {
+      paths.push(utf8);
+      continue;
+    }
+    const dict = join(SPILL, `kb-probe-${tag}-${i}.dict.arrow`);
+    await db.client.command({
+      query: `INSERT INTO FUNCTION file({dict:String}, 'ArrowStream', '${STRUCTURE}, name LowCardinality(String)')
+              SETTINGS output_format_arrow_low_cardinality_as_dictionary = 1, engine_file_truncate_on_insert = 1
+              SELECT level, ts_ms, latency_ms, compute_ms, queue_ms, status, toLowCardinality(name) FROM file({utf8:String}, 'ArrowStream', '${STRUCTURE}, name String')`,
+      query_params: { dict, utf8 },
+    });
+    rmSync(utf8);
+    paths.push(dict);
+  }
+  return paths;
+}
+
+/** The bench's own statement stored every event, and the per-name rollup counted every named one. */
+async function checkStored(db: ReturnType<typeof openDb>, events: number, named: boolean): Promise<void> {
+  const result = await db.client.query({
+    query: `SELECT (SELECT count() FROM kb_request_events_v1) AS raw, (SELECT uniqExact(name) FROM kb_request_events_v1) AS names,
+                   (SELECT sum(requests) FROM kb_request_name_seconds_v1) AS per_name, (SELECT sum(requests) FROM kb_request_seconds_v1) AS total`,
+    format: 'JSONEachRow',
+  });
+  const [row] = (await result.json()) as Array<Record<string, string>>;
+  const want = { raw: events, names: named ? NAMES.length : 1, per_name: named ? events : 0, total: events };
+  const got = Object.fromEntries(Object.entries(row ?? {}).map(([k, v]) => [k, Number(v)]));
+  if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`stored ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+}
+
 interface CaseResult {
   case: string;
   eventsPerS: number;
@@ -221,10 +278,15 @@ async function runCase(name: string, events: number): Promise<CaseResult> {
     for (const query of spec.sql) await db.client.command({ query });
     const bodies = Array.from({ length: batches }, (_, i) => encodeArrowColumns(columnsOf(i, spec.names)));
     const runId = '00000000-0000-4000-8000-000000000000';
+    const spills = spec.wire ? await spillBatches(db, bodies, spec.wire, `${process.pid}`) : [];
     const load0 = loadAverage();
     const cpu0 = cpuSeconds(process.pid);
     const started = performance.now();
-    for (let first = 0; first < batches; first += GROUP) {
+    for (let first = 0; spec.wire && first < batches; first += GROUP) {
+      const path = join(SPILL, `{${spills.slice(first, first + GROUP).map((f) => basename(f)).join(',')}}`);
+      await db.client.command({ query: wireInsert(spec.wire === 'dict' ? 'LowCardinality(String)' : 'String'), query_params: { token: `group-${first}`, run: runId, path } });
+    }
+    for (let first = 0; !spec.wire && first < batches; first += GROUP) {
       const group = bodies.slice(first, first + GROUP).map((arrow, k) => ({ runId, batchId: `b-${first + k}`, agentId: 'bench', arrow }));
       const token = `group-${first}`;
       await writeLedger(db, group.map((g) => ({ run_id: runId, batch_id: g.batchId, agent_id: 'bench', events: BATCH, content_hash: '', received_at: Date.now(), group_token: token })));
@@ -234,12 +296,14 @@ async function runCase(name: string, events: number): Promise<CaseResult> {
       for (let level = 1; level <= Math.min(LEVELS, batches); level++) await db.client.command({ query: ROLL_LEVEL, query_params: { run: runId, level } });
     }
     await mergesDone(db);
-    const seconds = (performance.now() - started) / 1000;
     const cpuS = cpuSeconds(process.pid) - cpu0;
+    const seconds = (performance.now() - started) / 1000;
+    if (spec.wire) await checkStored(db, batches * BATCH, spec.names);
     return { case: name, eventsPerS: Math.round((batches * BATCH) / seconds), eventsPerCoreS: Math.round((batches * BATCH) / cpuS), cpuS, load: [load0, loadAverage()] };
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });
+    for (const f of readdirSync(SPILL)) if (f.startsWith(`kb-probe-${process.pid}-`)) rmSync(join(SPILL, f), { force: true });
   }
 }
 
@@ -258,10 +322,11 @@ if (values.case) {
       console.log(`round ${round} ${name}: ${result.eventsPerS} events/s, ${result.eventsPerCoreS} events per core-second, load ${result.load.join('→')}`);
     }
   }
-  // Each named case against the `none` case of its own round: a ratio per round, then their median.
+  // Each case against the first case listed (`none` by default) of its own round: a ratio per round, then their median.
+  const baseCase = cases[0];
   const rows = cases.map((name) => {
     const ratios = results.filter((r) => r.case === name).map((r) => {
-      const base = results.find((b) => b.case === 'none' && b.round === r.round);
+      const base = results.find((b) => b.case === baseCase && b.round === r.round);
       return base ? r.eventsPerCoreS / base.eventsPerCoreS : Number.NaN;
     });
     const mine = results.filter((r) => r.case === name);
@@ -269,8 +334,8 @@ if (values.case) {
       case: name,
       'events per core-s (median)': quantile(mine.map((r) => r.eventsPerCoreS), 0.5),
       'events/s (median)': quantile(mine.map((r) => r.eventsPerS), 0.5),
-      '÷ none per core-s (median of rounds)': quantile(ratios, 0.5),
-      '÷ none per core-s (range)': `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`,
+      [`÷ ${baseCase} per core-s (median of rounds)`]: quantile(ratios, 0.5),
+      [`÷ ${baseCase} per core-s (range)`]: `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`,
     };
   });
   report(values.report, rows, { events_per_case: Number(values.events), batch_size: BATCH, group: GROUP, names: NAMES.length, rounds: results });
