@@ -3,6 +3,7 @@ import { ApiError, endpointPath, ENDPOINTS, RunDetail, RunNameCurves, type Event
 import { T0 } from './ingest-support.ts';
 import { queryCurve, queryNameCurves } from '@kneeboard/clickhouse';
 import { loadNameCurves, nameCurvesBody } from '../src/services/name-curves.ts';
+import { loadRunDetail } from '../src/services/run-detail.ts';
 import { createRun, postJson, prng, startTestApi, type TestApi } from './helpers.ts';
 
 /** Three endpoints, each with its own share of the traffic and its own service time (ms) that grows with the level differently. */
@@ -91,6 +92,30 @@ describe('every request name’s curve in one answer (GET /runs/{id}/names)', ()
     expect(two.names.map((n) => n.name)).toEqual(['search', 'cart']);
     expect(two.omitted).toBe(1);
     expect(await loadNameCurves(api.db, '00000000-0000-4000-8000-0000000000ff', 'auto', 2)).toBeNull();
+  });
+
+  it('reads the names’ curves once for a run’s /names and its detail’s endpoint analysis (kept per version of the run)', async () => {
+    // A handle on the same storage with its own (empty) caches, counting the statements that read every name's curve at once.
+    let grouped = 0;
+    const client = new Proxy(api.db.client, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const query = (args[0] as { query?: string } | undefined)?.query ?? '';
+          if (prop === 'query' && /GROUP BY (r\.)?name, (r\.)?level/.test(query)) grouped++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const db = { ...api.db, client };
+    await loadNameCurves(db, named, 'auto', 200);
+    expect(grouped).toBe(1);
+    const detail = await loadRunDetail(db, named, 'auto', { endpoints: true });
+    expect(grouped).toBe(1);
+    // The same analysis the API answers, read through its own handle.
+    expect(detail!.endpoints).toEqual(RunDetail.parse((await get(api, endpointPath(ENDPOINTS.getRun, { id: named }))).body).endpoints);
+    expect(detail!.endpoints!.endpoints.map((e) => e.name).sort()).toEqual(['cart', 'checkout', 'search']);
   });
 
   it('answers an empty list for a run without names, 404 naming the run for one that does not exist, 400 naming exact for a bad one', async () => {

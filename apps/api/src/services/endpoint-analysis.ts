@@ -1,6 +1,7 @@
 import { analyzeEndpoints } from '@kneeboard/analysis';
-import { queryNameCurves, type Db, type RunName } from '@kneeboard/clickhouse';
+import type { Db } from '@kneeboard/clickhouse';
 import type { EndpointAnalysis, PercentilesWanted, RunDetail } from '@kneeboard/contracts';
+import { loadNameCurves } from './name-curves.ts';
 
 /**
  * The names whose curves are analysed, the busiest first: past a few dozen endpoints the ones that
@@ -9,14 +10,15 @@ import type { EndpointAnalysis, PercentilesWanted, RunDetail } from '@kneeboard/
 export const MAX_ANALYSED_NAMES = 50;
 
 /**
- * Every name's curve, then which endpoint saturates first and which dominates p99 at the run's
- * knee. The curves are read in one grouped statement (queryNameCurves: each name's curve is the
- * one `?name=` answers), not one read per name — cheap enough for every live snapshot read from storage.
+ * The busiest names' curves, then which endpoint saturates first and which dominates p99 at the
+ * run's knee. The curves are `GET /runs/{id}/names`' own (loadNameCurves: one grouped statement,
+ * each name's curve the one `?name=` answers, kept per version of the run), so a run page that
+ * asks for the run and for its endpoints' curves reads them once, and a finished run's detail
+ * reads them only the first time.
  */
-export async function endpointAnalysis(db: Db, total: RunDetail, names: RunName[], percentiles: PercentilesWanted): Promise<EndpointAnalysis> {
-  const busiest = [...names].sort((a, b) => b.requests - a.requests).slice(0, MAX_ANALYSED_NAMES);
-  const read = await queryNameCurves(db, total.run.id, percentiles, busiest.map((n) => n.name));
-  const curves = busiest.map((n) => ({ name: n.name, requests: n.requests, curve: read.curves.get(n.name) ?? [] }));
+export async function endpointAnalysis(db: Db, total: RunDetail, percentiles: PercentilesWanted): Promise<EndpointAnalysis> {
+  const read = await loadNameCurves(db, total.run.id, percentiles, MAX_ANALYSED_NAMES);
+  const curves = (read?.names ?? []).map((n) => ({ name: n.name, requests: n.requests, curve: n.curve }));
   return analyzeEndpoints({
     runKnee: total.analysis.knee?.level ?? null,
     levels: total.curve.map((p) => p.level),

@@ -11,7 +11,7 @@ interface Kept {
 
 /**
  * A live snapshot with the endpoints' analysis as it stands — which endpoint gives out first so
- * far, which dominates p99 — the one `GET /runs/{id}` answers (endpointAnalysis: every name's
+ * far, which dominates p99 — the one `GET /runs/{id}` answers (endpointAnalysis: the busiest names'
  * curve in one grouped read). It is made from snapshots read from storage, which carry the run's
  * names and their request counts, and only when what it rests on moved: once per run per change, kept
  * per run so every viewer of it shares the one read (the promise is kept, so viewers handed the same
@@ -30,7 +30,7 @@ export async function withLiveEndpoints(db: Db, detail: RunDetail, onError: (err
     if (kept?.inputs !== inputs) {
       const entry: Kept = {
         inputs,
-        analysis: endpointAnalysis(db, detail, names, 'auto').catch((err: unknown) => {
+        analysis: endpointAnalysis(db, detail, 'auto').catch((err: unknown) => {
           // Not kept as the answer for these inputs: the next snapshot from storage reads again.
           entry.inputs = '';
           onError(err);

@@ -29,7 +29,7 @@ export async function loadRunDetail(db: Db, runId: string, percentiles: Percenti
     ...detail,
     names,
     ...(view.name === undefined ? {} : { name: view.name }),
-    ...(view.endpoints ? { endpoints: await endpointAnalysis(db, total, names, percentiles) } : {}),
+    ...(view.endpoints ? { endpoints: await endpointAnalysis(db, total, percentiles) } : {}),
   };
 }
 
