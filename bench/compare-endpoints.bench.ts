@@ -124,7 +124,7 @@ const analysisRows: Array<Record<string, string | number>> = [];
       for (const n of names) curves.push({ name: n.name, requests: n.requests, curve: (await queryCurve(h, base, 'auto', n.name)).curve });
       return analyzeEndpoints({ runKnee: total.analysis.knee?.level ?? null, levels: total.curve.map((p) => p.level), load_model: total.run.load_model, parameter: total.run.parameter, names: curves });
     };
-    for (const [way, run] of [['one read per name', perName], ['one grouped read', (h: Db) => endpointAnalysis(h, total, names, 'auto')]] as const) {
+    for (const [way, run] of [['one read per name', perName], ['one grouped read', (h: Db) => endpointAnalysis(h, total, 'auto')]] as const) {
       const ms: number[] = [];
       let statements = 0;
       for (let round = 0; round < ROUNDS + 1; round++) {
