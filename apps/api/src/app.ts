@@ -80,7 +80,7 @@ export interface AppOptions {
   retention?: RetentionPolicy | null;
   /** Start a comparison worker at once (the server does; the tests' many short-lived apps do not). */
   warmComparisons?: boolean;
-  /** Webhook retries and timeouts, when a finished run is judged, and the web app's address for permalinks. */
+  /** Webhook retries and timeouts, where they may post (KNEEBOARD_WEBHOOK_ALLOW; public addresses only by default), when a finished run is judged, and the web app's address for permalinks. */
   webhooks?: Partial<WebhookSenderOptions & RunNotifierOptions>;
   /** The Prometheus servers the API may query for a run's server metrics (KNEEBOARD_PROMETHEUS_ALLOW); loopback and this host by default. */
   prometheusAllow?: readonly string[];

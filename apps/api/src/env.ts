@@ -4,6 +4,7 @@ import type { StorageConfig } from '@kneeboard/clickhouse';
 import { DEFAULT_API_PORT, DEFAULT_HOST, DEFAULT_LATE_DATA_GRACE_MS, DEFAULT_MAX_NAMES_PER_RUN } from '@kneeboard/contracts';
 import { resolveAccess, type AccessConfig } from './access/config.ts';
 import { PrometheusAllowList } from './services/prometheus-allow.ts';
+import { WebhookAllowList } from './services/webhooks/webhook-allow.ts';
 import { DEFAULT_LIMITS, type Limits } from './plugins/limits.ts';
 import { DEFAULT_RETENTION, type RetentionPolicy } from './plugins/retention.ts';
 
@@ -107,6 +108,8 @@ const Env = z.object({
   KNEEBOARD_WEB_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).default('http://localhost:3000').transform((u) => u.replace(/\/+$/, '')),
   /** The first webhook retry's wait, doubled for each next one (five attempts in all). */
   KNEEBOARD_WEBHOOK_RETRY_MS: z.coerce.number().int().min(10).max(600_000).default(1_000),
+  /** Where webhooks may post: `public` (default), `loopback`, `private`, `hooks.lan:8080` (see services/webhooks/webhook-allow.ts). */
+  KNEEBOARD_WEBHOOK_ALLOW: WebhookAllowList,
   /** The Prometheus servers the API may query for a run's server metrics: `loopback, self, prom.lan:9090`, `*` any (see services/prometheus-allow.ts). */
   KNEEBOARD_PROMETHEUS_ALLOW: PrometheusAllowList,
 });
@@ -122,7 +125,7 @@ export interface ApiConfig {
   access: AccessConfig;
   limits: Limits;
   retention: RetentionPolicy;
-  webhooks: { webUrl: string; retryBaseMs: number };
+  webhooks: { webUrl: string; retryBaseMs: number; allow: string[] };
   prometheusAllow: string[];
 }
 
@@ -161,7 +164,7 @@ export function parseEnv(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       services: e.KNEEBOARD_RETENTION_SERVICES,
       sweepEveryMs: e.KNEEBOARD_RETENTION_SWEEP_S * 1000,
     },
-    webhooks: { webUrl: e.KNEEBOARD_WEB_URL, retryBaseMs: e.KNEEBOARD_WEBHOOK_RETRY_MS },
+    webhooks: { webUrl: e.KNEEBOARD_WEB_URL, retryBaseMs: e.KNEEBOARD_WEBHOOK_RETRY_MS, allow: e.KNEEBOARD_WEBHOOK_ALLOW },
     prometheusAllow: e.KNEEBOARD_PROMETHEUS_ALLOW,
   };
 }

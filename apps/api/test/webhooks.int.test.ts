@@ -8,6 +8,8 @@ import { postJson, startTestApi, storeSyntheticRun, type TestApi } from './helpe
 const SERVICE = 'hooked <b>&';
 const SECRET = 'a-signing-secret-0123456789';
 const WEB = 'http://kneeboard.example';
+/** The receivers are on 127.0.0.1, which KNEEBOARD_WEBHOOK_ALLOW's default (public) refuses. */
+const LOOPBACK = ['loopback'];
 
 interface Received {
   path: string;
@@ -39,7 +41,7 @@ describe('webhooks: told of a regression against the release before, retried, si
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
     receiver = await startReceiver();
-    api = await startTestApi({ webhooks: { settleMs: 20, retryBaseMs: 50, webUrl: WEB } });
+    api = await startTestApi({ webhooks: { settleMs: 20, retryBaseMs: 50, webUrl: WEB, allow: LOOPBACK } });
   });
   afterAll(async () => {
     await api.close();
@@ -153,7 +155,7 @@ describe('webhooks: told of a change point in the history once, whenever it is f
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   beforeAll(async () => {
     receiver = await startReceiver();
-    api = await startTestApi({ webhooks: { settleMs: 10, retryBaseMs: 50, webUrl: WEB } });
+    api = await startTestApi({ webhooks: { settleMs: 10, retryBaseMs: 50, webUrl: WEB, allow: LOOPBACK } });
   });
   afterAll(async () => {
     await api.close();

@@ -39,7 +39,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  api = await startServerProcess({ KNEEBOARD_DATA_DIR: dataDir });
+  // The receiver is on 127.0.0.1: webhooks post to public addresses only unless told otherwise.
+  api = await startServerProcess({ KNEEBOARD_DATA_DIR: dataDir, KNEEBOARD_WEBHOOK_ALLOW: 'loopback' });
   await storeSyntheticRun(api.url, { seed: 7, service: SERVICE, release: 'v1', levels: [1, 2, 4], seconds: 2 });
   web = await startNextApp({ apiUrl: api.url });
   browser = await launchChromium();

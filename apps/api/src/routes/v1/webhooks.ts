@@ -33,6 +33,9 @@ export const webhookRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db,
         throw new HttpError(409, `service ${service} has ${MAX_WEBHOOKS_PER_SERVICE} webhooks, the most it may have: remove one first`, 'service');
       }
       const b = req.body;
+      // Where it may post (KNEEBOARD_WEBHOOK_ALLOW): an IP literal or `localhost` is judged now, any name again at each delivery.
+      const refused = webhooks.sender.allow.refusal(new URL(b.url));
+      if (refused !== null) throw new HttpError(400, refused, 'url');
       const row: WebhookRow = {
         id: newId(),
         service,
