@@ -92,7 +92,7 @@ describe('webhooks by default (KNEEBOARD_WEBHOOK_ALLOW unset: public only)', () 
     expect(receiver.paths).toEqual([]);
   });
 
-  it('a name that resolves to loopback when sent is refused then: logged as refused, no status, nothing reaches the receiver, no retry', async () => {
+  it('a name that resolves to loopback when sent is refused then: logged as refused with no status or duration, nothing reaches the receiver', async () => {
     for (const name of ['rebound.test', 'mixed.test']) {
       const created = await addHook(api, `http://${name}:${receiver.port}/${name}`);
       expect(created.status, name).toBe(201);
