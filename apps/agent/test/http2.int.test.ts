@@ -254,3 +254,52 @@ describe('HTTP/2 failures on the native engine alone (the CLI preflight is bypas
     }
   });
 });
+
+describe('HTTP/2 receive watermark (the engine asks its socket for a batch of responses per wake-up)', () => {
+  it('streams the server answers go on completing while most of the level is held: a batch never waits for responses that are not coming', async () => {
+    // 36 of the 40 streams are held by the server until the step is over; the other 4 are answered
+    // at once. The engine's watermark asks for a share of the 40 in flight, more than those 4
+    // responses weigh: without its timed read they would sit in the socket until the held ones end
+    // (about 70 responses in all); with it they keep circulating for the whole step.
+    const HELD = 36;
+    const held: Array<() => void> = [];
+    const server = createH2cServer();
+    server.on('stream', (stream) => {
+      stream.on('error', () => {});
+      const respond = () => {
+        if (stream.destroyed) return;
+        stream.respond({ ':status': 200 });
+        stream.end('ok\n');
+      };
+      if (held.length < HELD) held.push(respond);
+      else respond();
+    });
+    const port = await listen(server);
+    try {
+      const child = spawn(DEFAULT_ENGINE_BINARY, ['--url', `http://127.0.0.1:${port}/`, '--http2', '--load', '40', '--duration-ms', '1500', '--threads', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const reader = new FrameReader();
+      let ok = 0;
+      let failed = 0;
+      child.stdout.on('data', (chunk: Buffer) => {
+        for (const f of reader.push(chunk)) {
+          if (f.kind !== 'events') continue;
+          for (const k of f.errorKind) {
+            if (k === 0) ok++;
+            else failed++;
+          }
+        }
+      });
+      // The held streams are answered once sending has stopped, so the step can end.
+      const release = setTimeout(() => held.forEach((r) => r()), 1_600);
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      clearTimeout(release);
+      expect(code).toBe(0);
+      expect(failed).toBe(0);
+      expect(held).toHaveLength(HELD);
+      // Without the timed read: ~70 (the 64 that set the mean, a few more, the held 36).
+      expect(ok).toBeGreaterThan(1_000);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -5,5 +5,6 @@ pub mod frame;
 pub mod hpack;
 pub mod session;
 mod tables;
+pub mod watermark;
 
 pub use session::{build_request, Outcome, Requests, Session};

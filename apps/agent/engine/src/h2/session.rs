@@ -849,6 +849,27 @@ mod tests {
     }
 
     #[test]
+    fn streams_started_in_one_turn_leave_as_one_buffer_of_headers() {
+        // The worker starts every stream a loop turn frees up, then writes `out` once: fifty
+        // HEADERS back to back (one write, one TLS record run), no frame of any other kind, and
+        // every one of them marked sent by that write.
+        let mut s = ready_session(b"", &[(SETTINGS_MAX_CONCURRENT_STREAMS, 128)]);
+        s.out.clear();
+        for i in 0..50 {
+            s.open(i, i, 0);
+        }
+        let frames = client_frames(&s.out);
+        assert_eq!(frames.len(), 50);
+        assert!(frames.iter().all(|f| f.0 == frame::HEADERS && f.1 & frame::END_HEADERS != 0));
+        let ids: Vec<u32> = frames.iter().map(|f| f.2).collect();
+        assert_eq!(ids, (0..50).map(|i| 1 + 2 * i).collect::<Vec<u32>>());
+        // After the first few, each block is the same few index bytes: ~14 bytes a request.
+        assert!(s.out.len() < 50 * 16 + 64, "{} bytes", s.out.len());
+        assert_eq!(s.mark_sent(7), 50);
+        assert_eq!(s.mark_sent(8), 0);
+    }
+
+    #[test]
     fn a_mix_sends_each_requests_own_block_and_reports_its_index() {
         let mix = Arc::new(Requests::mix(vec![
             build_request("GET", false, "127.0.0.1:8080", "/fast", &[("X-Name".into(), "a".into())], b""),

@@ -13,12 +13,14 @@ use super::conn::{Req, State};
 use super::{ms, Worker};
 use crate::config::Mode;
 use crate::errors;
+use crate::h2::watermark;
 use crate::h2::{Outcome, Session};
 use crate::tls::ALPN_H2;
 use crate::wire::{Event, KIND_CANCELLED};
 use mio::{Interest, Token};
 use std::collections::VecDeque;
 use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
 
 /// Marks a backlog entry that was sent once and refused by the server (REFUSED_STREAM, GOAWAY):
 /// it goes again without being counted as a send twice. Times are ns since t0, far below 2^63.
@@ -31,7 +33,15 @@ pub(super) struct H2Conn {
     /// How much of `session.out` the socket (or rustls) has taken.
     out_pos: usize,
     was_ready: bool,
+    /// Bytes queued that this loop turn's flush writes.
     dirty: bool,
+    /// In the worker's `h2_dirty` list (written if dirty, its watermark set, at the turn's end).
+    listed: bool,
+    /// The socket's receive low watermark as set (1: the kernel's default), and what it is
+    /// computed from: wire bytes read and streams finished on this connection (`h2::watermark`).
+    lowat: usize,
+    wire_in: u64,
+    ended: u64,
 }
 
 impl Worker {
@@ -121,9 +131,17 @@ impl Worker {
     fn h2_start(&mut self, i: usize, intended: u64, idx: u16, now: u64) {
         let h = self.conns[i].as_mut().and_then(|c| c.h2.as_mut()).expect("an HTTP/2 connection");
         h.session.open(intended, now, idx);
-        if !h.dirty {
-            h.dirty = true;
-            self.h2_dirty.push(i);
+        h.dirty = true;
+        self.h2_list(i);
+    }
+
+    /// Connection i is seen to at the end of this loop turn (`h2_flush_dirty`).
+    fn h2_list(&mut self, i: usize) {
+        if let Some(h) = self.conns[i].as_mut().and_then(|c| c.h2.as_mut()) {
+            if !h.listed {
+                h.listed = true;
+                self.h2_dirty.push(i);
+            }
         }
     }
 
@@ -137,6 +155,10 @@ impl Worker {
             out_pos: 0,
             was_ready: false,
             dirty: false,
+            listed: false,
+            lowat: 1,
+            wire_in: 0,
+            ended: 0,
         }));
         Ok(i)
     }
@@ -148,6 +170,57 @@ impl Worker {
         }
         if readable && self.conns[i].as_ref().is_some_and(|c| c.h2.is_some()) {
             self.h2_read(i);
+            // The watermark is set at the turn's end, for the streams in flight once those
+            // that ended here are replaced.
+            self.h2_list(i);
+        }
+    }
+
+    /// Sets the socket's receive low watermark for the streams now in flight, so the next
+    /// wake-up takes a batch of responses (`h2::watermark` says why). While one is set the
+    /// worker reads the socket at least every `HOLD_NS` (`h2_read_held`), whatever it holds.
+    fn h2_watermark(&mut self, i: usize) {
+        let Some(c) = self.conns[i].as_mut() else { return };
+        let Some(h) = c.h2.as_mut() else { return };
+        let want = if matches!(c.state, State::Busy) {
+            watermark::low_watermark(h.session.active(), h.ended, h.wire_in)
+        } else {
+            1
+        };
+        if watermark::worth_changing(h.lowat, want) {
+            let v = want as libc::c_int;
+            // SAFETY: the descriptor is this connection's open socket; the value is a live c_int
+            // of the size passed. A refusal leaves the kernel's default: only wake-ups change.
+            let ok = unsafe {
+                libc::setsockopt(
+                    c.stream.as_raw_fd(),
+                    libc::SOL_SOCKET,
+                    libc::SO_RCVLOWAT,
+                    (&v as *const libc::c_int).cast(),
+                    std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+                )
+            } == 0;
+            if ok {
+                h.lowat = want;
+            }
+        }
+        if h.lowat > 1 && self.h2_hold_until.is_none() {
+            self.h2_hold_until = Some(self.shared.now_ns() + watermark::HOLD_NS);
+        }
+    }
+
+    /// The hold's end: every connection with a watermark is read for what it has (a read that
+    /// does not block returns what the socket holds, below the watermark too).
+    pub(super) fn h2_read_held(&mut self, now: u64) {
+        if self.h2_hold_until.is_none_or(|t| now < t) {
+            return;
+        }
+        self.h2_hold_until = None;
+        for i in 0..self.conns.len() {
+            if self.conns[i].as_ref().and_then(|c| c.h2.as_ref()).is_some_and(|h| h.lowat > 1) {
+                self.h2_read(i);
+                self.h2_list(i);
+            }
         }
     }
 
@@ -227,7 +300,12 @@ impl Worker {
                 Some(tls) => {
                     let eof = match tls.read_tls(&mut c.stream) {
                         Ok(0) => true,
-                        Ok(_) => false,
+                        Ok(n) => {
+                            if let Some(h) = c.h2.as_mut() {
+                                h.wire_in += n as u64;
+                            }
+                            false
+                        }
                         Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                         Err(e) => return self.h2_drop(i, errors::kind_of(&e)),
@@ -286,10 +364,16 @@ impl Worker {
         let c = self.conns[i].as_mut().expect("connection exists");
         c.last_io_ns = now;
         let h = c.h2.as_mut().expect("an HTTP/2 connection");
+        if c.tls.is_none() {
+            h.wire_in += n as u64;
+        }
+        let before = h.session.active();
         if let Err(e) = h.session.on_bytes(&self.buf[..n], now, &self.cfg.names, &mut self.h2_done) {
             self.h2_drop(i, e.0);
             return false;
         }
+        // (Bytes from the server only end streams: none start here.)
+        h.ended += before.saturating_sub(h.session.active()) as u64;
         if !h.was_ready && h.session.ready() {
             // The server's limit is known: the requests that waited for it start (as many as fit).
             h.was_ready = true;
@@ -314,9 +398,9 @@ impl Worker {
             self.close(i);
             return false;
         }
-        if !h.session.out.is_empty() && !h.dirty {
+        if !h.session.out.is_empty() {
             h.dirty = true;
-            self.h2_dirty.push(i);
+            self.h2_list(i);
         }
         true
     }
@@ -399,7 +483,8 @@ impl Worker {
         self.h2_outcomes(now);
     }
 
-    /// Writes out every connection that has bytes queued this loop turn.
+    /// Writes out every connection that has bytes queued this loop turn, and sets the receive
+    /// watermark of each one read or written for the streams it now has in flight.
     pub(super) fn h2_flush_dirty(&mut self) {
         if self.h2_dirty.is_empty() {
             return;
@@ -407,9 +492,17 @@ impl Worker {
         let now = self.now();
         let mut dirty = std::mem::take(&mut self.h2_dirty);
         for &i in &dirty {
-            if self.conns[i].as_ref().and_then(|c| c.h2.as_ref()).is_some_and(|h| h.dirty) {
+            let Some(h) = self.conns[i].as_mut().and_then(|c| c.h2.as_mut()) else {
+                continue; // closed since (its slot may be a new connection, listed on its own)
+            };
+            if !h.listed {
+                continue;
+            }
+            h.listed = false;
+            if h.dirty {
                 self.h2_write(i, now);
             }
+            self.h2_watermark(i);
         }
         dirty.clear();
         self.h2_dirty = dirty;
@@ -428,9 +521,9 @@ impl Worker {
                 continue;
             }
             h.session.expire(now, self.timeout_ns, &mut self.h2_done);
-            if !h.session.out.is_empty() && !h.dirty {
+            if !h.session.out.is_empty() {
                 h.dirty = true;
-                self.h2_dirty.push(i);
+                self.h2_list(i);
             }
             self.h2_outcomes(now);
         }

@@ -161,6 +161,8 @@ pub struct Worker {
     h2_dirty: Vec<usize>,
     /// HTTP/2: streams that ended, handed from the sessions to the recorder.
     h2_done: Vec<h2::Outcome>,
+    /// HTTP/2: when the sockets held below their receive low watermark are read anyway.
+    h2_hold_until: Option<u64>,
 }
 
 impl Worker {
@@ -209,6 +211,7 @@ impl Worker {
             h2_max_streams: 100,
             h2_dirty: Vec::new(),
             h2_done: Vec::new(),
+            h2_hold_until: None,
         };
         Ok((w, waker))
     }
@@ -241,6 +244,9 @@ impl Worker {
                 }
             }
             let now = self.now();
+            if self.h2.is_some() {
+                self.h2_read_held(now);
+            }
             let stop_ns = self.shared.stop_ns.load(Ordering::Relaxed);
             let sending = now < stop_ns;
             if sending {
@@ -326,6 +332,9 @@ impl Worker {
         }
         if !self.batch.is_empty() {
             at = at.min(self.last_flush_ns + (self.cfg.batch_ms * 1e6) as u64);
+        }
+        if let Some(t) = self.h2_hold_until {
+            at = at.min(t);
         }
         (at != u64::MAX).then_some(at.max(now))
     }
