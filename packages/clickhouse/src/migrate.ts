@@ -6,6 +6,7 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import { renderForCluster, type RenderedStatement } from './cluster/render.ts';
 import type { ClusterTopology } from './cluster/topology.ts';
 import { insertSettings, type Db } from './db.ts';
+import { withMigrationLock, type MigrationLockOptions } from './migration-lock.ts';
 import { splitStatements } from './statements.ts';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../migrations/', import.meta.url));
@@ -77,7 +78,7 @@ async function apply(db: Db, target: Target, migrations: Migration[]): Promise<M
  * record of what ran (so a node added later catches up); data statements run on each shard's node.
  * With Keeper: DDL once with ON CLUSTER, data statements on the first replica of each shard.
  */
-async function migrateCluster(db: Db, topo: ClusterTopology, migrations: Migration[]): Promise<Migration[]> {
+async function migrateCluster(db: Db, topo: ClusterTopology, migrations: Migration[], lock: MigrationLockOptions): Promise<Migration[]> {
   if (db.config.mode !== 'server') throw new Error('a cluster needs server mode');
   const database = db.config.database;
   const shape = { cluster: topo.name, replicated: topo.keeper };
@@ -92,33 +93,50 @@ async function migrateCluster(db: Db, topo: ClusterTopology, migrations: Migrati
   };
   if (topo.keeper) {
     await sendTo(db.client, MIGRATIONS_TABLE);
-    return apply(db, {
+    // Locked on the node that records what ran (no ON CLUSTER for the lock table).
+    return withMigrationLock(db.client, () => apply(db, {
       client: db.client,
       statements: (m) => renderForCluster(m.sql, shape),
       run: async (s) => {
         if (s.on === 'every-node') await sendTo(db.client, s.sql);
         else for (const node of firstReplicas) await sendTo(db.nodeClient(node), s.sql);
       },
-    }, migrations);
+    }, migrations), lock);
   }
-  let ran: Migration[] = [];
-  for (const node of topo.nodes) {
-    const client = db.nodeClient(node);
-    await sendTo(client, MIGRATIONS_TABLE);
-    // One replica per shard here (checked above), so each node is its shard's only copy.
-    ran = await apply(db, { client, statements: (m) => renderForCluster(m.sql, shape), run: (s) => sendTo(client, s.sql) }, migrations);
-  }
-  return ran;
+  // Every node records its own migrations: one lock, on the first node (every process lists the
+  // cluster's nodes in the same order), covers them all.
+  const [first] = topo.nodes;
+  if (!first) throw new Error(`cluster ${topo.name} has no nodes`);
+  return withMigrationLock(db.nodeClient(first), async () => {
+    let ran: Migration[] = [];
+    for (const node of topo.nodes) {
+      const client = db.nodeClient(node);
+      await sendTo(client, MIGRATIONS_TABLE);
+      // One replica per shard here (checked above), so each node is its shard's only copy.
+      ran = await apply(db, { client, statements: (m) => renderForCluster(m.sql, shape), run: (s) => sendTo(client, s.sql) }, migrations);
+    }
+    return ran;
+  }, lock);
+}
+
+export interface MigrateOptions {
+  /** The lock that keeps two processes from migrating one server or cluster at once (see migration-lock.ts). */
+  lock?: MigrationLockOptions;
 }
 
 /**
  * Applies pending migrations in order and records each in kb_schema_migrations.
  * A recorded migration whose file has changed is an error: migrations are append-only.
  * On a cluster (CLICKHOUSE_CLUSTER) the same files are rendered into local + Distributed tables.
+ * On a server or cluster, one process at a time (kb_migration_lock); the others wait, then find
+ * the migrations applied. The embedded store belongs to one process and takes no lock, so a
+ * crash never leaves it waiting.
  */
-export async function migrate(db: Db, migrations = loadMigrations()): Promise<Migration[]> {
+export async function migrate(db: Db, migrations = loadMigrations(), options: MigrateOptions = {}): Promise<Migration[]> {
   const topo = await db.topology();
-  if (topo) return migrateCluster(db, topo, migrations);
+  if (topo) return migrateCluster(db, topo, migrations, options.lock ?? {});
   await db.client.command({ query: MIGRATIONS_TABLE });
-  return apply(db, { client: db.client, statements: (m) => splitStatements(m.sql).map((sql) => ({ sql, on: 'every-node' as const })), run: async (s) => void (await db.client.command({ query: s.sql })) }, migrations);
+  const run = () =>
+    apply(db, { client: db.client, statements: (m) => splitStatements(m.sql).map((sql) => ({ sql, on: 'every-node' as const })), run: async (s) => void (await db.client.command({ query: s.sql })) }, migrations);
+  return db.config.mode === 'server' ? withMigrationLock(db.client, run, options.lock) : run();
 }
