@@ -8,7 +8,8 @@ async function main(): Promise<void> {
   const config = parseEnv();
   const db = openDb(config.storage);
   const app = await buildApp({ db, logger: { level: config.logLevel }, ingest: { lateDataGraceMs: config.lateDataGraceMs, maxNamesPerRun: config.maxNamesPerRun }, corsOrigins: config.corsOrigins, access: config.access, limits: config.limits, retention: config.retention, warmComparisons: true, webhooks: config.webhooks, prometheusAllow: config.prometheusAllow });
-  const applied = await migrate(db);
+  // Another API process migrating the same server is waited for; the wait (and a stale lock broken) is logged.
+  const applied = await migrate(db, undefined, { lock: { log: (line) => app.log.warn(line) } });
   app.log.info({ storage: describeStorage(config.storage), migrations_applied: applied.map((m) => `${m.version}_${m.name}`) }, 'storage ready');
   await announceAccess(app.log, db, config);
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type ClickHouseClient } from '@clickhouse/client';
-import { migrate, openDb, type Db, type Migration } from '@kneeboard/clickhouse';
-import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
+import { loadMigrations, migrate, openDb, type Db, type Migration } from '@kneeboard/clickhouse';
+import { startClickHouseCluster, startClickHouseServer, type ClickHouseCluster, type ClickHouseServer } from '@kneeboard/clickhouse-server';
 
 /** Migrations for these tests: schema ones, then a data-moving one that doubles its rows if it runs twice. */
 const migration = (version: number, sql: string): Migration => ({
@@ -107,6 +107,23 @@ describe('the migration lock (several API processes on one ClickHouse server)', 
     expect(await lockTables(database)).toEqual([]);
   });
 
+  it('keeps its lock fresh with heartbeats while a long migration runs', async () => {
+    const database = await freshDatabase();
+    // About 3 s of work; the holder beats every 50 ms.
+    const slow = [...MIGRATIONS, migration(4, 'SELECT sleepEachRow(0.5) FROM numbers(6) SETTINGS max_block_size = 1')];
+    let done = false;
+    const holding = migrate(processOn(database), slow, { lock: { heartbeatMs: 50 } }).finally(() => (done = true));
+    let beats = 0;
+    await until('two heartbeats, or the end', async () => {
+      const [row] = await select<{ n: string }>(`SELECT count() AS n FROM system.tables WHERE database = '${database}' AND name = 'kb_migration_lock'`);
+      if (Number(row?.n) === 1) beats = Math.max(beats, Number((await select<{ n: string }>(`SELECT count() AS n FROM ${database}.kb_migration_lock`).catch(() => [{ n: '0' }]))[0]?.n));
+      return beats >= 2 || done;
+    });
+    expect((await holding).map((m) => m.version)).toEqual([...VERSIONS, 4]);
+    expect(beats).toBeGreaterThanOrEqual(2);
+    expect(await lockTables(database)).toEqual([]);
+  });
+
   it('breaks a stale lock (a holder that crashed) with a log line, then migrates', async () => {
     const database = await freshDatabase();
     await holdLockByHand(database, 600);
@@ -139,5 +156,46 @@ describe('the migration lock (several API processes on one ClickHouse server)', 
     expect((await migrate(processOn(database), MIGRATIONS, { lock: { log: (line) => log.push(line) } })).map((m) => m.version)).toEqual([3]);
     expect(log).toEqual([]);
     expect(await numbers(database)).toBe(1000);
+  });
+});
+
+describe('the migration lock on a cluster without Keeper (each node records its migrations)', () => {
+  let cluster: ClickHouseCluster;
+  const clients: ClickHouseClient[] = [];
+  beforeAll(async () => {
+    cluster = await startClickHouseCluster({ shards: 2, name: 'kb_lock' });
+    clients.push(...cluster.nodes.map((node) => createClient({ url: node.url })));
+  }, 180_000);
+  afterAll(async () => {
+    for (const c of clients) await c.close();
+    await cluster?.stop();
+  });
+  const recordedOn = async (client: ClickHouseClient, database: string) =>
+    ((await (await client.query({ query: `SELECT version FROM ${database}.kb_schema_migrations ORDER BY version`, format: 'JSONEachRow' })).json()) as Array<{ version: number }>).map((r) => Number(r.version));
+
+  const tablesOn = async (client: ClickHouseClient, database: string, like: string) =>
+    Number(((await (await client.query({ query: `SELECT count() AS n FROM system.tables WHERE database = '${database}' AND name LIKE '${like}'`, format: 'JSONEachRow' })).json()) as Array<{ n: string }>)[0]?.n);
+
+  it('is taken on the first node: a process waits while another holds it there, then migrates every node once', async () => {
+    const database = `kb_lock_cluster_${process.pid}`;
+    const [first] = clients as [ClickHouseClient];
+    await first.command({ query: `CREATE DATABASE ${database}` });
+    await first.command({ query: `CREATE TABLE ${database}.kb_migration_lock (at DateTime64(3, 'UTC')) ENGINE = MergeTree ORDER BY tuple() COMMENT 'other-host pid 4242'` });
+    const onCluster = () => openDb({ mode: 'server', url: cluster.nodes[0]!.url, username: 'default', password: '', database, cluster: cluster.name });
+    const [a, b] = [onCluster(), onCluster()];
+    opened.push(a, b);
+    // The first two real migrations (a cluster renders only the tables it knows): kb_runs_v1, kb_steps_v1.
+    const schema = loadMigrations().filter((m) => m.version <= 2);
+    const log: string[] = [];
+    const waiting = Promise.all([migrate(a, schema, { lock: { pollMs: 50, log: (line) => log.push(line) } }), migrate(b, schema, { lock: { pollMs: 50, log: (line) => log.push(line) } })]);
+    await until('both wait', () => log.length >= 2);
+    expect(log).toEqual(Array(2).fill("waiting for another process's migrations: kb_migration_lock is held by other-host pid 4242"));
+    for (const c of clients) expect(await tablesOn(c, database, 'kb_%_v1%')).toBe(0);
+    await first.command({ query: `DROP TABLE ${database}.kb_migration_lock` });
+    const [ranA, ranB] = await waiting;
+    expect([...ranA, ...ranB].map((m) => m.version).sort()).toEqual([1, 2]);
+    for (const c of clients) expect(await recordedOn(c, database)).toEqual([1, 2]);
+    for (const c of clients) expect(await tablesOn(c, database, 'kb_runs_v1%')).toBeGreaterThan(0);
+    for (const c of clients) expect(await tablesOn(c, database, 'kb_migration_lock%')).toBe(0);
   });
 });
