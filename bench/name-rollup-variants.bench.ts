@@ -6,11 +6,16 @@
  * time while inserting) is the firm figure on a shared box; events/s is printed too.
  *
  *   flock /tmp/kb-bench.lock pnpm tsx bench/name-rollup-variants.bench.ts [--rounds 3] [--events 1200000]
- *        [--cases none,current,latency,counts,buffered,one-table,no-view] [--report name-rollup-variants]
+ *        [--rate 20000] [--cases before-100-none,before-100,none,current] [--report name-rollup-variants]
  *
- * Cases (20 names round robin in all but `none`):
+ * Cases (20 names round robin in all but `none`). The prototypes that replace 094's view (latency,
+ * counts, buffered, …) were measured before migration 100 (results 1–11): since 100 the total rollup
+ * no longer takes named events, so in them a named event is in no total; compare them to `before-100`.
  *   none     no names: today's tables, the per-name view finds nothing to write
- *   current  names into today's per-name rollup (071, view 094): counts + 4 sketches per row
+ *   current  names into today's per-name rollup (071, view 094): counts + 4 sketches per row; since
+ *            migration 100 the total rollup takes only events without a name (one rollup part per insert)
+ *   before-100, before-100-none  the rollups before migration 100 (093's view: every event into the
+ *            total rollup too), with and without names
  *   latency  094 replaced by a prototype table + view with the counts and the latency sketch only
  *   counts   the same without any sketch: the floor of any per-(run, level, name, second) rollup
  *   no-view  094 dropped, nothing per name: what the raw table's name column costs alone
@@ -22,6 +27,8 @@
  *              per-name table for every row (name '' included) and a view from that table into the
  *              total rollup that merges each second's per-name states (quantilesDDMergeState)
  *   chain-unnamed  `chain` with events without names: what it would cost runs without names
+ *   names-only, names-only-unnamed  `chain` without its second view: one rollup table keyed by name
+ *              ('' without names), no total rows written on insert, with and without names
  *   no-optimize, none-no-optimize  `current` and `none` with optimize_on_insert = 0 (no merge pass over the views' blocks on insert)
  *   utf8, dict  today's tables and views, each batch inserted by this bench's own statement (no
  *              ledger): `utf8` sends names as today (a utf8 column, read as String), `dict` as an Arrow
@@ -40,7 +47,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { insertEventGroup, migrate, openDb, writeLedger } from '@kneeboard/clickhouse';
+import { insertEventGroup, loadMigrations, migrate, openDb, REQUEST_SECONDS, writeLedger } from '@kneeboard/clickhouse';
 import { allocateColumns, encodeArrowColumns, type EventColumns } from '@kneeboard/event-wire';
 import { cpuSeconds, loadAverage } from './lib/process-cpu.ts';
 import { quantile, report } from './lib/report.ts';
@@ -49,7 +56,9 @@ const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     events: { type: 'string', default: '1200000' },
-    cases: { type: 'string', default: 'none,current,latency,counts,buffered,one-table,no-view' },
+    /** Requests per second of the run the events replay (their timestamps' spacing): rollup rows per event scale with 1/rate. */
+    rate: { type: 'string', default: '20000' },
+    cases: { type: 'string', default: 'before-100-none,before-100,none,current' },
     /** Where the results go: results/NAME.json. */
     report: { type: 'string', default: 'name-rollup-variants' },
     /** Internal: run one case in this process and print its figures as JSON. */
@@ -99,7 +108,7 @@ const ROLL_LEVEL = `INSERT INTO kb_request_name_seconds_v1
 
 /** The per-name view for every row, and the total rollup merged from its rows (the `chain` cases). */
 const CHAIN = [
-  'DROP VIEW kb_request_seconds_from_events_mv_v1',
+  'DROP VIEW kb_request_seconds_unnamed_mv_v1',
   'DROP VIEW kb_request_name_seconds_from_events_mv_v1',
   `CREATE MATERIALIZED VIEW kb_probe_names_all_mv TO kb_request_name_seconds_v1 AS
    SELECT run_id, level, name, toInt64(floor(ts_ms / 1000)) AS second, ${COUNTS_SELECT},
@@ -114,6 +123,9 @@ const CHAIN = [
    FROM kb_request_name_seconds_v1
    GROUP BY run_id, level, second`,
 ];
+
+/** Migration 100 undone: its view dropped, 093's (the total rollup from every event) back. */
+const BEFORE_100 = ['DROP VIEW kb_request_seconds_unnamed_mv_v1', loadMigrations().find((m) => m.version === 93)?.sql ?? 'SELECT missing_093'];
 
 const CASES: Record<string, { names: boolean; sql: string[]; rollLevels?: boolean; wire?: 'utf8' | 'dict' }> = {
   'utf8-none': { names: false, sql: [], wire: 'utf8' },
@@ -157,7 +169,7 @@ const CASES: Record<string, { names: boolean; sql: string[]; rollLevels?: boolea
   'one-table': {
     names: true,
     sql: [
-      'DROP VIEW kb_request_seconds_from_events_mv_v1',
+      'DROP VIEW kb_request_seconds_unnamed_mv_v1',
       'DROP VIEW kb_request_name_seconds_from_events_mv_v1',
       'CREATE TABLE kb_probe_all_seconds AS kb_request_name_seconds_v1',
       `CREATE MATERIALIZED VIEW kb_probe_all_seconds_mv TO kb_probe_all_seconds AS
@@ -168,7 +180,16 @@ const CASES: Record<string, { names: boolean; sql: string[]; rollLevels?: boolea
     ],
   },
   'no-view': { names: true, sql: ['DROP VIEW kb_request_name_seconds_from_events_mv_v1'] },
+  // The rollups before migration 100: every event into the total rollup, named ones into the per-name rollup too.
+  'before-100': { names: true, sql: BEFORE_100 },
+  'before-100-none': { names: false, sql: BEFORE_100 },
+  // Events without names and no per-name view: what the per-name view costs runs that have no names.
+  'none-no-view': { names: false, sql: ['DROP VIEW kb_request_name_seconds_from_events_mv_v1'] },
   chain: { names: true, sql: CHAIN },
+  // One rollup for every run: each row keyed by name ('' for runs without names), no total table
+  // written on insert (a named run's total would be merged from its names' rows when read).
+  'names-only': { names: true, sql: CHAIN.slice(0, 3) },
+  'names-only-unnamed': { names: false, sql: CHAIN.slice(0, 3) },
   'chain-unnamed': { names: false, sql: CHAIN },
   // The rollups' blocks written as the views grouped them, without the insert's own merge pass
   // (optimize_on_insert: a view's block has one row per key already).
@@ -178,6 +199,7 @@ const CASES: Record<string, { names: boolean; sql: string[]; rollLevels?: boolea
 };
 
 const LEVELS = 10;
+const RATE = Number(values.rate);
 
 /** ingest.bench.ts's events: plausible timings seeded by the batch number, names round robin. */
 function columnsOf(b: number, named: boolean): EventColumns {
@@ -186,7 +208,7 @@ function columnsOf(b: number, named: boolean): EventColumns {
   for (let i = 0; i < BATCH; i++) {
     const k = b * BATCH + i;
     c.level[i] = 1 + (b % LEVELS);
-    c.ts_ms[i] = t0 + k * 0.05;
+    c.ts_ms[i] = t0 + (k * 1000) / RATE;
     c.latency_ms[i] = 7 + ((k * 7919) % 1000) / 37;
     c.compute_ms[i] = k % 50 === 0 ? Number.NaN : 4 + ((k * 104729) % 100) / 50;
     c.queue_ms[i] = k % 50 === 0 ? Number.NaN : ((k * 31) % 17) / 3;
@@ -250,7 +272,7 @@ async function spillBatches(db: ReturnType<typeof openDb>, bodies: Uint8Array[],
 async function checkStored(db: ReturnType<typeof openDb>, events: number, named: boolean): Promise<void> {
   const result = await db.client.query({
     query: `SELECT (SELECT count() FROM kb_request_events_v1) AS raw, (SELECT uniqExact(name) FROM kb_request_events_v1) AS names,
-                   (SELECT sum(requests) FROM kb_request_name_seconds_v1) AS per_name, (SELECT sum(requests) FROM kb_request_seconds_v1) AS total`,
+                   (SELECT sum(requests) FROM kb_request_name_seconds_v1) AS per_name, (SELECT sum(requests) FROM ${REQUEST_SECONDS}) AS total`,
     format: 'JSONEachRow',
   });
   const [row] = (await result.json()) as Array<Record<string, string>>;
@@ -315,7 +337,7 @@ if (values.case) {
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const name of cases) {
       // One process per case: an embedded engine per process, and no merges left over from the last case.
-      const out = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--case', name, '--events', values.events], { encoding: 'utf8' });
+      const out = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--case', name, '--events', values.events, '--rate', values.rate], { encoding: 'utf8' });
       if (out.status !== 0) throw new Error(`case ${name} failed: ${out.stderr}`);
       const result = JSON.parse(out.stdout.trim().split('\n').at(-1) ?? '') as CaseResult;
       results.push({ ...result, round });
@@ -338,5 +360,5 @@ if (values.case) {
       [`÷ ${baseCase} per core-s (range)`]: `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`,
     };
   });
-  report(values.report, rows, { events_per_case: Number(values.events), batch_size: BATCH, group: GROUP, names: NAMES.length, rounds: results });
+  report(values.report, rows, { events_per_case: Number(values.events), requests_per_s_of_run: RATE, batch_size: BATCH, group: GROUP, names: NAMES.length, rounds: results });
 }

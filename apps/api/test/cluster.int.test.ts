@@ -145,5 +145,16 @@ describe('a 2-shard cluster (CLICKHOUSE_CLUSTER, no Keeper: tables node by node)
       expect(rollup.curve.map((p) => p.requests)).toEqual(c.curve.map((p) => p.requests));
       for (const [i, p] of rollup.curve.entries()) expect(Math.abs(p.p99_ms! / c.curve[i]!.p99_ms! - 1)).toBeLessThanOrEqual(0.01);
     }
+    // The whole run from the rollup, merged from its names' rows on each shard (the total rollup
+    // holds no named event since migration 100): the single server's, and its exact counts.
+    const [whole, wholeOnS, exact] = [(await detail(onCluster, onC, 'exact=0')).curve, (await detail(single, onS, 'exact=0')).curve, (await detail(onCluster, onC, 'exact=1')).curve];
+    expect(whole.map((p) => [p.level, p.requests, p.errors])).toEqual(exact.map((p) => [p.level, p.requests, p.errors]));
+    expect(whole.map((p) => [p.level, p.requests, p.errors])).toEqual(wholeOnS.map((p) => [p.level, p.requests, p.errors]));
+    for (const [i, p] of whole.entries()) {
+      expect(Math.abs(p.p99_ms! / exact[i]!.p99_ms! - 1)).toBeLessThanOrEqual(0.01);
+      for (const key of ['qps', 'mean_ms', 'p50_ms', 'p99_ms', 'compute_p50_ms', 'queue_p99_ms', 'other_p50_ms'] as const) {
+        expect(p[key], key).toBeCloseTo(wholeOnS[i]![key] as number, 6);
+      }
+    }
   });
 });

@@ -2,6 +2,7 @@ export { describeStorage, type StorageConfig } from './config.ts';
 export { openDb, insertSettings, type Db } from './db.ts';
 export { migrate, loadMigrations, type Migration } from './migrate.ts';
 export { RAW_EVENTS, toMicros, storedMs, microsSql } from './raw-events.ts';
+export { REQUEST_SECONDS } from './request-seconds.ts';
 export { insertRun, getRun, finishRun, updateRun, listRuns, type ListRunsFilter } from './queries/runs.ts';
 export { deleteRun, purgeRun, markRunDeleted, recentlyDeletedRuns, deletedRunsWithRows, runRowsLeft } from './queries/delete-run.ts';
 export { listServices } from './queries/services.ts';

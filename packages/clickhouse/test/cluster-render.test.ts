@@ -37,6 +37,8 @@ describe('migrations rendered for a cluster', () => {
     ]);
     const backfill = renderForCluster('INSERT INTO kb_request_seconds_v1 SELECT * FROM kb_requests_v1', { cluster: 'c1', replicated: true });
     expect(backfill).toEqual([{ sql: 'INSERT INTO kb_request_seconds_v1_local SELECT * FROM kb_requests_v1_local', on: 'each-shard' }]);
+    const cleanUp = renderForCluster('DELETE FROM kb_request_seconds_v1 WHERE run_id IN (SELECT run_id FROM kb_request_name_seconds_v1)', { cluster: 'c1', replicated: true });
+    expect(cleanUp).toEqual([{ sql: 'DELETE FROM kb_request_seconds_v1_local WHERE run_id IN (SELECT run_id FROM kb_request_name_seconds_v1_local)', on: 'each-shard' }]);
   });
 
   it('refuses what it cannot render, and a cluster name that is not an identifier', () => {

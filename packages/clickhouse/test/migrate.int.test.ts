@@ -30,7 +30,7 @@ describe('migrations', () => {
       'kb_request_events_v1',
       'kb_request_name_seconds_from_events_mv_v1',
       'kb_request_name_seconds_v1',
-      'kb_request_seconds_from_events_mv_v1',
+      'kb_request_seconds_unnamed_mv_v1',
       'kb_request_seconds_v1',
       'kb_requests_v1',
       'kb_runs_v1',

@@ -97,6 +97,7 @@ export function renderForCluster(sql: string, shape: ClusterShape): RenderedStat
     return [{ sql: toLocal(code).replace(/^(DROP VIEW IF EXISTS \w+)/, `$1${onCluster}`), on: 'every-node' }];
   }
   // Data statements run on one replica of each shard, on its local table (a replicated table passes them on).
-  if (/^INSERT INTO /.test(code) || /^TRUNCATE TABLE /.test(code)) return [{ sql: toLocal(code), on: 'each-shard' }];
+  // (A lightweight DELETE included: a Distributed table takes none, and each shard's rows are its own.)
+  if (/^INSERT INTO /.test(code) || /^TRUNCATE TABLE /.test(code) || /^DELETE FROM /.test(code)) return [{ sql: toLocal(code), on: 'each-shard' }];
   throw new Error(`cannot render for a cluster: ${code.slice(0, 80)}`);
 }

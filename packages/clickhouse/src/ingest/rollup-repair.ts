@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
 import { RAW_EVENTS } from '../raw-events.ts';
+import { REQUEST_SECONDS } from '../request-seconds.ts';
 import { successStatusSql } from '../queries/success-status.ts';
 
 /**
- * The rollup row of a group of raw rows: the SELECT of the view kb_request_seconds_mv_v1
- * (migration 014, frozen), here with a WHERE. test/rollup-repair.int.test.ts checks that rows
- * rebuilt with it equal, state for state, the rows the view wrote.
+ * The rollup row of a group of raw rows: the SELECT of the views 100 (rows without a name, into
+ * kb_request_seconds_v1) and 094 (`byName`, named rows into kb_request_name_seconds_v1), here with
+ * a WHERE. test/rollup-repair.int.test.ts checks that rows rebuilt with it equal, state for state,
+ * the rows the views wrote.
  */
 function rollupSelectSql(where: string, byName = false): string {
   const ok = successStatusSql('status');
@@ -27,7 +29,7 @@ function rollupSelectSql(where: string, byName = false): string {
     quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
                                    ${ok} AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
   FROM ${RAW_EVENTS}
-  WHERE ${where}${byName ? " AND name != ''" : ''}
+  WHERE ${where} AND name ${byName ? '!=' : '='} ''
   GROUP BY run_id, level,${byName ? ' name,' : ''} second`;
 }
 
@@ -47,7 +49,7 @@ export async function runsWithSuspectRollup(db: Db): Promise<string[]> {
             FROM (SELECT run_id, sum(events) AS recorded
                   FROM (SELECT run_id, batch_id, argMax(events, received_at) AS events FROM kb_batches_v1 GROUP BY run_id, batch_id)
                   GROUP BY run_id) AS ledger
-            FULL OUTER JOIN (SELECT run_id, sum(requests) AS counted FROM kb_request_seconds_v1 GROUP BY run_id) AS rollup
+            FULL OUTER JOIN (SELECT run_id, sum(requests) AS counted FROM ${REQUEST_SECONDS} GROUP BY run_id) AS rollup
             USING (run_id)
             WHERE recorded != counted`,
     format: 'JSONEachRow',
@@ -76,7 +78,7 @@ export async function repairRollup(db: Db, runId: string): Promise<number> {
   // Cheap first (two small tables): a run whose rollup counts what its ledger records needs no
   // look at its raw rows, which for a 10M-event run would be a scan at its first write.
   const totals = await db.client.query({
-    query: `SELECT (SELECT sum(requests) FROM kb_request_seconds_v1 WHERE run_id = {run_id:UUID}) AS counted,
+    query: `SELECT (SELECT sum(requests) FROM ${REQUEST_SECONDS} WHERE run_id = {run_id:UUID}) AS counted,
                    (SELECT sum(events) FROM (SELECT argMax(events, received_at) AS events FROM kb_batches_v1
                                              WHERE run_id = {run_id:UUID} GROUP BY batch_id)) AS recorded`,
     query_params: { run_id: runId },
@@ -89,7 +91,7 @@ export async function repairRollup(db: Db, runId: string): Promise<number> {
             FROM (SELECT level, toInt64(floor(ts_ms / 1000)) AS second, count() AS raw_n
                   FROM ${RAW_EVENTS} WHERE run_id = {run_id:UUID} GROUP BY level, second) AS raw
             FULL OUTER JOIN (SELECT level, second, sum(requests) AS rollup_n
-                  FROM kb_request_seconds_v1 WHERE run_id = {run_id:UUID} GROUP BY level, second) AS rollup
+                  FROM ${REQUEST_SECONDS} WHERE run_id = {run_id:UUID} GROUP BY level, second) AS rollup
             USING (level, second)
             WHERE raw_n != rollup_n
             SETTINGS join_use_nulls = 0`,
@@ -111,7 +113,7 @@ export async function repairRollup(db: Db, runId: string): Promise<number> {
               ${rollupSelectSql(`run_id = {run_id:UUID} AND has(${keysSql}, (level, toInt64(floor(ts_ms / 1000))))`)}`,
       query_params,
     });
-    // The per-name rollup (072) is written by a second view of the same insert: its seconds are rebuilt with the total's.
+    // The named events' seconds are in the per-name rollup (view 094): rebuilt with the others'.
     await db.client.command({ query: `DELETE FROM kb_request_name_seconds_v1 WHERE run_id = {run_id:UUID} AND ${inKeys}`, query_params });
     await db.client.command({
       query: `INSERT INTO kb_request_name_seconds_v1

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CurvePoint } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
+import { REQUEST_SECONDS } from '../request-seconds.ts';
 import { RAW_EVENTS } from '../raw-events.ts';
 import { curvePoint } from './curve.ts';
 import { interpolate, rankPair } from './rank-quantiles.ts';
@@ -37,7 +38,7 @@ export type PartsOf = boolean | 'each';
  * name, the per-name rollup and that name's raw rows.
  */
 export function partsSql(where: { rollup: string; raw: string }, named: PartsOf = false): string {
-  const table = named ? 'kb_request_name_seconds_v1' : 'kb_request_seconds_v1';
+  const table = named ? 'kb_request_name_seconds_v1' : REQUEST_SECONDS;
   const only = (conditions: string) => (named === 'each' ? `(${conditions})
       AND r.name IN {names:Array(String)}` : named ? `(${conditions})
       AND r.name = {name:String}` : conditions);

@@ -4,7 +4,7 @@ import { boundUsSql } from '../raw-events.ts';
 
 /**
  * How the rollup answers for a step's measurement window [measure_from, ended_at] (ms) exactly:
- * the whole seconds inside it come from kb_request_seconds_v1, the partial seconds at its two
+ * the whole seconds inside it come from the rollup (REQUEST_SECONDS), the partial seconds at its two
  * edges from raw rows. Both parts use the same bounds, computed once here, so every request in
  * the window is counted once and none outside it.
  */

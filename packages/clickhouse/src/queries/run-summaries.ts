@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
+import { REQUEST_SECONDS } from '../request-seconds.ts';
 import { RAW_EVENTS } from '../raw-events.ts';
 import { qps, windowSeconds } from './curve.ts';
 import { cacheOf } from '../versioned-cache.ts';
@@ -62,7 +63,7 @@ async function summarise(db: Db, windows: StepWindowBounds[]): Promise<Map<strin
       SELECT run_id, level, sum(n) AS requests, sum(n_ok) AS ok, max(ts) AS last_ts
       FROM (
         SELECT r.run_id AS run_id, r.level AS level, toUInt64(r.requests) AS n, toUInt64(r.ok) AS n_ok, toFloat64(r.last_ts_ms) AS ts
-        FROM kb_request_seconds_v1 AS r
+        FROM ${REQUEST_SECONDS} AS r
         WHERE ${where.rollup}
         UNION ALL
         SELECT r.run_id AS run_id, r.level AS level, count() AS n, countIf(${OK}) AS n_ok, max(r.ts_ms) AS ts

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_TIMELINE_POINTS, type RunTimeline, type RunTimelinePoint } from '@kneeboard/contracts';
 import type { Db } from '../db.ts';
+import { REQUEST_SECONDS } from '../request-seconds.ts';
 import { ROLLUP_DD as DD, ROLLUP_SCALE as SCALE } from './rollup-sketch.ts';
 import { listSteps } from './steps.ts';
 
@@ -14,8 +15,8 @@ export function timelineBucketSeconds(seconds: number, max = MAX_TIMELINE_POINTS
 }
 
 /**
- * The whole run against wall-clock time, from the per-second rollup (kb_request_seconds_v1, one
- * row per run, level and second): every level's requests summed per second, so the seconds where
+ * The whole run against wall-clock time, from the per-second rollup (REQUEST_SECONDS, rows per
+ * run, level and second): every level's requests summed per second, so the seconds where
  * one step hands over to the next count both. Counts are exact; p50/p99 come from the merged
  * DDSketch states (within 0.5%). Two statements whatever the run's size — the span, then the
  * buckets — and the steps to shade. Runs longer than MAX_TIMELINE_POINTS seconds are read in
@@ -26,7 +27,7 @@ export async function queryRunTimeline(db: Db, runId: string): Promise<RunTimeli
   const [spanResult, steps] = await Promise.all([
     db.client.query({
       query: `SELECT if(count() = 0, NULL, min(second)) AS first, if(count() = 0, NULL, max(second)) AS last
-              FROM kb_request_seconds_v1 WHERE run_id = {run_id:UUID}`,
+              FROM ${REQUEST_SECONDS} WHERE run_id = {run_id:UUID}`,
       query_params: params,
       format: 'JSONEachRow',
     }),
@@ -41,7 +42,7 @@ export async function queryRunTimeline(db: Db, runId: string): Promise<RunTimeli
     query: `SELECT intDiv(second - {first:Int64}, {bucket:Int64}) AS k,
                    sum(requests) AS requests, sum(ok) AS ok,
                    quantilesDDMerge(${DD}, 0.5, 0.99)(latency) AS lat
-            FROM kb_request_seconds_v1
+            FROM ${REQUEST_SECONDS}
             WHERE run_id = {run_id:UUID} AND second >= {first:Int64} AND second <= {last:Int64}
             GROUP BY k ORDER BY k`,
     query_params: { ...params, first, last, bucket },

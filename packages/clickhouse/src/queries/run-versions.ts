@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
+import { REQUEST_SECONDS } from '../request-seconds.ts';
 import { boundsOf, type StepWindowBounds } from './rollup-window.ts';
 
 /**
@@ -39,7 +40,7 @@ export async function readRunState(db: Db, runIds: string[]): Promise<{ versions
                    ifNull(v.requests, 0) AS requests, v.last_ts AS last_ts
             FROM (SELECT run_id, level, measure_from_ms, ended_at_ms FROM kb_steps_v1 FINAL WHERE run_id IN {run_ids:Array(UUID)}) AS s
             LEFT JOIN (SELECT run_id, sum(requests) AS requests, toNullable(toFloat64(max(last_ts_ms))) AS last_ts
-                       FROM kb_request_seconds_v1 WHERE run_id IN {run_ids:Array(UUID)} GROUP BY run_id) AS v ON v.run_id = s.run_id`,
+                       FROM ${REQUEST_SECONDS} WHERE run_id IN {run_ids:Array(UUID)} GROUP BY run_id) AS v ON v.run_id = s.run_id`,
     query_params: { run_ids: runIds },
     format: 'JSONEachRow',
   });
@@ -83,8 +84,8 @@ export async function serviceDataVersion(db: Db, service: string): Promise<strin
         (SELECT count() FROM runs) AS runs,
         (SELECT groupBitXor(cityHash64(id, version)) FROM runs) AS runs_hash,
         (SELECT groupBitXor(cityHash64(run_id, level, version)) FROM kb_steps_v1 FINAL WHERE run_id GLOBAL IN (SELECT id FROM runs)) AS steps_hash,
-        (SELECT sum(requests) FROM kb_request_seconds_v1 WHERE run_id GLOBAL IN (SELECT id FROM runs)) AS requests,
-        (SELECT max(last_ts_ms) FROM kb_request_seconds_v1 WHERE run_id GLOBAL IN (SELECT id FROM runs)) AS last_ts`,
+        (SELECT sum(requests) FROM ${REQUEST_SECONDS} WHERE run_id GLOBAL IN (SELECT id FROM runs)) AS requests,
+        (SELECT max(last_ts_ms) FROM ${REQUEST_SECONDS} WHERE run_id GLOBAL IN (SELECT id FROM runs)) AS last_ts`,
     query_params: { service },
     format: 'JSONEachRow',
   });

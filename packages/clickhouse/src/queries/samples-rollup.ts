@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db.ts';
+import { REQUEST_SECONDS } from '../request-seconds.ts';
 import { mergedStateHex, rollupQuantiles, ROLLUP_DD as DD, ROLLUP_SCALE as SCALE, type RanksAnsweredBy } from './rollup-sketch.ts';
 import { readStepWindows, windowConditions, type StepWindowBounds } from './rollup-window.ts';
 import type { LevelSampleRows } from './samples.ts';
@@ -32,7 +33,7 @@ async function gridFromStates(db: Db, where: Where): Promise<Map<number, number[
   const rows = z.array(StateRow).parse(
     await (
       await db.client.query({
-        query: `SELECT r.level AS level, ${mergedStateHex('r.latency')} AS sketch FROM kb_request_seconds_v1 AS r WHERE ${where.rollup} GROUP BY level`,
+        query: `SELECT r.level AS level, ${mergedStateHex('r.latency')} AS sketch FROM ${REQUEST_SECONDS} AS r WHERE ${where.rollup} GROUP BY level`,
         query_params: where.params,
         format: 'JSONEachRow',
       })
@@ -50,7 +51,7 @@ async function gridFromEngine(db: Db, where: Where): Promise<Map<number, number[
   const grid = z.array(GridRow).parse(
     await (
       await db.client.query({
-        query: `SELECT r.level AS level, quantilesDDMerge(${DD}, ${GRID})(r.latency) AS q FROM kb_request_seconds_v1 AS r WHERE ${where.rollup} GROUP BY level`,
+        query: `SELECT r.level AS level, quantilesDDMerge(${DD}, ${GRID})(r.latency) AS q FROM ${REQUEST_SECONDS} AS r WHERE ${where.rollup} GROUP BY level`,
         query_params: where.params,
         format: 'JSONEachRow',
         clickhouse_settings: { max_query_size: '1000000' },
@@ -80,7 +81,7 @@ export async function queryRollupLevelSamples(db: Db, runId: string, known?: Ste
   const counts = z.array(CountRow).parse(
     await (
       await db.client.query({
-        query: `SELECT r.level AS level, r.second AS second, sum(r.ok) AS n FROM kb_request_seconds_v1 AS r WHERE ${where.rollup} GROUP BY level, second`,
+        query: `SELECT r.level AS level, r.second AS second, sum(r.ok) AS n FROM ${REQUEST_SECONDS} AS r WHERE ${where.rollup} GROUP BY level, second`,
         query_params: where.params,
         format: 'JSONEachRow',
       })

@@ -666,3 +666,52 @@ GROUP BY run_id, level, name, second;
 -- 095_empty_requests_v1.sql
 -- runs on: each-shard
 TRUNCATE TABLE IF EXISTS kb_requests_v1_local;
+
+-- 100_split_request_seconds_by_name.sql
+-- runs on: every-node
+DROP VIEW IF EXISTS kb_request_seconds_from_events_mv_v1_local ON CLUSTER kneeboard;
+-- runs on: every-node
+CREATE MATERIALIZED VIEW IF NOT EXISTS kb_request_seconds_unnamed_mv_v1_local ON CLUSTER kneeboard TO kb_request_seconds_v1_local AS
+SELECT
+    run_id,
+    level,
+    toInt64(floor(ts_ms / 1000)) AS second,
+    count() AS requests,
+    countIf(status BETWEEN 1 AND 399) AS ok,
+    max(ts_ms) AS last_ts_ms,
+    sumIf(latency_ms, status BETWEEN 1 AND 399) AS ok_latency_sum,
+    countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
+    countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
+    countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
+    quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
+    quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
+                                   status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+FROM kb_request_events_v1_local
+WHERE name = ''
+GROUP BY run_id, level, second;
+-- runs on: each-shard
+DELETE FROM kb_request_seconds_v1_local WHERE run_id IN (SELECT DISTINCT run_id FROM kb_request_name_seconds_v1_local);
+-- runs on: each-shard
+INSERT INTO kb_request_seconds_v1_local
+SETTINGS insert_deduplicate = 0
+SELECT
+    run_id,
+    level,
+    toInt64(floor(ts_ms / 1000)) AS second,
+    count() AS requests,
+    countIf(status BETWEEN 1 AND 399) AS ok,
+    max(ts_ms) AS last_ts_ms,
+    sumIf(latency_ms, status BETWEEN 1 AND 399) AS ok_latency_sum,
+    countIf(status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute_n,
+    countIf(status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue_n,
+    countIf(status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other_n,
+    quantilesDDStateIf(0.005, 0.5)(latency_ms * 1e6, status BETWEEN 1 AND 399) AS latency,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(compute_ms) * 1e6, status BETWEEN 1 AND 399 AND compute_ms IS NOT NULL) AS compute,
+    quantilesDDStateIf(0.005, 0.5)(assumeNotNull(queue_ms) * 1e6, status BETWEEN 1 AND 399 AND queue_ms IS NOT NULL) AS queue,
+    quantilesDDStateIf(0.005, 0.5)((latency_ms - ifNull(compute_ms, 0) - ifNull(queue_ms, 0)) * 1e6,
+                                   status BETWEEN 1 AND 399 AND (compute_ms IS NOT NULL OR queue_ms IS NOT NULL)) AS other
+FROM kb_request_events_v1_local
+WHERE name = '' AND run_id IN (SELECT DISTINCT run_id FROM kb_request_name_seconds_v1_local)
+GROUP BY run_id, level, second;
