@@ -182,7 +182,10 @@ impl Worker {
     fn h2_watermark(&mut self, i: usize) {
         let Some(c) = self.conns[i].as_mut() else { return };
         let Some(h) = c.h2.as_mut() else { return };
-        let want = if matches!(c.state, State::Busy) {
+        // Closed loop only: there a held response also holds its stream's next request, so the
+        // loop's rate and latency stay one measurement (Little's law); in an open loop latency
+        // runs from the due time and a hold would only add to it.
+        let want = if matches!(c.state, State::Busy) && self.cfg.mode == Mode::Closed {
             watermark::low_watermark(h.session.active(), h.ended, h.wire_in)
         } else {
             1
