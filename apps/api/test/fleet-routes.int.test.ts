@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listSteps, readRunAgents } from '@kneeboard/clickhouse';
 import { ApiError, Assignment, CreatedToken, FleetStatus, RunAgents } from '@kneeboard/contracts';
@@ -82,6 +82,26 @@ describe('several agents, one run (the API side)', () => {
     const { t1, t2 } = res.body as { t1: number; t2: number };
     expect(t2).toBeGreaterThanOrEqual(t1);
     expect(Math.abs(t1 - t0)).toBeLessThan(5_000);
+  });
+
+  it('keeps the clock exchange on the wall clock when the monotonic clock has fallen behind it (a suspended machine)', async () => {
+    const run = await newRun();
+    // A monotonic clock that missed 15 s, as after a suspend: the wall clock went on, it did not.
+    const realNow = performance.now.bind(performance);
+    const stopped = vi.spyOn(performance, 'now').mockImplementation(() => realNow() - 15_000);
+    try {
+      const before = Date.now();
+      const res = await call('POST', `/runs/${run}/agents/clock`, { t0: before });
+      const after = Date.now();
+      expect(res.status).toBe(200);
+      const { t1, t2 } = res.body as { t1: number; t2: number };
+      for (const t of [t1, t2]) {
+        expect(t).toBeGreaterThanOrEqual(before);
+        expect(t).toBeLessThanOrEqual(after);
+      }
+    } finally {
+      stopped.mockRestore();
+    }
   });
 
   it('refuses a token limited to another service (403), so nothing joins', async () => {

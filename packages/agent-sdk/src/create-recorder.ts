@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { FinishRunBody, MAX_BATCH_EVENTS, StepWindow, type CreateRunInput, type StepWindowInput } from '@kneeboard/contracts';
 import type { EventColumns } from '@kneeboard/event-wire';
 import { KneeboardApi } from './api-client.ts';
@@ -10,6 +9,7 @@ import { Outbox, type Delivery, type OutboxStats } from './outbox.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.ts';
 import { RunSpool } from './spool.ts';
 import { batchBody, jsonBody, type WireBody, type WireFormat } from './wire-body.ts';
+import { wallClockMs } from './wall-clock.ts';
 
 /** Where unacknowledged calls wait on disk unless told otherwise: under the working directory, like a build cache. */
 export const DEFAULT_SPOOL_DIR = '.kneeboard/spool';
@@ -100,7 +100,7 @@ export interface Recorder {
   stats(): RecorderStats;
 }
 
-const nowEpochMs = (): number => performance.timeOrigin + performance.now();
+const nowEpochMs = wallClockMs;
 
 /**
  * Creates the run (or takes `runId`'s) and returns a recorder for it: events are buffered in columns and cut into a

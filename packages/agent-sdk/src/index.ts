@@ -32,3 +32,4 @@ export {
   type ServerTimings,
 } from './server-timing.ts';
 export { HTTP_TOKEN } from './http-token.ts';
+export { createWallClock, wallClockMs } from './wall-clock.ts';

@@ -1,6 +1,5 @@
 import { availableParallelism, hostname } from 'node:os';
-import { performance } from 'node:perf_hooks';
-import { createRecorder } from '@kneeboard/agent-sdk';
+import { createRecorder, wallClockMs } from '@kneeboard/agent-sdk';
 import { ApiHttpError } from '@kneeboard/api-client';
 import type { AgentJoinResponse, AgentStepReport, FleetRequest } from '@kneeboard/contracts';
 import { formatClockMs, formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
@@ -67,7 +66,9 @@ const POLL_MS = 10_000;
  */
 export async function runAgent(o: AgentOptions): Promise<AgentResult> {
   const skew = o.clockSkewMs ?? 0;
-  const now = () => performance.timeOrigin + performance.now() + skew;
+  // The wall clock, as the API reads its own: an agent waiting for plans can live long, and a
+  // monotonic clock anchored at start-up falls behind across a suspend (see fleet-storage.ts).
+  const now = () => wallClockMs() + skew;
   const say = o.say ?? (() => {});
   const warn = o.warn ?? (() => {});
   const agentId = (o.agentId ?? `${hostname()}-${process.pid}`).slice(0, 128);
@@ -160,11 +161,11 @@ export async function runAgent(o: AgentOptions): Promise<AgentResult> {
       } finally {
         clearInterval(beat);
       }
-      const startedAt = (capture.startedAt ?? performance.timeOrigin + performance.now()) + toApiMs;
+      const startedAt = (capture.startedAt ?? wallClockMs()) + toApiMs;
       const report: AgentStepReport = {
         index: a.index,
         started_at: startedAt,
-        ended_at: Math.max(startedAt, (capture.endedAt ?? performance.timeOrigin + performance.now()) + toApiMs),
+        ended_at: Math.max(startedAt, (capture.endedAt ?? wallClockMs()) + toApiMs),
         events: capture.events,
         health: summary.health,
       };

@@ -1,7 +1,7 @@
-import { performance } from 'node:perf_hooks';
+import { wallClockMs } from '@kneeboard/agent-sdk';
 
-/** Epoch ms read from the monotonic clock: the clock a step's times are in. */
-export const nowEpochMs = (): number => performance.timeOrigin + performance.now();
+/** Epoch ms on the wall clock, to a fraction of a ms (wallClockMs): the clock a step's times are in. */
+export const nowEpochMs = wallClockMs;
 
 /** Where a step's measurement window lies, in the clock given as `now`: warm-up before `measureFrom`. */
 export interface WindowTimes {

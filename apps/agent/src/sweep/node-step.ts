@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { ServerTimingParser } from '@kneeboard/agent-sdk';
+import { wallClockMs, type ServerTimingParser } from '@kneeboard/agent-sdk';
 import type { AgentMonitor, AgentUsage } from '../load/agent-monitor.ts';
 import { startClosedLoop } from '../load/closed-loop.ts';
 import { InFlightGauge, type GaugeMark } from '../load/in-flight-gauge.ts';
@@ -44,14 +44,16 @@ export function startNodeStep(o: NodeStepOptions, begin: BeginStep): StepDriver 
   });
   const gauge = new InFlightGauge();
   const t0 = performance.now() + 1; // the first send, a moment after the timers below are armed
+  // performance.now() times on the wall clock, anchored per step (a suspend between steps must not move them).
+  const epoch = wallClockMs() - performance.now();
   const measureFromPerf = t0 + plan.warmupMs;
   const endPerf = measureFromPerf + plan.durationMs;
-  const sink = begin(performance.timeOrigin + t0);
+  const sink = begin(epoch + t0);
 
   const onResult = (intendedAt: number, c: Completion, index: number) => {
     sink({
       request: index,
-      tsMs: performance.timeOrigin + c.endedAt,
+      tsMs: epoch + c.endedAt,
       latencyMs: c.endedAt - intendedAt,
       computeMs: c.computeMs,
       queueMs: c.queueMs,

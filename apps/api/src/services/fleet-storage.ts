@@ -52,10 +52,14 @@ export function createFleetCoordinator(db: Db, hub: LiveHub, ingest: IngestServi
     if (deleted(runId)) return;
     await ingest.recordStep(runId, window);
   }
-  // Sub-millisecond epoch time: the barrier and the clock exchange are judged in milliseconds.
+  // The wall clock, read afresh each time. Not performance.timeOrigin + performance.now(): that is
+  // the wall clock at start-up plus a monotonic clock, which stops while the machine is suspended
+  // (a laptop's lid, a paused VM), so a long-lived API would fall seconds behind every agent that
+  // started since, and hand out barriers they wait for in vain (seen on CI: 14.6 s). Date.now()'s
+  // millisecond is fine grain enough: barriers are judged to 50 ms, offsets to a few.
   // Booted when the process started, before the seconds its modules and migrations take: what
   // another replica stored meanwhile shows the API was up while this one started.
-  const coordinator = new FleetCoordinator(store, { now: () => performance.timeOrigin + performance.now(), bootedAt: performance.timeOrigin, onError });
+  const coordinator = new FleetCoordinator(store, { now: () => Date.now(), bootedAt: performance.timeOrigin, onError });
   hub.onChange((runId) => {
     if (deleted(runId)) coordinator.drop(runId);
   });
