@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { drainPending } from 'chdb';
 import { createChdbConnection } from 'chdb/connection';
 import { discoverCluster, nodeClient, type ClusterNode, type ClusterTopology } from './cluster/topology.ts';
 import type { StorageConfig } from './config.ts';
@@ -90,6 +91,10 @@ export function openDb(config: StorageConfig): Db {
       await writes.run(async () => undefined);
       await Promise.all([...nodes.values()].map((c) => c.close()));
       await client.close();
+      // A read still running (a background job's, a request the server gave up on) keeps chDB's
+      // connection, and with it the process's one data directory, until it lands; close() does not
+      // wait for it. Wait here, so that a store opened next (another directory) can open.
+      if (config.mode === 'embedded') await drainPending();
     },
   };
 }
