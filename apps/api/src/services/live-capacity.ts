@@ -1,6 +1,7 @@
 import type { Db } from '@kneeboard/clickhouse';
 import type { Capacity, RunDetail, SloClause } from '@kneeboard/contracts';
 import { withLiveEndpoints } from './live-endpoints.ts';
+import { namedSnapshot } from './live-name.ts';
 import { runCapacity } from './run-capacity.ts';
 import { withSearch } from './run-search.ts';
 
@@ -12,25 +13,36 @@ export type LiveSnapshot = RunDetail & { capacity?: Capacity };
  * with request names its endpoints' analysis as it stands (withLiveEndpoints). Capacity reads the run's
  * samples (one query), so it is computed per delivered snapshot, one at a time: snapshots that
  * arrive meanwhile collapse to the newest, and the order of `snapshot` then `end` is kept. When
- * capacity cannot be computed the snapshot still goes out, without it.
+ * capacity cannot be computed the snapshot still goes out, without it. With `name` (`?name=`) each
+ * snapshot is that request name's detail (namedSnapshot), made from the whole run's as it arrives.
  */
-export function capacitySender(db: Db, slos: readonly SloClause[] | null, write: (snapshot: LiveSnapshot) => void, onError: (err: unknown) => void): (detail: RunDetail) => void {
+export function capacitySender(
+  db: Db,
+  slos: readonly SloClause[] | null,
+  write: (snapshot: LiveSnapshot) => void,
+  onError: (err: unknown) => void,
+  name: string | null = null,
+): (detail: RunDetail) => void {
   let next: RunDetail | null = null;
   let busy = false;
   const drain = async () => {
     busy = true;
     while (next !== null) {
-      let detail = next;
+      const trigger = next;
       next = null;
+      // A viewer of one name is never shown the whole run's curve: no named read, no snapshot.
+      let shown: RunDetail | null = name === null ? trigger : null;
       let capacity: Capacity | undefined;
       try {
-        detail = await withLiveEndpoints(db, detail, onError);
-        detail = await withSearch(db, detail);
-        if (slos) capacity = await runCapacity(db, detail, slos);
+        const total = await withLiveEndpoints(db, trigger, onError);
+        shown = name === null ? total : await namedSnapshot(db, trigger, total, name);
+        shown = await withSearch(db, shown);
+        // Capacity is the whole run's (as GET /runs/{id}/analysis?slo= answers it), whichever curve is shown.
+        if (slos) capacity = await runCapacity(db, total, slos);
       } catch (err) {
         onError(err);
       }
-      write(capacity ? { ...detail, capacity } : detail);
+      if (shown) write(capacity ? { ...shown, capacity } : shown);
     }
     busy = false;
   };

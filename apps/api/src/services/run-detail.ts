@@ -1,6 +1,6 @@
 import { analyzeCurve } from '@kneeboard/analysis';
 import { getRun, listSteps, queryCurve, queryRunNames, type Db } from '@kneeboard/clickhouse';
-import type { CurvePoint, PercentileSource, PercentilesWanted, Run, RunDetail, StepWindow } from '@kneeboard/contracts';
+import type { CurvePoint, PercentileSource, PercentilesWanted, Run, RunDetail, RunNameCount, StepWindow } from '@kneeboard/contracts';
 import { notFound } from '../errors.ts';
 import { endpointAnalysis } from './endpoint-analysis.ts';
 
@@ -19,18 +19,22 @@ function withHealth(curve: CurvePoint[], steps: StepWindow[]): CurvePoint[] {
 export async function loadRunDetail(db: Db, runId: string, percentiles: PercentilesWanted = 'auto', view: NameView = {}): Promise<RunDetail | null> {
   const [run, steps, answer, names] = await Promise.all([getRun(db, runId), listSteps(db, runId), queryCurve(db, runId, percentiles, view.name), queryRunNames(db, runId)]);
   if (!run) return null;
-  // A name the run does not carry has no curve: 404 naming the parameter, not an empty chart.
-  if (view.name !== undefined && !names.some((n) => n.name === view.name)) throw notFound(`request name ${JSON.stringify(view.name)} in this run`, 'name');
+  requireName(names, view.name);
   const detail = composeRunDetail(run, steps, answer.curve, answer.percentiles);
   if (names.length === 0) return detail;
-  // Each name's knee is judged against the whole run's: the run's own knee, from its own curve.
-  const total = view.name === undefined ? detail : composeRunDetail(run, steps, (await queryCurve(db, runId, percentiles)).curve, answer.percentiles);
+  // Each name's knee is judged against the whole run's: the run's own knee, from its own curve (read only when analysed).
+  const total = async () => (view.name === undefined ? detail : composeRunDetail(run, steps, (await queryCurve(db, runId, percentiles)).curve, answer.percentiles));
   return {
     ...detail,
     names,
     ...(view.name === undefined ? {} : { name: view.name }),
-    ...(view.endpoints ? { endpoints: await endpointAnalysis(db, total, percentiles) } : {}),
+    ...(view.endpoints ? { endpoints: await endpointAnalysis(db, await total(), percentiles) } : {}),
   };
+}
+
+/** A name the run does not carry has no curve: 404 naming the parameter, not an empty chart (GET /runs/{id} and its live stream). */
+export function requireName(names: readonly RunNameCount[], name: string | undefined): void {
+  if (name !== undefined && !names.some((n) => n.name === name)) throw notFound(`request name ${JSON.stringify(name)} in this run`, 'name');
 }
 
 /** Which name's curve to answer (none: the whole run's), and whether to analyse every name's (`endpoints`). */

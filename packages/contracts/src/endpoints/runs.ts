@@ -105,9 +105,12 @@ export const runEndpoints = {
     share: 'run',
     service: 'run',
     summary: 'Server-Sent Events: a `snapshot` (RunDetail) on connect and on every change, `end` when the run ends; with `slo=`, each snapshot carries `capacity`',
+    description:
+      "With `name=`, each snapshot is that request name's detail as `GET /runs/{id}?name=` answers it (its curve and analysis, the run's `names` and `endpoints`), so one endpoint's curve grows while the run runs; `capacity` stays the whole run's. A name the run does not carry is a 404 naming `name`, as for `GET /runs/{id}`.",
     tags: ['runs'],
     params: RunIdParams,
-    query: z.object({ slo: SloParam.optional() }),
+    // The name's rules are GET /runs/{id}'s own (one schema: RunDetailQuery).
+    query: z.object({ slo: SloParam.optional(), name: RunDetailQuery.shape.name }),
     produces: 'text/event-stream',
   }),
   runNameCurves: endpoint({

@@ -4,7 +4,7 @@ import type { RouteDeps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
 import { clientKey } from '../../plugins/client-key.ts';
 import { capacitySender, type LiveSnapshot } from '../../services/live-capacity.ts';
-import { loadRunDetail } from '../../services/run-detail.ts';
+import { loadRunDetail, requireName } from '../../services/run-detail.ts';
 import { routeOf } from '../endpoint-route.ts';
 
 /** Proxies drop idle connections; a comment line every 15 s keeps the stream open. */
@@ -20,6 +20,10 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
     handler: async (req, reply) => {
       const first = await loadRunDetail(db, req.params.id);
       if (!first) throw notFound('run');
+      // `name=`: that request name's snapshots, made from the whole run's (the hub's) as they come; a
+      // name the run does not carry is GET /runs/{id}?name='s 404.
+      const name = req.query.name ?? null;
+      if (name !== null) requireName(first.names ?? [], name);
       // 429 beyond the per-client and total caps; the slot is released when the stream closes.
       const release = liveSlots.acquire(clientKey(req));
 
@@ -51,7 +55,7 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
       };
 
       // Every viewer's snapshots go through the sender: a run's request names can appear after it started.
-      const send = capacitySender(db, req.query.slo ?? null, write, (err) => req.log.warn({ err }, 'live snapshot analysis failed'));
+      const send = capacitySender(db, req.query.slo ?? null, write, (err) => req.log.warn({ err }, 'live snapshot analysis failed'), name);
 
       res.write('retry: 1000\n\n');
       if (first.run.status === 'running') {
