@@ -13,16 +13,13 @@ interface Marks {
 
 const marks = new WeakMap<ServerResponse, Marks>();
 
-/** Epoch ms of performance.now()'s zero: converts a proxy's wall-clock stamp into the same clock. */
-const origin = performance.timeOrigin;
-
 /**
  * The request's arrival. A proxy in front (nginx `proxy_set_header X-Request-Start "t=${msec}"`,
  * Heroku, New Relic's convention) stamps when *it* got the request, so time spent waiting in the
  * proxy and the server's accept queue counts as queue too; without one, the moment the server first
  * saw the request. A stamp in the future (clock skew) is ignored.
  */
-export function arrivalTime(headerValue: string | string[] | undefined, now = performance.now()): number {
+export function arrivalTime(headerValue: string | string[] | undefined, now = performance.now(), wallNow = Date.now()): number {
   const raw = Array.isArray(headerValue) ? headerValue[0] : headerValue;
   if (raw === undefined) return now;
   const m = /^\s*(?:t=)?(\d+(?:\.\d+)?)\s*$/.exec(raw);
@@ -30,8 +27,13 @@ export function arrivalTime(headerValue: string | string[] | undefined, now = pe
   const v = Number(m[1]);
   // Seconds, milliseconds or microseconds since the epoch, told apart by size.
   const epochMs = v < 1e11 ? v * 1_000 : v < 1e14 ? v : v / 1_000;
-  const at = epochMs - origin;
-  return at <= now && now - at < 3_600_000 ? at : now;
+  // The stamp's age on the wall clock, then that far back on performance.now()'s: not
+  // `epochMs - performance.timeOrigin`, which a suspend of this long-lived server would move (the
+  // monotonic clock stops, the wall clock does not), turning every stamp into a future one.
+  // Date.now() truncates to the ms, so a stamp of this very ms may read up to 1 ms ahead.
+  const ageMs = wallNow - epochMs;
+  if (ageMs < -1 || ageMs >= 3_600_000) return now;
+  return now - Math.max(0, ageMs);
 }
 
 /** Call when the request arrives (the first hook or middleware). */
