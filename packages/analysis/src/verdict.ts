@@ -27,9 +27,9 @@ const RETROGRADE_DROP = 0.95;
 const LINEAR_EFFICIENCY = 0.8;
 
 /**
- * One sentence in one of six shapes: "Scales linearly to …", "Saturates at … (contention …)",
- * "Hard limit of about … from …", "Retrograde above … (coherency …)", "Does not scale
- * (serialized) …" and "Already at its ceiling at … or below …". It is decided from the
+ * One sentence in one of seven shapes: "Scales linearly to …", "Saturates at … (contention …)",
+ * "Still scaling at …, sublinearly", "Hard limit of about … from …", "Retrograde above …
+ * (coherency …)", "Does not scale (serialized) …" and "Already at its ceiling at … or below …". It is decided from the
  * measurements, so it holds with two levels and no fit; the USL coefficients, when the fit is
  * trusted, name the cause.
  */
@@ -80,6 +80,15 @@ export function verdict({ points, parameter, loadModel, fit, saturationLevel }: 
   let cause = '';
   if (loadModel === 'open') cause = ' (achieved falls short of offered above it)';
   else if (fit) cause = ` (contention σ=${fmtCoef(fit.sigma)}${fit.model === 'usl' ? `, coherency κ=${fmtCoef(fit.kappa)}` : ''})`;
+  const before = points[points.length - 2] as Point;
+  if (saturationLevel === null && level === last.level && last.qps > before.qps / RETROGRADE_DROP) {
+    // No knee found and the last level still gained more than the plateau's 5%: nothing has levelled
+    // off, so "saturates at the last level" would invent a knee the measurements do not show.
+    return (
+      `Still scaling at ${at(parameter, last.level)}, sublinearly${cause}: ${formatQps(last.qps)} QPS there, ${formatPercent(last.qps / before.qps - 1)} ` +
+      `more than at ${formatLevel(before.level)} (efficiency ${formatPercent(efficiency(last))}); no knee in the levels measured — sweep higher to place it.`
+    );
+  }
   return `Saturates at ${at(parameter, level)}${cause}: throughput levels off at about ${formatQps(peak.qps)} QPS.`;
 }
 

@@ -41,6 +41,20 @@ describe('a sweep that starts past its knee', () => {
   });
 });
 
+describe('a sweep that ends while throughput still grows', () => {
+  it('no knee and 25% more at the last level: still scaling there, not "saturates at" it', () => {
+    const r = closed([4, 8, 16].map((level, i) => ({ level, qps: [350, 560, 700][i] ?? 0 })));
+    expect(r.knee).toBeFalsy();
+    expect(r.verdict).toMatch(/^Still scaling at concurrency 16, sublinearly( \(contention σ=[^)]*\))?: 700 QPS there, 25% more than at 8 \(efficiency 50%\); no knee in the levels measured — sweep higher to place it\.$/);
+    expect(r.verdict).not.toMatch(/Saturates|levels off/);
+  });
+
+  it('levelled off within 5% at the last level: that still reads as saturation', () => {
+    const r = closed([1, 2, 4, 8, 16].map((level, i) => ({ level, qps: [100, 180, 300, 400, 410][i] ?? 0 })));
+    expect(r.verdict).toMatch(/^Saturates at concurrency 8/);
+  });
+});
+
 /** The 8-worker demo target as measured: 47.7 req/s at 1 (20 ms plus overhead), flat ~400 from 8. */
 const demoRows: Row[] = [1, 2, 4, 8, 16, 32, 64].map((level) => ({
   level,
