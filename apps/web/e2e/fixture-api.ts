@@ -9,7 +9,8 @@
  *   GET /api/v1/runs/{id}/timeline              RunTimeline from the steps and curve (fixture-timeline.ts)
  *   GET /api/v1/runs/{id}/cost                  RunCost: `costs`' answer for the run, else a run without server metrics (no levels)
  *   GET /api/v1/runs/{id}/live                  SSE: `snapshot` (full RunDetail) on connect and on
- *                                               every change, `end` once the run is over
+ *                                               every change, `end` once the run is over; `?name=X`
+ *                                               that name's detail (as `?name=X` above), else 404 naming `name`
  * plus one live run that gains a level every `liveStepMs`, and (fixture-review-routes.ts) the
  * comparison, exports, labels and notes, services and short links. The test process owns it:
  * control it with the returned methods.
@@ -54,6 +55,8 @@ export interface FixtureApiOptions {
 
 export interface FixtureStats {
   liveStreams: number;
+  /** Of those, the streams opened with `name=`, by name. */
+  namedLiveStreams: Record<string, number>;
   detailGets: Record<string, number>;
   listGets: number;
   review: ReviewRoutesStats;
@@ -114,7 +117,7 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
   let createdAt = liveStart;
   let pausedAtTick: number | null = null;
   let sseEnabled = true;
-  const stats = { liveStreams: 0, detailGets: {} as Record<string, number>, listGets: 0 };
+  const stats = { liveStreams: 0, namedLiveStreams: {} as Record<string, number>, detailGets: {} as Record<string, number>, listGets: 0 };
   /** Labels and notes set with PATCH, laid over the runs (the API always sends both). */
   const edits = new Map<string, UpdateRunBody>();
   const edited = (d: RunDetail): RunDetail => ({ ...d, run: { ...d.run, labels: d.run.labels ?? [], note: d.run.note ?? '', ...edits.get(d.run.id) } });
@@ -125,16 +128,26 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
   const all = (): RunDetail[] => (withLive ? [live(), ...runs] : runs).map(edited);
   const find = (id: string) => all().find((d) => d.run.id === id);
 
-  function stream(req: http.IncomingMessage, res: http.ServerResponse, id: string): void {
+  /** The live stream's snapshot: the run's, or with `name=` that request name's (null: no such run or name). */
+  const snapshotOf = (id: string, name: string | null): RunDetail | null => {
+    const d = find(id);
+    if (!d || name === null) return d ?? null;
+    return d.run.id === FIXTURE_IDS.live && options.liveRunNamed ? options.liveRunNamed(liveTick(), createdAt, stepMs, name) : namedDetail(d, name, named);
+  };
+  const unknownName = (res: http.ServerResponse, name: string) => sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `request name ${JSON.stringify(name)} in this run not found`, field: 'name' });
+
+  function stream(req: http.IncomingMessage, res: http.ServerResponse, id: string, name: string | null): void {
     if (!sseEnabled) return sendJson(res, 503, { statusCode: 503, error: 'Service Unavailable', message: 'live updates are switched off in this fixture' });
     if (!find(id)) return notFound(res, `no run ${id}`);
+    if (name !== null && !snapshotOf(id, name)) return unknownName(res, name);
     stats.liveStreams++;
+    if (name !== null) stats.namedLiveStreams[name] = (stats.namedLiveStreams[name] ?? 0) + 1;
     // Deliberately no `no-transform`: the web app must get events through unbuffered regardless.
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
     streams.add(res);
     let last = '';
     const push = () => {
-      const d = find(id);
+      const d = snapshotOf(id, name);
       if (!d) return;
       const data = JSON.stringify(d);
       if (data !== last) {
@@ -199,12 +212,12 @@ export async function startFixtureApi(options: FixtureApiOptions = {}): Promise<
       const d = find(id);
       const name = url.searchParams.get('name');
       if (d && name !== null) {
-        const n = d.run.id === FIXTURE_IDS.live && options.liveRunNamed ? options.liveRunNamed(liveTick(), createdAt, stepMs, name) : namedDetail(d, name, named);
-        return n ? sendJson(res, 200, n) : sendJson(res, 404, { statusCode: 404, error: 'Not Found', message: `request name ${JSON.stringify(name)} in this run not found`, field: 'name' });
+        const n = snapshotOf(id, name);
+        return n ? sendJson(res, 200, n) : unknownName(res, name);
       }
       return d ? sendJson(res, 200, d) : notFound(res, `no run ${id}`);
     }
-    if (parts.length === 5 && parts[4] === 'live') return stream(req, res, id);
+    if (parts.length === 5 && parts[4] === 'live') return stream(req, res, id, url.searchParams.get('name'));
     if (parts.length === 5 && parts[4] === 'names') {
       const d = find(id);
       return d ? sendJson(res, 200, nameCurvesFor(d, named)) : notFound(res, `no run ${id}`);

@@ -3,7 +3,8 @@
  * the first snapshot that carries the run's endpoints, follows each later one (which endpoint
  * dominates p99 moves from one name to another, one saturates first), keeps the last analysis
  * through a snapshot without it, shows a name that is markup as text, and once the run finishes
- * turns into the finished run's summary with the endpoint selector. The live run is held at chosen
+ * turns into the finished run's summary. While it runs, the endpoint selector opens a name's page,
+ * whose live stream is that name's (`?name=`): its curve grows. The live run is held at chosen
  * ticks, so each check waits on what the page draws, never on time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,10 +67,10 @@ describe('the Endpoints summary of a running mix', () => {
     expect(await page.getByTestId('endpoints').getAttribute('data-live')).toBe('true');
     expect(await page.locator('#endpoints-title').textContent()).toBe('Endpoints · so far, while the run runs');
     const hostile = (await rows(page)).find((r) => r.name === HOSTILE_NAME);
-    expect(hostile).toEqual({ name: HOSTILE_NAME, title: HOSTILE_NAME, link: false, flags: ['dominates p99'] });
+    expect(hostile).toEqual({ name: HOSTILE_NAME, title: HOSTILE_NAME, link: true, flags: ['dominates p99'] });
     expect(await page.locator('[data-testid="endpoints"] img').count()).toBe(0);
-    // No endpoint to pick while the live curve is the whole run's.
-    expect(await page.getByTestId('endpoint-select').count()).toBe(0);
+    // An endpoint to pick already: its page follows that name's live stream.
+    expect(await page.getByTestId('endpoint-select').inputValue()).toBe('');
 
     // A snapshot without names or endpoints: the level is drawn, the last analysis stays.
     stack.api.holdLiveAt(2);
@@ -107,13 +108,16 @@ describe('the Endpoints summary of a running mix', () => {
   it('follows one endpoint\'s curve when the page was opened on it (?name=), not the whole run\'s', async () => {
     stack.api.restartLive();
     stack.api.holdLiveAt(3);
+    const streamsBefore = stack.api.stats().namedLiveStreams.cart ?? 0;
     const { page, errors } = await stack.newPage({ width: 1280, height: 900 });
     await page.goto(`${stack.web.url}/runs/${stack.api.liveRunId}?name=cart`);
     await page.locator(qpsCell(4)).waitFor();
     // cart's own throughput at 4 (the whole run's is 76 req/s there).
     expect(await page.locator(qpsCell(4)).textContent()).toBe('21.0');
-    // The live stream's snapshots are the whole run's: a page on one endpoint polls that endpoint.
-    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), WAIT).toBe('polling');
+    // The live stream is opened with the name: its snapshots are cart's.
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), WAIT).toBe('stream');
+    expect(stack.api.stats().namedLiveStreams.cart ?? 0).toBeGreaterThan(streamsBefore);
+    expect(await page.getByTestId('endpoint-select').inputValue()).toBe('cart');
     stack.api.holdLiveAt(4);
     await expect.poll(() => drawn(page), WAIT).toEqual(LIVE_NAMED_LEVELS.slice(0, 5));
     // Still cart's after the update: 22 req/s at 8 (the whole run's 130).
@@ -122,4 +126,44 @@ describe('the Endpoints summary of a running mix', () => {
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
+
+  it('switches the live stream with the endpoint selector while the run runs: each pick\'s curve grows, a markup name as text', async () => {
+    stack.api.restartLive();
+    stack.api.holdLiveAt(3);
+    const { page, errors } = await stack.newPage({ width: 1280, height: 900 });
+    await page.goto(`${stack.web.url}/runs/${stack.api.liveRunId}`);
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), WAIT).toBe('stream');
+    expect(await page.locator(qpsCell(4)).textContent()).toBe('76.0');
+
+    // Pick cart: its page, its stream, its curve.
+    const cartBefore = stack.api.stats().namedLiveStreams.cart ?? 0;
+    await page.getByTestId('endpoint-select').selectOption('cart');
+    await expect.poll(() => new URL(page.url()).searchParams.get('name'), WAIT).toBe('cart');
+    await expect.poll(() => page.locator(qpsCell(4)).textContent(), WAIT).toBe('21.0');
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), WAIT).toBe('stream');
+    expect(stack.api.stats().namedLiveStreams.cart ?? 0).toBeGreaterThan(cartBefore);
+    stack.api.holdLiveAt(4);
+    await expect.poll(() => drawn(page), WAIT).toEqual(LIVE_NAMED_LEVELS.slice(0, 5));
+    expect(await page.locator(qpsCell(8)).textContent()).toBe('22.0');
+
+    // Pick the markup-like name: sent encoded, its curve shown, nothing of it run as markup.
+    const hostileBefore = stack.api.stats().namedLiveStreams[HOSTILE_NAME] ?? 0;
+    await page.getByTestId('endpoint-select').selectOption(HOSTILE_NAME);
+    await expect.poll(() => new URL(page.url()).searchParams.get('name'), WAIT).toBe(HOSTILE_NAME);
+    await expect.poll(() => page.locator(qpsCell(8)).textContent(), WAIT).toBe('15.0');
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), WAIT).toBe('stream');
+    expect(stack.api.stats().namedLiveStreams[HOSTILE_NAME] ?? 0).toBeGreaterThan(hostileBefore);
+    stack.api.holdLiveAt(5);
+    await expect.poll(() => drawn(page), WAIT).toEqual(LIVE_NAMED_LEVELS.slice(0, 6));
+    expect(await page.locator(qpsCell(16)).textContent()).toBe('27.0');
+    expect(await page.evaluate(() => document.title)).not.toContain('pwned');
+
+    // Back to all requests: the whole run's stream again.
+    await page.getByTestId('endpoint-select').selectOption('');
+    await expect.poll(() => new URL(page.url()).searchParams.get('name'), WAIT).toBeNull();
+    await expect.poll(() => page.locator(qpsCell(8)).textContent(), WAIT).toBe('130');
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-mode'), WAIT).toBe('stream');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
 });

@@ -13,10 +13,9 @@ import './endpoints.css';
 /**
  * A run whose requests carry names: the endpoint selector and the endpoints' summary (the names and
  * their analysis are the run's whatever curve is shown). Nothing for a run without names, so such a
- * run looks as it did before names existed. While the run runs, only the summary, as the live
- * snapshots have it (`detail` is the live one): its updates are the whole run's curve, so there is
- * no endpoint to pick yet and its names link nowhere. (A page opened on one name, `?name=`, follows
- * that name by polling: useLiveRun.)
+ * run looks as it did before names existed. While the run runs, both as the live snapshots have them
+ * (`detail` is the live one), the summary headed *so far*: picking a name opens its page, whose live
+ * stream is that name's (useLiveRun, `?name=`), so its curve grows as the run goes on.
  */
 export function Endpoints({
   detail,
@@ -40,23 +39,17 @@ export function Endpoints({
     () => (nameCurves && nameCurves.names.length > 0 ? prepareMultiples(nameCurves, detail.endpoints?.saturates_first ?? null, detail.run.parameter) : null),
     [nameCurves, detail.endpoints, detail.run.parameter],
   );
-  if (detail.run.status === 'running') {
-    return summary ? (
-      <div className="endpoints" data-testid="endpoints" data-live="true">
-        <EndpointsSummary view={summary} parameter={detail.run.parameter} current={null} hrefFor={null} />
-      </div>
-    ) : null;
-  }
+  const live = detail.run.status === 'running';
   if (options.length === 0) return null;
   return (
-    <div className="endpoints" data-testid="endpoints">
+    <div className="endpoints" data-testid="endpoints" data-live={live ? 'true' : undefined}>
       <EndpointSelector options={options} current={current} hrefFor={hrefFor} />
       {unknownName !== null ? (
         <p className="endpoint-missing muted" role="status">
           This run has no requests named “<span className="endpoint-name" title={unknownName}>{unknownName}</span>”: showing all requests.
         </p>
       ) : null}
-      {summary ? <EndpointsSummary view={summary} parameter={detail.run.parameter} current={current} hrefFor={hrefFor} /> : null}
+      {summary ? <EndpointsSummary view={summary} parameter={detail.run.parameter} current={current} hrefFor={hrefFor} live={live} /> : null}
       {multiples ? <EndpointMultiples view={multiples} parameter={detail.run.parameter} current={current} hrefFor={hrefFor} /> : null}
     </div>
   );

@@ -5,17 +5,29 @@ import { formatCount } from '../../lib/format.ts';
 
 /**
  * Which endpoint gives out first and which makes the tail (the API's endpoint analysis), and the
- * busiest endpoints' knees and p99 side by side. Each name links to its own curve; without
- * `hrefFor` (a running run: its live curve is the whole run's) the summary is as the run stands so
- * far and names are plain text. Names are the user's strings: text only, long ones cut by CSS with
- * the whole name as the title.
+ * busiest endpoints' knees and p99 side by side. Each name links to its own curve (without
+ * `hrefFor`, names are plain text); `live`: a running run's, headed as the run stands so far (each
+ * name's page follows that name's live stream). Names are the user's strings: text only, long ones
+ * cut by CSS with the whole name as the title.
  */
-export function EndpointsSummary({ view, parameter, current, hrefFor }: { view: EndpointsSummaryView; parameter: string; current: string | null; hrefFor: ((name: string) => string) | null }) {
+export function EndpointsSummary({
+  view,
+  parameter,
+  current,
+  hrefFor,
+  live = false,
+}: {
+  view: EndpointsSummaryView;
+  parameter: string;
+  current: string | null;
+  hrefFor: ((name: string) => string) | null;
+  live?: boolean;
+}) {
   const at = view.level === null ? null : `${parameter} ${formatLevel(view.level)}${view.levelIsKnee ? ', the run’s knee' : ', the highest level'}`;
   return (
     <section className="panel endpoints-summary" data-testid="endpoints-summary" aria-labelledby="endpoints-title">
       <h2 id="endpoints-title">
-        Endpoints{hrefFor === null ? <span className="muted"> · so far, while the run runs</span> : null}
+        Endpoints{live ? <span className="muted"> · so far, while the run runs</span> : null}
       </h2>
       <p className="endpoints-sentence">{view.summary}</p>
       <p className="muted endpoints-note">Each endpoint’s knee on its own curve ({parameter}){at === null ? '' : `; its p99 at ${at}`}.</p>

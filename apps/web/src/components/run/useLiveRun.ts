@@ -31,8 +31,9 @@ export interface LiveRun {
  * turns back into a live one without a reload. With `slo` (canonical clauses) the stream is asked
  * for each snapshot's capacity under them; changing it reopens the stream.
  *
- * A page opened on one request name's curve (`?name=`) is polled with that name: the stream's
- * snapshots are the whole run's curve, which would replace the endpoint's on the first update.
+ * A page opened on one request name's curve (`?name=`) follows that name: the stream is opened with
+ * it (the API's snapshots are then that name's detail) and a poll asks for it. Picking another name
+ * loads another page (RunView is keyed by run and name), so the stream follows the pick.
  */
 export function useLiveRun(initial: RunDetail, slo: string | null = null): LiveRun {
   const [detail, setDetail] = useState(initial);
@@ -104,7 +105,8 @@ export function useLiveRun(initial: RunDetail, slo: string | null = null): LiveR
     function openStream() {
       let errors = 0;
       setMode('connecting');
-      source = new EventSource(endpointUrl(ENDPOINTS.runLive, { params: { id }, ...(slo === null ? {} : { query: { slo } }) }));
+      // The page's request name too (`?name=`, percent-encoded by endpointUrl): that name's snapshots, not the whole run's.
+      source = new EventSource(endpointUrl(ENDPOINTS.runLive, { params: { id }, query: { ...(slo === null ? {} : { slo }), ...(name === null ? {} : { name }) } }));
       source.addEventListener(LIVE_EVENT.snapshot, (event) => {
         errors = 0;
         let value: unknown;
@@ -145,7 +147,7 @@ export function useLiveRun(initial: RunDetail, slo: string | null = null): LiveR
       };
     }
 
-    if (typeof EventSource === 'undefined' || name !== null) startPolling();
+    if (typeof EventSource === 'undefined') startPolling();
     else openStream();
 
     return () => {
