@@ -136,11 +136,17 @@ describe('GET /api/v1/runs/{id}/live?name=', () => {
     expect(body).toEqual(await get.json());
     expect(body.field).toBe('name');
 
-    // A name the run carries answers its stream, which ends at once for a finished run.
+    // A name the run carries answers its stream, which ends at once for a finished run; with `slo=`
+    // the capacity is the whole run's (the analysis' answer), whichever name's curve is shown.
     expect((await postJson(`${api.url}${endpointPath(ENDPOINTS.finishRun, { id: runId })}`, {})).status).toBe(200);
+    const slo = encodeURIComponent('p99<=50ms');
     const all: SseEvent[] = [];
-    for await (const e of readEvents(await fetch(liveUrl(api, runId, '?name=search')))) all.push(e);
+    for await (const e of readEvents(await fetch(liveUrl(api, runId, `?name=search&slo=${slo}`)))) all.push(e);
     expect(all.map((e) => e.event)).toEqual([LIVE_EVENT.snapshot, LIVE_EVENT.end]);
-    expect(countsOf(RunDetail.parse(JSON.parse(all[0]!.data)))).toEqual([[1, COUNTS[1]!.search]]);
+    const snapshot = JSON.parse(all[0]!.data) as { capacity?: unknown };
+    expect(countsOf(RunDetail.parse(snapshot))).toEqual([[1, COUNTS[1]!.search]]);
+    const analysis = (await (await fetch(`${api.url}${endpointPath(ENDPOINTS.runAnalysis, { id: runId })}?slo=${slo}`)).json()) as { capacity?: unknown };
+    expect(analysis.capacity).toBeDefined();
+    expect(snapshot.capacity).toEqual(analysis.capacity);
   }, 60_000);
 });
