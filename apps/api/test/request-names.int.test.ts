@@ -6,6 +6,7 @@ import { countRequests, storedMs } from '@kneeboard/clickhouse';
 import { ApiError, endpointPath, ENDPOINTS, RunDetail, type EventBatch } from '@kneeboard/contracts';
 import { columnsOf, postArrow, T0 } from './ingest-support.ts';
 import { encodeArrowColumns } from '@kneeboard/event-wire';
+import { Float64, Table, tableToIPC, Uint16, Utf8, vectorFromArray } from 'apache-arrow';
 import { createRun, percentile, postJson, prng, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
 
 /** Three endpoints with their own service times (ms): a mix as a k6 or JMeter test drives it. */
@@ -125,6 +126,46 @@ describe.each(STORAGE_MODES)('request names (%s)', (mode) => {
     const fourth = await postJson(eventsUrl(api, runId), one(['search', 'GET /users/{id}'], 'at-cap'));
     expect(fourth.body).toEqual({ accepted: PER_LEVEL, duplicate: false });
     expect(await countRequests(api.db, runId)).toBe(before + PER_LEVEL);
+  });
+
+  it('stores names sent dictionary-coded (the SDK), as plain utf8 (pyarrow, older SDKs) and none, in batches that arrive together', async () => {
+    const run = await createRun(api.url);
+    const w = windowOf(0);
+    await postJson(`${api.url}${endpointPath(ENDPOINTS.postStep, { id: run })}`, { level: 1, started_at: w.from, measure_from: w.from, ended_at: w.to });
+    const b = levelBatch(1, 0, 21);
+    const coded = encodeArrowColumns({ ...columnsOf(b), name: { values: NAMES, index: Uint32Array.from(b.name, (n) => NAMES.indexOf(n as Name)) } });
+    const c = columnsOf(b);
+    const utf8 = tableToIPC(
+      new Table({
+        level: vectorFromArray([...c.level], new Float64()),
+        ts_ms: vectorFromArray([...c.ts_ms], new Float64()),
+        latency_ms: vectorFromArray([...c.latency_ms], new Float64()),
+        compute_ms: vectorFromArray(b.compute_ms, new Float64()),
+        queue_ms: vectorFromArray(b.queue_ms, new Float64()),
+        status: vectorFromArray([...c.status], new Uint16()),
+        name: vectorFromArray(b.name.map((n) => (n === 'search' ? 'GET /plain' : n)), new Utf8()),
+      }),
+      'stream',
+    );
+    // Sent together: on the embedded engine they go in as one grouped insert of three files.
+    const results = await Promise.all([
+      postArrow(api.url, run, coded, { batch_id: 'coded', agent_id: 'a' }),
+      postArrow(api.url, run, utf8, { batch_id: 'utf8', agent_id: 'a' }),
+      postArrow(api.url, run, encodeArrowColumns(c), { batch_id: 'none', agent_id: 'a' }),
+    ]);
+    for (const r of results) expect(r.body).toEqual({ accepted: PER_LEVEL, duplicate: false });
+    const per = (name: string) => b.name.filter((n) => n === name).length;
+    const whole = RunDetail.parse((await detail(api, run)).body);
+    expect(whole.names).toEqual(
+      [
+        { name: 'GET /plain', requests: per('search') },
+        { name: 'cart', requests: 2 * per('cart') },
+        { name: 'checkout', requests: 2 * per('checkout') },
+        { name: 'search', requests: per('search') },
+      ].sort((x, y) => (x.name < y.name ? -1 : 1)),
+    );
+    expect(await countRequests(api.db, run)).toBe(3 * PER_LEVEL);
+    expect(whole.curve[0]!.requests).toBe(3 * PER_LEVEL);
   });
 
   it('leaves a run without names exactly as before: no names, no endpoints', async () => {

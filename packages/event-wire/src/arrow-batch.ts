@@ -1,6 +1,8 @@
 import {
   DataType,
+  Dictionary,
   Float64,
+  Int32,
   Int,
   makeData,
   Precision,
@@ -12,11 +14,12 @@ import {
   Struct,
   Uint16,
   Utf8,
+  vectorFromArray,
   type Data,
   type Float,
 } from 'apache-arrow';
 import { EVENT_COLUMNS, EVENT_NAME_COLUMN, MAX_BATCH_EVENTS, NULLABLE_EVENT_COLUMNS, type EventColumnName } from '@kneeboard/contracts';
-import { arrowStructureProblem } from './arrow-structure.ts';
+import { arrowStructureProblem, nameDictionary } from './arrow-structure.ts';
 import { BatchRejected, IssueList } from './batch-error.ts';
 import { checkColumn, checkEvents } from './check-column.ts';
 import type { EventColumns, EventNames } from './columns.ts';
@@ -64,7 +67,9 @@ function schemaIssues(batches: RecordBatch[], fields: ReadonlyArray<Field>, issu
     }
   }
   const nameField = fields.find((f) => f.name === EVENT_NAME_COLUMN);
-  if (nameField && !DataType.isUtf8(nameField.type)) issues.add(EVENT_NAME_COLUMN, `expected a utf8 (string) column, got ${String(nameField.type)}`);
+  if (nameField && !DataType.isUtf8(nameField.type) && !nameDictionary(nameField)) {
+    issues.add(EVENT_NAME_COLUMN, `expected a utf8 (string) column or a dictionary of utf8 with signed integer indices, got ${String(nameField.type)}`);
+  }
   for (const name of names) {
     if (!(EVENT_COLUMNS as readonly string[]).includes(name) && name !== EVENT_NAME_COLUMN) {
       issues.add(name, `unknown column; expected only ${EVENT_COLUMNS.join(', ')} and the optional ${EVENT_NAME_COLUMN}`);
@@ -118,12 +123,78 @@ export function decodeArrowBatch(bytes: Uint8Array, bounds: EventBounds): ArrowD
     status: toUint16(out.status!),
   };
   checkEvents(columns, bounds, issues);
-  const hasNames = schema.fields.some((f) => f.name === EVENT_NAME_COLUMN);
-  const name = hasNames ? readNames(batches.map((b) => b.getChild(EVENT_NAME_COLUMN)!.data as Data<Utf8>[]).flat(), n, issues) : undefined;
+  const nameField = schema.fields.find((f) => f.name === EVENT_NAME_COLUMN);
+  const nameChunks = nameField ? batches.map((b) => b.getChild(EVENT_NAME_COLUMN)!.data).flat() : [];
+  const coded = nameField !== undefined && nameDictionary(nameField) !== null;
+  const name = !nameField ? undefined : coded ? readCodedNames(nameChunks as Data<Dictionary<Utf8>>[], n, issues) : readNames(nameChunks as Data<Utf8>[], n, issues);
   issues.throwIfAny();
   // A name column with no name in it is stored as a batch without one: re-encoded, not passed on.
-  const canonical = batches.length === 1 && sameSchema(schema, name !== undefined);
+  // A dictionary with null entries is re-encoded too: ClickHouse is handed only names or ''.
+  const canonical = batches.length === 1 && sameSchema(schema, name !== undefined) && !(coded && nameChunks.some((d) => (d as Data<Dictionary>).dictionary!.nullCount > 0));
   return { columns: name ? { ...columns, name } : columns, canonical };
+}
+
+/**
+ * A dictionary-coded name column (indices into strings sent once): each dictionary entry decoded
+ * and checked once, as a new name is on the utf8 path; then a row costs an index check and a
+ * copy — no bytes of it are read. An index outside the dictionary is refused as `name[i]` (the
+ * same bytes go on to ClickHouse, which must never be handed one); a bad entry as `name[i]` at the
+ * first request that uses it, like a bad utf8 name.
+ */
+function readCodedNames(chunks: Data<Dictionary<Utf8>>[], n: number, issues: IssueList): EventNames | undefined {
+  const dict = new NameDictionary(n);
+  // One dictionary for the stream (the structure check allows one): every chunk refers to it.
+  const entries = chunks[0]?.dictionary;
+  if (!entries) return undefined;
+  const size = entries.length;
+  const codes = new Int32Array(size);
+  const problems = new Map<number, string>();
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  let k = 0;
+  for (const data of entries.data) {
+    const offsets = data.valueOffsets;
+    const bytes = data.values;
+    const bitmap = data.nullCount > 0 ? data.nullBitmap : undefined;
+    for (let i = 0; i < data.length; i++, k++) {
+      const bit = data.offset + i;
+      if (bitmap && (bitmap[bit >> 3]! & (1 << (bit & 7))) === 0) continue;
+      let value: string;
+      try {
+        value = utf8.decode(bytes.subarray(offsets[bit]!, offsets[bit + 1]!));
+      } catch {
+        problems.set(k, 'is not valid UTF-8');
+        continue;
+      }
+      const code = dict.codeOf(value);
+      if (typeof code === 'string') problems.set(k, code);
+      else codes[k] = code;
+    }
+  }
+  let at = 0;
+  for (const data of chunks) {
+    const indices = data.values as Int32Array | Int16Array | Int8Array;
+    const bitmap = data.nullCount > 0 ? data.nullBitmap : undefined;
+    for (let i = 0; i < data.length; i++, at++) {
+      const bit = data.offset + i;
+      if (bitmap && (bitmap[bit >> 3]! & (1 << (bit & 7))) === 0) continue;
+      const e = indices[bit]!;
+      if (e >= 0 && e < size) {
+        const code = codes[e]!;
+        if (code > 0) dict.index[at] = code;
+        else if (problems.has(e)) {
+          issues.add(`${EVENT_NAME_COLUMN}[${at}]`, problems.get(e)!);
+          problems.delete(e);
+          if (issues.full) return undefined;
+        }
+        continue;
+      }
+      issues.add(`${EVENT_NAME_COLUMN}[${at}]`, `refers to dictionary entry ${e}; the dictionary has ${size}`);
+      if (issues.full) return undefined;
+    }
+  }
+  // Every entry is a name by the rules, used or not: the dictionary goes on to ClickHouse whole.
+  for (const [entry, problem] of problems) issues.add(EVENT_NAME_COLUMN, `dictionary entry ${entry} ${problem}`);
+  return dict.result();
 }
 
 /**
@@ -240,34 +311,28 @@ function validityOf(values: Float64Array): { bitmap: Uint8Array | undefined; nul
 
 const NUMERIC_FIELDS = EVENT_COLUMNS.map((name) => new Field(name, name === 'status' ? new Uint16() : new Float64(), NULLABLE_EVENT_COLUMNS.has(name)));
 const SCHEMA = new Schema(NUMERIC_FIELDS);
-/** A batch with names: the same columns, then `name` (utf8, '' for a request without one). */
-const NAMED_SCHEMA = new Schema([...NUMERIC_FIELDS, new Field(EVENT_NAME_COLUMN, new Utf8(), false)]);
+/** The name column as the canonical encoding writes it: int32 indices into utf8 names sent once (dictionary id 0). */
+const NAME_TYPE = new Dictionary(new Utf8(), new Int32(), 0);
+/** A batch with names: the same columns, then `name` ('' for a request without one). */
+const NAMED_SCHEMA = new Schema([...NUMERIC_FIELDS, new Field(EVENT_NAME_COLUMN, NAME_TYPE, false)]);
+/** Also stored as it came: names as plain utf8, what clients wrote before the dictionary (and pyarrow by default). */
+const NAMED_UTF8_SCHEMA = new Schema([...NUMERIC_FIELDS, new Field(EVENT_NAME_COLUMN, new Utf8(), false)]);
 
-/** The stream's schema is exactly the canonical one (names, order, types; nullability may be stricter). */
+/** The stream's schema is exactly a canonical one (names, order, types; nullability may be stricter). */
 function sameSchema(schema: Schema, named: boolean): boolean {
-  const want = named ? NAMED_SCHEMA : SCHEMA;
-  return (
-    schema.fields.length === want.fields.length &&
-    schema.fields.every((f, i) => f.name === want.fields[i]!.name && f.type.toString() === want.fields[i]!.type.toString())
-  );
+  const same = (want: Schema) =>
+    schema.fields.length === want.fields.length && schema.fields.every((f, i) => f.name === want.fields[i]!.name && f.type.toString() === want.fields[i]!.type.toString());
+  return named ? same(NAMED_SCHEMA) || same(NAMED_UTF8_SCHEMA) : same(SCHEMA);
 }
 
-/** The name column as utf8: each distinct name encoded once, then copied per request. */
-function nameData(names: EventNames, n: number): Data<Utf8> {
-  const encoder = new TextEncoder();
-  const encoded = names.values.map((v) => encoder.encode(v));
-  const offsets = new Int32Array(n + 1);
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    total += encoded[names.index[i]!]?.length ?? 0;
-    offsets[i + 1] = total;
-  }
-  const bytes = new Uint8Array(total);
-  for (let i = 0; i < n; i++) {
-    const e = encoded[names.index[i]!];
-    if (e && e.length > 0) bytes.set(e, offsets[i]!);
-  }
-  return makeData({ type: new Utf8(), length: n, nullCount: 0, valueOffsets: offsets, data: bytes });
+/**
+ * The name column dictionary-coded: a mix has a few names and many requests, so each name's bytes
+ * go once and a request costs four bytes — and the API checks a name once, not a request's bytes.
+ */
+function nameData(names: EventNames, n: number): Data<Dictionary<Utf8, Int32>> {
+  const index = names.index;
+  const indices = index instanceof Uint32Array ? new Int32Array(index.buffer, index.byteOffset, n) : Int32Array.from(index.subarray(0, n));
+  return makeData({ type: NAME_TYPE, length: n, nullCount: 0, data: indices, dictionary: vectorFromArray(names.values as string[], new Utf8()) });
 }
 
 /**

@@ -26,14 +26,23 @@ export class NameDictionary {
 
   /** Request i is named `name`; a bad name is an issue at its first request (later ones are not repeated). */
   set(i: number, name: string, issues: IssueList): void {
-    let code = this.codes.get(name);
-    if (code === undefined) {
-      const problem = eventNameProblem(name);
-      code = problem === null ? this.values.push(name) - 1 : -1;
-      this.codes.set(name, code);
-      if (problem !== null) issues.add(`name[${i}]`, problem);
+    const known = this.codes.get(name);
+    if (known !== undefined) {
+      if (known > 0) this.index[i] = known;
+      return;
     }
-    if (code > 0) this.index[i] = code;
+    const code = this.codeOf(name);
+    if (typeof code === 'string') issues.add(`name[${i}]`, code);
+    else if (code > 0) this.index[i] = code;
+  }
+
+  /** The name's code (0 for ''), added if new; or why it cannot be a name (then it stays refused). */
+  codeOf(name: string): number | string {
+    const known = this.codes.get(name);
+    if (known !== undefined) return known >= 0 ? known : (eventNameProblem(name) ?? '');
+    const problem = eventNameProblem(name);
+    this.codes.set(name, problem === null ? this.values.push(name) - 1 : -1);
+    return problem ?? this.codes.get(name)!;
   }
 
   /** The column, or undefined when no request has a name: such a batch is stored as before names existed. */

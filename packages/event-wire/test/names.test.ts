@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Float64, Int32, makeData, RecordBatch, RecordBatchStreamWriter, Schema, Field, Struct, Table, Utf8, tableToIPC, vectorFromArray, type Data, type DataType, type Vector } from 'apache-arrow';
+import { Dictionary, Float64, Int32, Int8, makeData, RecordBatch, RecordBatchReader, RecordBatchStreamWriter, Schema, Field, Struct, Table, Uint16, Uint32, Utf8, tableToIPC, vectorFromArray, type Data, type DataType, type Vector } from 'apache-arrow';
 import { MAX_EVENT_NAME_LENGTH } from '@kneeboard/contracts';
 import { BatchRejected, decodeArrowBatch, decodeJsonBatch, distinctNames, encodeArrowColumns, namesOf, type EventBounds } from '../src/index.ts';
 
@@ -139,12 +139,98 @@ describe('event names in an Arrow batch', () => {
   });
 });
 
+describe('event names dictionary-coded in an Arrow batch (what the SDK sends)', () => {
+  /** A dictionary-coded name column: `indices` (null for none) into `entries`. */
+  const coded = (entries: Array<string | null>, indices: Array<number | null>, indexType: Int32 | Int8 = new Int32()) =>
+    makeData({
+      type: new Dictionary(new Utf8(), indexType, 0),
+      length: indices.length,
+      nullCount: indices.filter((i) => i === null).length,
+      nullBitmap: indices.some((i) => i === null) ? new Uint8Array([indices.reduce<number>((m, v, k) => (v === null ? m : m | (1 << k)), 0)]) : undefined,
+      data: indexType instanceof Int8 ? Int8Array.from(indices, (i) => i ?? 0) : Int32Array.from(indices, (i) => i ?? 0),
+      dictionary: vectorFromArray(entries, new Utf8()),
+    });
+
+  it('is what the canonical encoding writes: each name once, four bytes a request, passed on as it came', () => {
+    const { columns } = decodeArrowBatch(arrow(vec(['GET /search/{q}', 'POST /cart', 'GET /search/{q}', 'GET /search/{q}'], new Utf8())), bounds);
+    const bytes = encodeArrowColumns(columns);
+    const again = decodeArrowBatch(bytes, bounds);
+    expect(again.canonical).toBe(true);
+    expect(namesOf(again.columns)).toEqual(['GET /search/{q}', 'POST /cart', 'GET /search/{q}', 'GET /search/{q}']);
+    // 'GET /search/{q}' is in the stream once, not once per request.
+    const text = Buffer.from(bytes).toString('latin1');
+    expect(text.split('GET /search/{q}').length - 1).toBe(1);
+  });
+
+  it('reads any signed index width, nulls and the empty entry as no name, duplicate entries as one name', () => {
+    const { columns, canonical } = decodeArrowBatch(withNameData(coded(['', 'a', 'b', 'a'], [1, null, 3, 0], new Int8())), bounds);
+    expect(namesOf(columns)).toEqual(['a', '', 'a', '']);
+    expect([...distinctNames(columns.name)]).toEqual(['a']);
+    // int8 indices are not the canonical int32: re-encoded, as a numeric column of another width is.
+    expect(canonical).toBe(false);
+  });
+
+  it('passes int32 indices into a dictionary with no null entry on as they came; a null entry is re-encoded', () => {
+    expect(decodeArrowBatch(withNameData(coded(['x', 'y'], [0, 1, 1, 0]), 'uint16'), bounds).canonical).toBe(true);
+    const withNull = decodeArrowBatch(withNameData(coded(['x', null], [0, 1, 1, 0]), 'uint16'), bounds);
+    expect(namesOf(withNull.columns)).toEqual(['x', '', '', 'x']);
+    expect(withNull.canonical).toBe(false);
+  });
+
+  it('refuses an index outside the dictionary, naming the request: ClickHouse must never be handed it', () => {
+    for (const bad of [2, -1]) {
+      const err = refused(() => decodeArrowBatch(withNameData(coded(['x', 'y'], [0, 1, bad, 0])), bounds));
+      expect(err.field).toBe('name[2]');
+      expect(err.message).toMatch(new RegExp(`refers to dictionary entry ${bad}; the dictionary has 2`));
+    }
+  });
+
+  it('refuses a bad name in the dictionary at its first request, once; an unused one too, naming the column', () => {
+    const err = refused(() => decodeArrowBatch(withNameData(coded(['ok', 'b\u0007'], [0, 1, 1, 1])), bounds));
+    expect(err.issues.map((i) => i.field)).toEqual(['name[1]']);
+    expect(err.message).toMatch(/control character U\+0007/);
+    expect(refused(() => decodeArrowBatch(withNameData(coded(['ok', 'y'.repeat(201)], [0, 0, 0, 0])), bounds)).field).toBe('name');
+  });
+
+  it('refuses a dictionary of anything but utf8, or with unsigned indices, naming the column', () => {
+    const ints = makeData({ type: new Dictionary(new Int32(), new Int32(), 0), length: 4, nullCount: 0, data: new Int32Array(4), dictionary: vectorFromArray([7], new Int32()) });
+    const unsigned = makeData({ type: new Dictionary(new Utf8(), new Uint32(), 0), length: 4, nullCount: 0, data: new Uint32Array(4), dictionary: vectorFromArray(['a'], new Utf8()) });
+    for (const name of [ints, unsigned]) {
+      const err = refused(() => decodeArrowBatch(withNameData(name as Data), bounds));
+      expect(err.field).toBe('name');
+      expect(err.message).toMatch(/expected a utf8 \(string\) column or a dictionary of utf8/);
+    }
+  });
+
+  it('refuses a second dictionary batch (a replacement or a delta): one batch, one set of names', () => {
+    const one = decodeArrowBatch(withNameData(coded(['x', 'y'], [0, 1, 1, 0]), 'uint16'), bounds).columns;
+    const other = { ...one, name: { values: ['x', 'y', 'z'], index: new Uint32Array([2, 2, 0, 1]) } };
+    // Two record batches whose dictionaries differ: the writer sends the second as a delta or a replacement.
+    const [a, b] = [one, other].map((c) => RecordBatchReader.from(encodeArrowColumns(c)).readAll()[0]!);
+    const bytes = RecordBatchStreamWriter.writeAll([a!, b!]).toUint8Array(true);
+    const err = refused(() => decodeArrowBatch(bytes, bounds));
+    expect(err.field).toBe('name');
+    expect(err.message).toMatch(/delta dictionary batches are not supported|a second dictionary batch/);
+  });
+
+  it("refuses dictionary offsets that point outside their bytes, naming the column", () => {
+    const bytes = withNameData(coded(['ab', 'cd', 'ef'], [0, 1, 2, 0]));
+    // The dictionary's offsets 0,2,4,6: patch the last to 6000.
+    const at = findInt32Run(bytes, [0, 2, 4, 6]) + 12;
+    new DataView(bytes.buffer, bytes.byteOffset).setInt32(at, 6000, true);
+    const err = refused(() => decodeArrowBatch(bytes, bounds));
+    expect(err.field).toBe('name');
+    expect(err.message).toMatch(/dictionary's string offsets are broken at entry 3/);
+  });
+});
+
 /** The four-event batch with `name` as given, as one record batch. */
-function withNameData(name: Data<Utf8>): Uint8Array {
+function withNameData(name: Data, status: 'int32' | 'uint16' = 'int32'): Uint8Array {
   const f64 = (values: number[]) => makeData({ type: new Float64(), length: 4, nullCount: 0, data: new Float64Array(values) });
   const fields = ['level', 'ts_ms', 'latency_ms', 'compute_ms', 'queue_ms'].map((n) => new Field(n, new Float64(), false));
-  const schema = new Schema([...fields, new Field('status', new Int32(), false), new Field('name', new Utf8(), false)]);
-  const children = [f64([1, 1, 1, 1]), f64([T0, T0, T0, T0]), f64([1, 2, 3, 4]), f64([0, 0, 0, 0]), f64([0, 0, 0, 0]), makeData({ type: new Int32(), length: 4, nullCount: 0, data: new Int32Array([200, 200, 200, 200]) }), name];
+  const statusData = status === 'uint16' ? makeData({ type: new Uint16(), length: 4, nullCount: 0, data: new Uint16Array([200, 200, 200, 200]) }) : makeData({ type: new Int32(), length: 4, nullCount: 0, data: new Int32Array([200, 200, 200, 200]) });
+  const schema = new Schema([...fields, new Field('status', statusData.type, false), new Field('name', name.type, false)]);
+  const children = [f64([1, 1, 1, 1]), f64([T0, T0, T0, T0]), f64([1, 2, 3, 4]), f64([0, 0, 0, 0]), f64([0, 0, 0, 0]), statusData, name];
   const struct = makeData({ type: new Struct(schema.fields), length: 4, nullCount: 0, children: children as Data[] });
   return RecordBatchStreamWriter.writeAll([new RecordBatch(schema, struct)]).toUint8Array(true);
 }
