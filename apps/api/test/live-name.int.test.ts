@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointPath, ENDPOINTS, LIVE_EVENT, RunDetail, type EventBatch } from '@kneeboard/contracts';
-import { createRun, postJson, startTestApi, type TestApi } from './helpers.ts';
+import { createRun, postJson, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
 import { readEvents, type SseEvent } from './sse.ts';
 
 /** Two endpoints, their requests per level (different, so a total is never mistaken for either). */
@@ -51,10 +51,12 @@ function snapshots(res: Response) {
   };
 }
 
-describe('GET /api/v1/runs/{id}/live?name=', () => {
+// Both stores: the embedded one shows batches from its figures in memory (the whole run's, so each
+// named snapshot is read from storage), a server's changes are seen through its change marks.
+describe.each(STORAGE_MODES)('GET /api/v1/runs/{id}/live?name= (%s)', (mode) => {
   let api: TestApi;
   beforeAll(async () => {
-    api = await startTestApi();
+    api = await startTestApi({ mode });
   }, 120_000);
   afterAll(async () => api?.close());
 
