@@ -26,6 +26,8 @@ pub const MIN_STREAMS: usize = 16;
 pub const MIN_SEEN: u64 = 64;
 /// A held socket is read at least this often (ns): the longest a response can wait in it.
 pub const HOLD_NS: u64 = 200_000;
+/// The shortest hold (ns) the timed read shrinks to for a fast server.
+pub const MIN_HOLD_NS: u64 = 20_000;
 /// At most this many bytes (well under any socket's receive buffer, which the kernel caps it to).
 pub const MAX_BYTES: usize = 32 * 1024;
 
@@ -48,9 +50,46 @@ pub fn worth_changing(now: usize, want: usize) -> bool {
     now.abs_diff(want) * 4 > now
 }
 
+/// The next hold (ns) after a timed read of held sockets that had `out` streams in flight and
+/// found `got` of them finished. A held socket is out of the worker's epoll (the server's writes
+/// wake nobody), so the timed read is its only reader and the hold bounds the rate: `out` streams
+/// per hold at most. More than three quarters of them back in one hold: the server may run dry
+/// while we sleep, halve it (down to `MIN_HOLD_NS`); fewer than 1/SHARE: the server is far from
+/// that, lengthen it by a quarter (up to `HOLD_NS`), fewer reads for the same responses.
+pub fn next_hold(hold_ns: u64, got: usize, out: usize) -> u64 {
+    if got * 4 > out * 3 {
+        (hold_ns / 2).max(MIN_HOLD_NS)
+    } else if got * SHARE < out {
+        (hold_ns + hold_ns / 4).min(HOLD_NS)
+    } else {
+        hold_ns
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_hold_shrinks_when_a_read_finds_most_streams_done_and_grows_when_it_finds_few() {
+        // 50 streams out, 40 back: the server may run dry, halve.
+        assert_eq!(next_hold(HOLD_NS, 40, 50), HOLD_NS / 2);
+        assert_eq!(next_hold(HOLD_NS, 30, 50), HOLD_NS);
+        assert_eq!(next_hold(MIN_HOLD_NS, 50, 50), MIN_HOLD_NS);
+        // 20 of 50 (nginx at ~100k/s in 200 us): kept.
+        assert_eq!(next_hold(HOLD_NS, 20, 50), HOLD_NS);
+        // 2 of 50: a slow server, lengthen (never past HOLD_NS).
+        assert_eq!(next_hold(100_000, 2, 50), 125_000);
+        assert_eq!(next_hold(HOLD_NS, 0, 50), HOLD_NS);
+        // A fast server settles where a hold brings back at most three quarters of the streams:
+        // from the longest hold, one finishing a stream every 500 ns with 50 out reaches <= 25 us.
+        let mut hold = HOLD_NS;
+        for _ in 0..20 {
+            let got = ((hold / 500) as usize).min(50);
+            hold = next_hold(hold, got, 50);
+        }
+        assert!((MIN_HOLD_NS..=25_000).contains(&hold), "{hold}");
+    }
 
     #[test]
     fn off_for_few_streams_or_an_unknown_mean() {

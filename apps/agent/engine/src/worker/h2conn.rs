@@ -42,6 +42,20 @@ pub(super) struct H2Conn {
     lowat: usize,
     wire_in: u64,
     ended: u64,
+    /// Readable interest taken off while a watermark holds the socket: the hold's timed read
+    /// (`h2_read_held`) is then its only reader (`h2_watermark` says why).
+    quiet: bool,
+}
+
+/// What the worker's epoll watches on an HTTP/2 socket: readable unless a watermark holds it
+/// (`quiet`), writable while a write waits. Never empty (mio refuses that): a quiet socket with
+/// nothing to write watches writable, which an idle socket's events (data in, ACKs) do not fire.
+fn interest(quiet: bool, writable: bool) -> Interest {
+    match (quiet, writable) {
+        (false, false) => Interest::READABLE,
+        (false, true) => Interest::READABLE | Interest::WRITABLE,
+        (true, _) => Interest::WRITABLE,
+    }
 }
 
 impl Worker {
@@ -159,6 +173,7 @@ impl Worker {
             lowat: 1,
             wire_in: 0,
             ended: 0,
+            quiet: false,
         }));
         Ok(i)
     }
@@ -178,7 +193,7 @@ impl Worker {
 
     /// Sets the socket's receive low watermark for the streams now in flight, so the next
     /// wake-up takes a batch of responses (`h2::watermark` says why). While one is set the
-    /// worker reads the socket at least every `HOLD_NS` (`h2_read_held`), whatever it holds.
+    /// worker reads the socket after each hold (`h2_read_held`, at most `HOLD_NS`), whatever it holds.
     fn h2_watermark(&mut self, i: usize) {
         let Some(c) = self.conns[i].as_mut() else { return };
         let Some(h) = c.h2.as_mut() else { return };
@@ -207,8 +222,19 @@ impl Worker {
                 h.lowat = want;
             }
         }
+        // While held, the socket is out of the worker's epoll for reading: the server's writes
+        // then find nobody to wake (each wake-up of a sleeping worker costs the *server* an IPI
+        // inside its write, measured as sock_def_readable), and the timed read takes the batch.
+        let quiet = h.lowat > 1;
+        if quiet != h.quiet {
+            h.quiet = quiet;
+            let _ = self
+                .poll
+                .registry()
+                .reregister(&mut c.stream, Token(i), interest(quiet, c.writable_interest));
+        }
         if h.lowat > 1 && self.h2_hold_until.is_none() {
-            self.h2_hold_until = Some(self.shared.now_ns() + watermark::HOLD_NS);
+            self.h2_hold_until = Some(self.shared.now_ns() + self.h2_hold_ns);
         }
     }
 
@@ -219,12 +245,22 @@ impl Worker {
             return;
         }
         self.h2_hold_until = None;
+        let (mut out, mut got) = (0, 0);
         for i in 0..self.conns.len() {
-            if self.conns[i].as_ref().and_then(|c| c.h2.as_ref()).is_some_and(|h| h.lowat > 1) {
-                self.h2_read(i);
-                self.h2_list(i);
-            }
+            let Some((active, ended)) = self.h2_held(i) else { continue };
+            self.h2_read(i);
+            self.h2_list(i);
+            out += active;
+            // A connection dropped by the read took all its streams with it.
+            got += self.h2_held(i).map_or(active as u64, |(_, now_ended)| now_ended - ended) as usize;
         }
+        self.h2_hold_ns = watermark::next_hold(self.h2_hold_ns, got, out);
+    }
+
+    /// A connection held below its watermark: its streams in flight and the streams it has ended.
+    fn h2_held(&self, i: usize) -> Option<(usize, u64)> {
+        let h = self.conns[i].as_ref()?.h2.as_ref()?;
+        (h.lowat > 1).then(|| (h.session.active(), h.ended))
     }
 
     /// Writes what the session has queued: the send time of the streams started since the last
@@ -282,7 +318,7 @@ impl Worker {
         }
         if c.writable_interest {
             c.writable_interest = false;
-            let _ = self.poll.registry().reregister(&mut c.stream, Token(i), Interest::READABLE);
+            let _ = self.poll.registry().reregister(&mut c.stream, Token(i), interest(h.quiet, false));
         }
     }
 

@@ -163,6 +163,8 @@ pub struct Worker {
     h2_done: Vec<h2::Outcome>,
     /// HTTP/2: when the sockets held below their receive low watermark are read anyway.
     h2_hold_until: Option<u64>,
+    /// HTTP/2: how long a hold lasts (ns), set by what each timed read finds (`watermark::next_hold`).
+    h2_hold_ns: u64,
 }
 
 impl Worker {
@@ -212,6 +214,7 @@ impl Worker {
             h2_dirty: Vec::new(),
             h2_done: Vec::new(),
             h2_hold_until: None,
+            h2_hold_ns: h2::watermark::HOLD_NS,
         };
         Ok((w, waker))
     }
