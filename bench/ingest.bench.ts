@@ -4,7 +4,7 @@
  * the engine, no API) side by side as the ceiling, in the same run.
  *
  *   flock /tmp/kb-bench.lock pnpm tsx bench/ingest.bench.ts [--events 2000000] [--batch 20000] [--senders 4]
- *        [--modes embedded,server] [--formats json,arrow] [--profile DIR] [--names N]
+ *        [--modes embedded,server] [--formats json,arrow] [--profile DIR] [--names N] [--name-wire dictionary|utf8]
  *
  * --names N gives every event one of N request names (round robin), to compare ingest with names
  * against without; its results go to results/ingest-names-N.json, beside ingest.json (--report
@@ -21,6 +21,7 @@ import { startServerProcess } from '@kneeboard/api/testing';
 import { startClickHouseServer, type ClickHouseServer } from '@kneeboard/clickhouse-server';
 import { ARROW_STREAM_CONTENT_TYPE } from '@kneeboard/contracts';
 import { allocateColumns, columnsToArrays, encodeArrowColumns, type EventColumns } from '@kneeboard/event-wire';
+import { encodeArrowColumnsUtf8Names } from '@kneeboard/event-wire/testing';
 import { Pool } from 'undici';
 import { cpuSeconds, loadAverage, pidByCommandLine } from './lib/process-cpu.ts';
 import { quantile, report } from './lib/report.ts';
@@ -35,11 +36,16 @@ const { values } = parseArgs({
     formats: { type: 'string', default: 'json,arrow' },
     profile: { type: 'string' },
     names: { type: 'string', default: '0' },
+    /** How Arrow batches carry their names: 'dictionary' (what the SDK sends) or 'utf8' (pyarrow's plain strings, the SDK before). */
+    'name-wire': { type: 'string', default: 'dictionary' },
     /** Where the results go (results/NAME.json), e.g. a short comparison run that must not replace ingest.json. */
     report: { type: 'string' },
   },
 });
 const namesPerRun = Number(values.names);
+if (values['name-wire'] !== 'dictionary' && values['name-wire'] !== 'utf8') throw new Error('--name-wire: dictionary or utf8');
+/** The Arrow stream of a batch, its names in the wire form asked for. */
+const arrowOf = values['name-wire'] === 'utf8' ? encodeArrowColumnsUtf8Names : encodeArrowColumns;
 const NAMES = Array.from({ length: namesPerRun }, (_, i) => `GET /api/endpoint-${i}/{id}`);
 const batchSize = Number(values.batch);
 const senders = Number(values.senders);
@@ -124,7 +130,7 @@ async function throughApi(mode: string, server: ClickHouseServer | null, formats
         const step = { level: l, started_at: T0, measure_from: T0, ended_at: T0 + batches * batchSize * SPACING_MS };
         await (await pool.request({ method: 'POST', path: `/api/v1/runs/${id}/steps`, headers: { 'content-type': 'application/json' }, body: JSON.stringify(step) })).body.dump();
       }
-      const bodies = columns.map((c, i) => (format === 'json' ? jsonBody(`b${i}`, c) : encodeArrowColumns(c)));
+      const bodies = columns.map((c, i) => (format === 'json' ? jsonBody(`b${i}`, c) : arrowOf(c)));
       const path = (i: number) => (format === 'json' ? `/api/v1/runs/${id}/events` : `/api/v1/runs/${id}/events?batch_id=b${i}&agent_id=bench`);
       const contentType = format === 'json' ? 'application/json' : ARROW_STREAM_CONTENT_TYPE;
       const cpu0 = { api: cpuSeconds(api.child.pid!), clickhouse: server ? cpuSecondsOfServer(server) : 0 };
@@ -176,7 +182,7 @@ async function directToServer(server: ClickHouseServer, columns: EventColumns[])
   const db = openDb({ mode: 'server', url: server.url, username: 'default', password: '', database: 'default' });
   try {
     await migrate(db);
-    const bodies = columns.map((c) => encodeArrowColumns(c));
+    const bodies = columns.map((c) => arrowOf(c));
     const runId = '00000000-0000-4000-8000-000000000000';
     const load0 = loadAverage();
     const cpu0 = cpuSecondsOfServer(server);
@@ -201,7 +207,7 @@ async function directToEmbedded(columns: EventColumns[]): Promise<Case> {
   const db = openDb({ mode: 'embedded', path: dir });
   try {
     await migrate(db);
-    const bodies = columns.map((c) => encodeArrowColumns(c));
+    const bodies = columns.map((c) => arrowOf(c));
     const runId = '00000000-0000-4000-8000-000000000000';
     const load0 = loadAverage();
     const cpu0 = cpuSeconds(process.pid);
@@ -258,7 +264,7 @@ report(
     'ledger (inserts)': c.insertCpuMs ? `${c.insertCpuMs.ledger.toFixed(2)} (${c.insertCpuMs.ledgerInserts})` : '',
     'load avg (before→after)': `${c.load[0].toFixed(2)}→${c.load[1].toFixed(2)}`,
   })),
-  { events_per_case: batches * batchSize, batch_size: batchSize, senders, names_per_run: namesPerRun, targets: { json_events_per_s: 500_000, arrow_events_per_s: 1_000_000 } },
+  { events_per_case: batches * batchSize, batch_size: batchSize, senders, names_per_run: namesPerRun, name_wire: values['name-wire'], targets: { json_events_per_s: 500_000, arrow_events_per_s: 1_000_000 } },
 );
 
 for (const dir of leftovers) rmSync(dir, { recursive: true, force: true });

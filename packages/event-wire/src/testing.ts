@@ -2,7 +2,10 @@
  * Test support, for this package's tests and the API's adversarial suite: Arrow streams broken the
  * way a hostile or buggy sender breaks them. Not part of the wire format.
  */
-import { MessageReader } from 'apache-arrow';
+import { Field, makeData, MessageReader, RecordBatch, RecordBatchReader, RecordBatchStreamWriter, Schema, Struct, Utf8, type Data } from 'apache-arrow';
+import { EVENT_NAME_COLUMN } from '@kneeboard/contracts';
+import { encodeArrowColumns } from './arrow-batch.ts';
+import type { EventColumns } from './columns.ts';
 
 /** Where each buffer region of the record batch lies in the stream's bytes (its two int64s), found by their values. */
 function bufferRegionsAt(bytes: Uint8Array): number[] {
@@ -29,3 +32,23 @@ export function patchBufferLength(bytes: Uint8Array, which: number, length: bigi
   return out;
 }
 
+
+/**
+ * The canonical stream with its names as a plain utf8 column, what pyarrow writes for a string
+ * column and the SDK sent before names went dictionary-coded: to test and measure the API on both.
+ */
+export function encodeArrowColumnsUtf8Names(c: EventColumns): Uint8Array {
+  const bytes = encodeArrowColumns(c);
+  if (!c.name) return bytes;
+  const batch = RecordBatchReader.from(bytes).readAll()[0]!;
+  const encoded = c.name.values.map((v) => new TextEncoder().encode(v));
+  const offsets = new Int32Array(c.length + 1);
+  for (let i = 0; i < c.length; i++) offsets[i + 1] = offsets[i]! + encoded[c.name.index[i]!]!.length;
+  const data = new Uint8Array(offsets[c.length]!);
+  for (let i = 0; i < c.length; i++) data.set(encoded[c.name.index[i]!]!, offsets[i]!);
+  const names = makeData({ type: new Utf8(), length: c.length, nullCount: 0, valueOffsets: offsets, data });
+  const fields = batch.schema.fields.map((f) => (f.name === EVENT_NAME_COLUMN ? new Field(f.name, new Utf8(), false) : f));
+  const children: Data[] = batch.schema.fields.map((f) => (f.name === EVENT_NAME_COLUMN ? names : batch.getChild(f.name)!.data[0]!));
+  const schema = new Schema(fields);
+  return RecordBatchStreamWriter.writeAll([new RecordBatch(schema, makeData({ type: new Struct(fields), length: c.length, nullCount: 0, children }))]).toUint8Array(true);
+}

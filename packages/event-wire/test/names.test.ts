@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Dictionary, Float64, Int32, Int8, makeData, RecordBatch, RecordBatchReader, RecordBatchStreamWriter, Schema, Field, Struct, Table, Uint16, Uint32, Utf8, tableToIPC, vectorFromArray, type Data, type DataType, type Vector } from 'apache-arrow';
 import { MAX_EVENT_NAME_LENGTH } from '@kneeboard/contracts';
+import { encodeArrowColumnsUtf8Names } from '../src/testing.ts';
 import { BatchRejected, decodeArrowBatch, decodeJsonBatch, distinctNames, encodeArrowColumns, namesOf, type EventBounds } from '../src/index.ts';
 
 const T0 = 1_800_000_000_000;
@@ -160,6 +161,14 @@ describe('event names dictionary-coded in an Arrow batch (what the SDK sends)', 
     // 'GET /search/{q}' is in the stream once, not once per request.
     const text = Buffer.from(bytes).toString('latin1');
     expect(text.split('GET /search/{q}').length - 1).toBe(1);
+  });
+
+  it('and the plain utf8 form of the same batch decodes to the same names, passed on as it came too', () => {
+    const { columns } = decodeArrowBatch(arrow(vec(['b', 'a', '', 'b'], new Utf8())), bounds);
+    const utf8 = decodeArrowBatch(encodeArrowColumnsUtf8Names(columns), bounds);
+    expect(utf8.canonical).toBe(true);
+    expect(namesOf(utf8.columns)).toEqual(['b', 'a', '', 'b']);
+    expect(encodeArrowColumnsUtf8Names(columns).length).toBeGreaterThan(0);
   });
 
   it('reads any signed index width, nulls and the empty entry as no name, duplicate entries as one name', () => {
