@@ -128,12 +128,14 @@ describe.each(STORAGE_MODES)('request names (%s)', (mode) => {
     expect(await countRequests(api.db, runId)).toBe(before + PER_LEVEL);
   });
 
-  it('stores names sent dictionary-coded (the SDK), as plain utf8 (pyarrow, older SDKs) and none, in batches that arrive together', async () => {
+  it('stores names sent dictionary-coded (the SDK; its list may repeat a name), as plain utf8 (pyarrow, older SDKs) and none, in batches that arrive together', async () => {
     const run = await createRun(api.url);
     const w = windowOf(0);
     await postJson(`${api.url}${endpointPath(ENDPOINTS.postStep, { id: run })}`, { level: 1, started_at: w.from, measure_from: w.from, ended_at: w.to });
     const b = levelBatch(1, 0, 21);
-    const coded = encodeArrowColumns({ ...columnsOf(b), name: { values: NAMES, index: Uint32Array.from(b.name, (n) => NAMES.indexOf(n as Name)) } });
+    // A list that repeats a value, as two joined blocks' lists do (the CLI's): ClickHouse refuses a dictionary with a repeat.
+    const repeated = [...NAMES, 'cart', ''];
+    const coded = encodeArrowColumns({ ...columnsOf(b), name: { values: repeated, index: Uint32Array.from(b.name, (n, k) => (n === 'cart' && k % 2 === 0 ? NAMES.length : NAMES.indexOf(n as Name))) } });
     const c = columnsOf(b);
     const utf8 = tableToIPC(
       new Table({

@@ -126,11 +126,13 @@ export function decodeArrowBatch(bytes: Uint8Array, bounds: EventBounds): ArrowD
   const nameField = schema.fields.find((f) => f.name === EVENT_NAME_COLUMN);
   const nameChunks = nameField ? batches.map((b) => b.getChild(EVENT_NAME_COLUMN)!.data).flat() : [];
   const coded = nameField !== undefined && nameDictionary(nameField) !== null;
-  const name = !nameField ? undefined : coded ? readCodedNames(nameChunks as Data<Dictionary<Utf8>>[], n, issues) : readNames(nameChunks as Data<Utf8>[], n, issues);
+  const codedNames = coded ? readCodedNames(nameChunks as Data<Dictionary<Utf8>>[], n, issues) : undefined;
+  const name = !nameField ? undefined : codedNames ? codedNames.names : readNames(nameChunks as Data<Utf8>[], n, issues);
   issues.throwIfAny();
   // A name column with no name in it is stored as a batch without one: re-encoded, not passed on.
-  // A dictionary with null entries is re-encoded too: ClickHouse is handed only names or ''.
-  const canonical = batches.length === 1 && sameSchema(schema, name !== undefined) && !(coded && nameChunks.some((d) => (d as Data<Dictionary>).dictionary!.nullCount > 0));
+  // A dictionary with a null or a repeated entry is re-encoded too: ClickHouse refuses a dictionary
+  // with duplicate values ("Arrow dictionary contains duplicate values"), and '' and null are one.
+  const canonical = batches.length === 1 && sameSchema(schema, name !== undefined) && (codedNames === undefined || codedNames.distinct);
   return { columns: name ? { ...columns, name } : columns, canonical };
 }
 
@@ -141,13 +143,16 @@ export function decodeArrowBatch(bytes: Uint8Array, bounds: EventBounds): ArrowD
  * same bytes go on to ClickHouse, which must never be handed one); a bad entry as `name[i]` at the
  * first request that uses it, like a bad utf8 name.
  */
-function readCodedNames(chunks: Data<Dictionary<Utf8>>[], n: number, issues: IssueList): EventNames | undefined {
+function readCodedNames(chunks: Data<Dictionary<Utf8>>[], n: number, issues: IssueList): { names: EventNames | undefined; distinct: boolean } {
   const dict = new NameDictionary(n);
   // One dictionary for the stream (the structure check allows one): every chunk refers to it.
   const entries = chunks[0]?.dictionary;
-  if (!entries) return undefined;
+  if (!entries) return { names: undefined, distinct: true };
   const size = entries.length;
   const codes = new Int32Array(size);
+  // Whether every entry is a different name (null counting as ''): only then can the bytes go on as they are.
+  const coded = new Set<number>();
+  let distinct = entries.nullCount === 0;
   const problems = new Map<number, string>();
   const utf8 = new TextDecoder('utf-8', { fatal: true });
   let k = 0;
@@ -167,7 +172,11 @@ function readCodedNames(chunks: Data<Dictionary<Utf8>>[], n: number, issues: Iss
       }
       const code = dict.codeOf(value);
       if (typeof code === 'string') problems.set(k, code);
-      else codes[k] = code;
+      else {
+        codes[k] = code;
+        if (coded.has(code)) distinct = false;
+        coded.add(code);
+      }
     }
   }
   let at = 0;
@@ -184,17 +193,17 @@ function readCodedNames(chunks: Data<Dictionary<Utf8>>[], n: number, issues: Iss
         else if (problems.has(e)) {
           issues.add(`${EVENT_NAME_COLUMN}[${at}]`, problems.get(e)!);
           problems.delete(e);
-          if (issues.full) return undefined;
+          if (issues.full) return { names: undefined, distinct };
         }
         continue;
       }
       issues.add(`${EVENT_NAME_COLUMN}[${at}]`, `refers to dictionary entry ${e}; the dictionary has ${size}`);
-      if (issues.full) return undefined;
+      if (issues.full) return { names: undefined, distinct };
     }
   }
   // Every entry is a name by the rules, used or not: the dictionary goes on to ClickHouse whole.
   for (const [entry, problem] of problems) issues.add(EVENT_NAME_COLUMN, `dictionary entry ${entry} ${problem}`);
-  return dict.result();
+  return { names: dict.result(), distinct };
 }
 
 /**
@@ -330,9 +339,23 @@ function sameSchema(schema: Schema, named: boolean): boolean {
  * go once and a request costs four bytes — and the API checks a name once, not a request's bytes.
  */
 function nameData(names: EventNames, n: number): Data<Dictionary<Utf8, Int32>> {
-  const index = names.index;
-  const indices = index instanceof Uint32Array ? new Int32Array(index.buffer, index.byteOffset, n) : Int32Array.from(index.subarray(0, n));
-  return makeData({ type: NAME_TYPE, length: n, nullCount: 0, data: indices, dictionary: vectorFromArray(names.values as string[], new Utf8()) });
+  const { values, index } = names;
+  // ClickHouse refuses a dictionary with a value twice, and `values` may repeat one (two blocks
+  // joined keep both lists): each value once, the requests' codes mapped onto them.
+  const first = new Map<string, number>();
+  const remap = Int32Array.from(values, (v) => {
+    const at = first.get(v);
+    if (at !== undefined) return at;
+    first.set(v, first.size);
+    return first.size - 1;
+  });
+  let indices: Int32Array;
+  if (first.size === values.length) indices = index instanceof Uint32Array ? new Int32Array(index.buffer, index.byteOffset, n) : Int32Array.from(index.subarray(0, n));
+  else {
+    indices = new Int32Array(n);
+    for (let i = 0; i < n; i++) indices[i] = remap[index[i]!]!;
+  }
+  return makeData({ type: NAME_TYPE, length: n, nullCount: 0, data: indices, dictionary: vectorFromArray([...first.keys()], new Utf8()) });
 }
 
 /**

@@ -186,6 +186,24 @@ describe('event names dictionary-coded in an Arrow batch (what the SDK sends)', 
     expect(withNull.canonical).toBe(false);
   });
 
+  it('writes each value once however often the columns repeat it, and passes on only a dictionary without repeats', () => {
+    // Two blocks joined keep both lists: '' and 'a' twice. ClickHouse refuses a dictionary with a value twice.
+    const { columns } = decodeArrowBatch(arrow(vec(['a', 'b', 'a', 'b'], new Utf8())), bounds);
+    const repeated = { ...columns, name: { values: ['', 'a', 'b', '', 'a'], index: new Uint32Array([4, 2, 1, 3]) } };
+    const bytes = encodeArrowColumns(repeated);
+    const entries = RecordBatchReader.from(bytes).readAll()[0]!.getChild('name')!.data[0]!.dictionary!.toArray();
+    expect(entries).toEqual(['', 'a', 'b']);
+    const again = decodeArrowBatch(bytes, bounds);
+    expect(again.canonical).toBe(true);
+    expect(namesOf(again.columns)).toEqual(['a', 'b', 'a', '']);
+    // Sent by someone else with a repeat, or with null beside '': read, but re-encoded before storage.
+    for (const entries of [['x', 'y', 'x'], ['', 'x', null]]) {
+      const got = decodeArrowBatch(withNameData(coded(entries, [0, 1, 2, 1]), 'uint16'), bounds);
+      expect(got.canonical).toBe(false);
+      expect(decodeArrowBatch(encodeArrowColumns(got.columns), bounds).canonical).toBe(true);
+    }
+  });
+
   it('refuses an index outside the dictionary, naming the request: ClickHouse must never be handed it', () => {
     for (const bad of [2, -1]) {
       const err = refused(() => decodeArrowBatch(withNameData(coded(['x', 'y'], [0, 1, bad, 0])), bounds));
