@@ -13,10 +13,16 @@
 //! mean wire bytes per response: with that many streams still at the server it never runs out
 //! of work while we wait, and a response waits at most for the few that the server finishes
 //! next. Below `MIN_STREAMS` in flight, or before the mean is known, it is off (1 byte, the
-//! kernel's default): a lone stream is never held. The worker also reads a held socket after
-//! `HOLD_NS` whatever it holds (a stalled stream, a mix of small and large responses, the end
-//! of a step), and the kernel wakes a reader below the watermark anyway when its receive window
-//! runs short or the peer closes.
+//! kernel's default): a lone stream is never held.
+//!
+//! Above the watermark every further write of the server still called the data-ready callback
+//! and woke the worker if it slept (nginx: 10 % of its samples in `sock_def_readable`, h2load's
+//! 5 %), so while a socket is held the worker also takes it out of its epoll for reading and
+//! reads it after each hold (`next_hold`: at most `HOLD_NS`, shorter for a server that would
+//! otherwise run dry), whatever it holds — a stalled stream, a mix of small and large
+//! responses, the end of a step are read on time. The watermark still decides whether a socket
+//! is held, and still batches the wake-ups while a write waits (the socket is then watched for
+//! reading too, as `conn.rs` asks).
 
 /// The watermark covers this share of the streams in flight (1/SHARE of them).
 pub const SHARE: usize = 8;
