@@ -100,8 +100,6 @@ export interface Recorder {
   stats(): RecorderStats;
 }
 
-const nowEpochMs = wallClockMs;
-
 /**
  * Creates the run (or takes `runId`'s) and returns a recorder for it: events are buffered in columns and cut into a
  * batch every flush interval (or when full), and every API call — batches, step windows, the
@@ -171,7 +169,7 @@ class RunRecorder implements Recorder {
     return {
       level,
       start: (at = {}) => {
-        const startedAt = at.startedAt ?? nowEpochMs();
+        const startedAt = at.startedAt ?? wallClockMs();
         window = { startedAt, measureFrom: at.measureFrom ?? startedAt };
         this.post('steps', StepWindow.parse({ level, started_at: startedAt, measure_from: window.measureFrom, ended_at: null }));
         return window;
@@ -181,7 +179,7 @@ class RunRecorder implements Recorder {
         // Events recorded so far go out before the final window, so a dashboard never shows a closed
         // window that is still missing its requests.
         this.cut();
-        const ended_at = Math.max(endedAt ?? nowEpochMs(), window.measureFrom);
+        const ended_at = Math.max(endedAt ?? wallClockMs(), window.measureFrom);
         return this.post('steps', StepWindow.parse({ level, started_at: window.startedAt, measure_from: window.measureFrom, ended_at, health, ...(connections ? { connections } : {}) }));
       },
     };
@@ -189,7 +187,7 @@ class RunRecorder implements Recorder {
 
   record(e: RecordedEvent): void {
     if (this.finished) throw new Error('record() after finish()');
-    this.buffer.append(e.level, e.tsMs ?? nowEpochMs(), e.latencyMs, e.computeMs ?? null, e.queueMs ?? null, e.status, e.name);
+    this.buffer.append(e.level, e.tsMs ?? wallClockMs(), e.latencyMs, e.computeMs ?? null, e.queueMs ?? null, e.status, e.name);
     this.recorded += 1;
     this.scheduleFullCut();
   }

@@ -151,7 +151,7 @@ function readCodedNames(chunks: Data<Dictionary<Utf8>>[], n: number, issues: Iss
   const size = entries.length;
   const codes = new Int32Array(size);
   // Whether every entry is a different name (null counting as ''): only then can the bytes go on as they are.
-  const coded = new Set<number>();
+  const codesSeen = new Set<number>();
   let distinct = entries.nullCount === 0;
   const problems = new Map<number, string>();
   const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -174,8 +174,8 @@ function readCodedNames(chunks: Data<Dictionary<Utf8>>[], n: number, issues: Iss
       if (typeof code === 'string') problems.set(k, code);
       else {
         codes[k] = code;
-        if (coded.has(code)) distinct = false;
-        coded.add(code);
+        if (codesSeen.has(code)) distinct = false;
+        codesSeen.add(code);
       }
     }
   }

@@ -1,8 +1,5 @@
 import { wallClockMs } from '@kneeboard/agent-sdk';
 
-/** Epoch ms on the wall clock, to a fraction of a ms (wallClockMs): the clock a step's times are in. */
-export const nowEpochMs = wallClockMs;
-
 /** Where a step's measurement window lies, in the clock given as `now`: warm-up before `measureFrom`. */
 export interface WindowTimes {
   measureFrom: number;
@@ -25,7 +22,7 @@ export interface WindowHandlers {
   grace?: { ms: number; onGraceOver: () => void };
   /** Aborting it stops the window; already aborted stops it at once. */
   signal?: AbortSignal;
-  /** The clock `times` are in (default: epoch ms from the monotonic clock). */
+  /** The clock `times` are in (default: wallClockMs, epoch ms on the wall clock). */
   now?: () => number;
 }
 
@@ -51,7 +48,7 @@ export class MeasurementWindow {
     times: WindowTimes,
     private readonly on: WindowHandlers,
   ) {
-    this.now = on.now ?? nowEpochMs;
+    this.now = on.now ?? wallClockMs;
     const from = this.now();
     // Armed in this order so that, due together, the window opens before it closes and closes before the deadline.
     if (on.onOpen) this.openTimer = this.after(times.measureFrom - from, () => on.onOpen!());

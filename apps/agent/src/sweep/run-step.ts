@@ -1,4 +1,4 @@
-import type { Recorder, ServerTimingParser } from '@kneeboard/agent-sdk';
+import { wallClockMs, type Recorder, type ServerTimingParser } from '@kneeboard/agent-sdk';
 import type { AgentMonitor } from '../load/agent-monitor.ts';
 import { judgeStep } from '../load/health.ts';
 import type { LevelSummary } from '../load/level-stats.ts';
@@ -6,7 +6,7 @@ import type { TargetRequest } from '../load/target-client.ts';
 import type { NativeRequest } from '../native/native-request.ts';
 import { startNativeStep } from '../native/native-step.ts';
 import type { SweepConfig } from './config.ts';
-import { MeasurementWindow, nowEpochMs } from './measurement-window.ts';
+import { MeasurementWindow } from './measurement-window.ts';
 import { startNodeStep } from './node-step.ts';
 import type { SweepReporter } from './reporter.ts';
 import { stepConnections } from './step-connections.ts';
@@ -110,9 +110,9 @@ async function startEngine(ctx: StepContext, load: number, begin: BeginStep): Pr
 /** The progress line's tick: phase, elapsed time, QPS since the last tick, requests on the wire. */
 function progressLine(ctx: StepContext, level: number, recording: StepRecording, driver: StepDriver, progress: NonNullable<SweepReporter['progress']>): () => void {
   const { warmupMs, durationMs } = ctx;
-  let lastTick = nowEpochMs();
+  let lastTick = wallClockMs();
   return () => {
-    const now = nowEpochMs();
+    const now = wallClockMs();
     const totalMs = warmupMs + durationMs;
     const elapsedMs = Math.max(0, Math.min(now - recording.startedAt, totalMs));
     progress({ level, phase: elapsedMs < warmupMs ? 'warm-up' : 'measuring', elapsedMs, totalMs, qps: (recording.takeOk() * 1000) / (now - lastTick), inFlight: driver.inFlight() });
