@@ -95,10 +95,11 @@ describe('demo target on 127.0.0.1', () => {
     agent.destroy();
     const [first, second, third] = timings as [(typeof timings)[0], (typeof timings)[0], (typeof timings)[0]];
     expect(first.compute).toBeGreaterThan(140);
-    // The next request held the slot 100 ms minus the first one's lateness (timers are late, never
-    // early): never less than that. (How much shorter it was is not asserted: on a loaded box its own
-    // timer was seen 290 ms late, which a shortened hold cannot be told from.)
-    expect(second.compute).toBeGreaterThanOrEqual(Math.max(0, 200 - first.compute) - 1);
+    // The next request held the slot 100 ms minus the first one's lateness: not less than that, bar the
+    // up-to-2 ms a Node timer may fire early (libuv times it on a whole-millisecond, possibly coarse,
+    // clock; CI saw 1.14 ms early). How much shorter it was is not asserted: on a loaded box its own
+    // timer was seen 290 ms late, which a shortened hold cannot be told from.
+    expect(second.compute).toBeGreaterThanOrEqual(Math.max(0, 200 - first.compute) - 2.5);
     // Three requests of 100 ms hold the slot for at least 3·S in all: the make-up never cuts below S a request.
     expect(first.compute + second.compute + third.compute).toBeGreaterThan(296);
   });
