@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointPath, ENDPOINTS, LIVE_EVENT, RunDetail, type EventBatch } from '@kneeboard/contracts';
+import { randomUUID } from 'node:crypto';
+import { capacitySender, type LiveSnapshot } from '../src/services/live-capacity.ts';
+import { loadRunDetail } from '../src/services/run-detail.ts';
 import { createRun, postJson, STORAGE_MODES, startTestApi, type TestApi } from './helpers.ts';
 import { readEvents, type SseEvent } from './sse.ts';
 
@@ -150,5 +153,35 @@ describe.each(STORAGE_MODES)('GET /api/v1/runs/{id}/live?name= (%s)', (mode) => 
     const analysis = (await (await fetch(`${api.url}${endpointPath(ENDPOINTS.runAnalysis, { id: runId })}?slo=${slo}`)).json()) as { capacity?: unknown };
     expect(analysis.capacity).toBeDefined();
     expect(snapshot.capacity).toEqual(analysis.capacity);
+  }, 60_000);
+
+  it("tells a name's viewer the run ended when that name's last read fails, and keeps quiet while it runs", async () => {
+    const runId = await createRun(api.url);
+    const from = Date.now() - 30_000;
+    expect((await postJson(`${api.url}${endpointPath(ENDPOINTS.postStep, { id: runId })}`, { level: 1, started_at: from, measure_from: from, ended_at: from + WINDOW_MS })).status).toBe(200);
+    expect((await postJson(`${api.url}${endpointPath(ENDPOINTS.postEvents, { id: runId })}`, levelBatch(1, from))).status).toBe(200);
+    const detail = (await loadRunDetail(api.db, runId))!;
+    // A snapshot of a run storage no longer has (deleted meanwhile): the named read fails with a 404.
+    const gone = (status: RunDetail['run']['status']): RunDetail => ({ ...detail, run: { ...detail.run, id: randomUUID(), status } });
+    const seen: Array<['snapshot', LiveSnapshot] | ['end', string] | ['error', unknown]> = [];
+    const send = capacitySender(api.db, {
+      slos: null,
+      name: 'cart',
+      write: (s) => seen.push(['snapshot', s]),
+      end: (status) => seen.push(['end', status]),
+      onError: (err) => seen.push(['error', err]),
+    });
+    const settled = async (n: number) => {
+      for (let i = 0; i < 200 && seen.length < n; i++) await new Promise((r) => setTimeout(r, 25));
+    };
+    // While the run runs, a failed read sends nothing: the next snapshot reads again.
+    send(gone('running'));
+    await settled(1);
+    expect(seen.map(([kind]) => kind)).toEqual(['error']);
+    // On the run's last snapshot it sends the end, so the viewer's client reads the final state itself.
+    send(gone('finished'));
+    await settled(3);
+    expect(seen.map(([kind]) => kind)).toEqual(['error', 'error', 'end']);
+    expect(seen[2]).toEqual(['end', 'finished']);
   }, 60_000);
 });

@@ -14,15 +14,21 @@ export type LiveSnapshot = RunDetail & { capacity?: Capacity };
  * samples (one query), so it is computed per delivered snapshot, one at a time: snapshots that
  * arrive meanwhile collapse to the newest, and the order of `snapshot` then `end` is kept. When
  * capacity cannot be computed the snapshot still goes out, without it. With `name` (`?name=`) each
- * snapshot is that request name's detail (namedSnapshot), made from the whole run's as it arrives.
+ * snapshot is that request name's detail (namedSnapshot), made from the whole run's as it arrives; when
+ * that read fails on the run's last snapshot, the viewer is still told the run ended (`end`, whose
+ * client then reads the final state itself) rather than left waiting on a stream nothing will follow.
  */
-export function capacitySender(
-  db: Db,
-  slos: readonly SloClause[] | null,
-  write: (snapshot: LiveSnapshot) => void,
-  onError: (err: unknown) => void,
-  name: string | null = null,
-): (detail: RunDetail) => void {
+export interface LiveSenderOptions {
+  slos: readonly SloClause[] | null;
+  /** The request name the viewer follows, or null for the whole run. */
+  name: string | null;
+  write: (snapshot: LiveSnapshot) => void;
+  /** The run ended but no snapshot of it could be made for this viewer. */
+  end: (status: RunDetail['run']['status']) => void;
+  onError: (err: unknown) => void;
+}
+
+export function capacitySender(db: Db, { slos, name, write, end, onError }: LiveSenderOptions): (detail: RunDetail) => void {
   let next: RunDetail | null = null;
   let busy = false;
   const drain = async () => {
@@ -43,6 +49,7 @@ export function capacitySender(
         onError(err);
       }
       if (shown) write(capacity ? { ...shown, capacity } : shown);
+      else if (trigger.run.status !== 'running') end(trigger.run.status);
     }
     busy = false;
   };

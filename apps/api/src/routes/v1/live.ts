@@ -44,18 +44,26 @@ export const liveRoutes: FastifyPluginAsyncZod<RouteDeps> = async (app, { db, hu
         for (const c of cleanups) c();
         res.end();
       };
+      const end = (status: LiveEnd['status']) => {
+        if (closed) return;
+        const last: LiveEnd = { status };
+        res.write(frame(LIVE_EVENT.end, last));
+        close();
+      };
       const write = (detail: LiveSnapshot) => {
         if (closed) return;
         res.write(frame(LIVE_EVENT.snapshot, detail));
-        if (detail.run.status !== 'running') {
-          const end: LiveEnd = { status: detail.run.status };
-          res.write(frame(LIVE_EVENT.end, end));
-          close();
-        }
+        if (detail.run.status !== 'running') end(detail.run.status);
       };
 
       // Every viewer's snapshots go through the sender: a run's request names can appear after it started.
-      const send = capacitySender(db, req.query.slo ?? null, write, (err) => req.log.warn({ err }, 'live snapshot analysis failed'), name);
+      const send = capacitySender(db, {
+        slos: req.query.slo ?? null,
+        name,
+        write,
+        end,
+        onError: (err) => req.log.warn({ err }, 'live snapshot analysis failed'),
+      });
 
       res.write('retry: 1000\n\n');
       if (first.run.status === 'running') {
