@@ -34,8 +34,8 @@ export interface DemoTarget {
  * A service with a known latency-versus-load curve: W slots, service time S held by a timer, a FIFO
  * queue in front. Max throughput W·1000/S, knee at concurrency W, latency ≈ S below the knee and
  * ≈ c·S/W above it. Every response carries `Server-Timing: queue;dur=…, compute;dur=…`, where
- * compute is the slot time actually measured (timers are only accurate to about a millisecond, and
- * fire later on a busy machine; a slot that stays busy makes up its lateness on the next request).
+ * compute is the slot time actually measured: never less than S, later on a busy machine whose timers
+ * fire late (a slot that stays busy makes up its lateness on the next request).
  *
  * `GET /healthz`, `GET /stats` and `GET /metrics` (Prometheus text: process CPU and memory) bypass
  * the slots; every other request is served. With `cpuMs`, each served request burns that much real
@@ -53,7 +53,7 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
   let stalls = 0;
   let stallArmed = o.stallMs > 0;
   const stallTimers = new Set<NodeJS.Timeout>();
-  /** How late (negative: early) the timer of the slot being released right now fired; 0 outside release(). */
+  /** How late the hold of the slot being released right now ended; 0 outside release(). */
   let lateness = 0;
   const stats = (): DemoTargetStats => ({ inFlight, maxInFlight, queued: slots.queued, served, stalls });
 
@@ -68,6 +68,25 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
       stallTimers.add(end);
     }, o.stallAfterMs);
     stallTimers.add(begin);
+  }
+
+  /**
+   * Calls `done` once the monotonic clock has reached `dueAt`, never before. Node times a timer from
+   * the event loop's clock as last read, in whole milliseconds — before the request's own callback
+   * ran — so a timer alone fired up to ~1 ms early (a 20 ms slot measured 19.2 ms at the median on a
+   * 2-core box): what is left is held by another timer.
+   */
+  function holdUntil(dueAt: number, done: () => void): void {
+    const arm = (ms: number) => {
+      const timer = setTimeout(() => {
+        holding.delete(timer);
+        const left = dueAt - performance.now();
+        if (left > 0) arm(left);
+        else done();
+      }, ms);
+      holding.add(timer);
+    };
+    arm(dueAt - performance.now());
   }
 
   function serve(req: IncomingMessage, res: ServerResponse): void {
@@ -88,12 +107,11 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
         burnCpu(o.cpuMs);
         burntMs = performance.now() - startedAt;
       }
-      // Granted straight from a slot whose timer fired late (or early): even it out on this request,
+      // Granted straight from a slot whose timer fired late: even it out on this request,
       // so a busy slot still serves 1000/S requests a second on a machine whose timers run late.
       const holdMs = Math.max(0, serviceMs - lateness - burntMs);
       const dueAt = startedAt + holdMs;
-      const timer = setTimeout(() => {
-        holding.delete(timer);
+      holdUntil(dueAt, () => {
         const endedAt = performance.now();
         const computeMs = endedAt - startedAt;
         // Answer before releasing: release() may start the next request's CPU burn synchronously,
@@ -110,8 +128,7 @@ export async function startDemoTarget(options: DemoTargetOptions = {}): Promise<
         lateness = endedAt - dueAt;
         slots.release(); // hands the slot to the next queued request synchronously, with `lateness` set
         lateness = 0;
-      }, holdMs);
-      holding.add(timer);
+      });
     });
     res.once('close', () => {
       inFlight -= 1;
