@@ -56,7 +56,10 @@ describe('agent → API → ClickHouse → curve, against a server with a known 
     expect(queueShare(4)).toBeLessThan(0.1);
     expect(queueShare(8)).toBeGreaterThan(queueShare(4));
     expect(queueShare(16)).toBeGreaterThan(queueShare(8));
-    expect(at(16)?.compute_p50_ms).toBeGreaterThanOrEqual(20 * 0.99);
+    // Compute stays at S on average; each busy slot's request is S less its predecessor's overrun plus
+    // its own, so single ones straddle S (a quiet box: p10 19.1, p50 20.0, mean 20.00 ms) and a busy
+    // box's bigger overruns can pull the median a few tenths below (19.75 was seen).
+    expect(at(16)?.compute_p50_ms).toBeGreaterThanOrEqual(20 * 0.97);
     // At 16 each request waits behind ~3 others for one of 4 slots: at least one more service time
     // than its own (the client's turnaround shortens the wait, a busy box's delays lengthen it).
     expect(at(16)!.p50_ms!).toBeGreaterThan(2 * at(16)!.compute_p50_ms!);

@@ -32,15 +32,34 @@ describe('demo target on 127.0.0.1', () => {
     expect(res.latencyMs).toBeGreaterThanOrEqual(timing.compute);
   });
 
+  it('with CPU burnt inside the service time, a busy slot still serves one request per S, never faster', async () => {
+    // One slot, 10 ms of which 3 ms are CPU, 12 requests queued at once: each request's compute is
+    // S, less the previous one's overrun, plus its own: together at least 12·S, whatever the timers did.
+    target = await startDemoTarget({ workers: 1, serviceMs: 10, cpuMs: 3, port: 0 });
+    const t = target;
+    const agent = await warmAgent(t.url, 12);
+    const computes = (await Promise.all(Array.from({ length: 12 }, () => timedGet(t.url, agent)))).map((r) => parseDemoTiming(r.serverTiming).compute);
+    agent.destroy();
+    expect(t.stats().served).toBe(12);
+    // 0.012: the header's rounding, 0.0005 a request.
+    expect(computes.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(12 * 10 - 0.012);
+    // Each starts with its 3 ms of CPU, so none is shorter than that either.
+    expect(Math.min(...computes)).toBeGreaterThanOrEqual(3);
+  });
+
   it('never ends a service time early, though a Node timer alone fires up to ~1 ms early', async () => {
     // One request after another on a free slot: nothing to make up, so each holds exactly its own S.
     // (With a bare setTimeout, 19.2 ms was the median here.)
-    target = await startDemoTarget({ workers: 1, serviceMs: 7, port: 0 });
-    const agent = await warmAgent(target.url, 1);
-    const computes: number[] = [];
-    for (let i = 0; i < 30; i++) computes.push(parseDemoTiming((await timedGet(target.url, agent)).serverTiming).compute);
-    agent.destroy();
-    expect(Math.min(...computes)).toBeGreaterThanOrEqual(7);
+    for (const cpuMs of [0, 2]) {
+      target = await startDemoTarget({ workers: 1, serviceMs: 7, cpuMs, port: 0 });
+      const agent = await warmAgent(target.url, 1);
+      const computes: number[] = [];
+      for (let i = 0; i < 20; i++) computes.push(parseDemoTiming((await timedGet(target.url, agent)).serverTiming).compute);
+      agent.destroy();
+      await target.close();
+      target = undefined;
+      expect(Math.min(...computes), `cpuMs ${cpuMs}`).toBeGreaterThanOrEqual(7);
+    }
   });
 
   it('with W=2, S=200 and 4 concurrent requests: two take ~200 ms, two ~400 ms after ~200 ms of queue', async () => {
