@@ -1,7 +1,8 @@
 /**
  * A service's history on its page, against the real API (embedded ClickHouse): a series of twelve
  * releases whose peak throughput fell 20% at v7 — one chart per feature, the change point marked
- * and listed, its link opening the comparison across it; no overflow at phone width.
+ * and listed, its link opening the comparison across it; no overflow at phone width. And a series of
+ * two releases, too few to look for a change point in, said to be so.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { overflow } from './overflow.ts';
 import { SCREENSHOT_DIR } from './stack.ts';
 
 const SERVICE = 'search';
+const TWO_RELEASES = 'cart';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'kb-web-history-'));
 let api: ServerProcess;
 let web: NextApp;
@@ -25,6 +27,10 @@ beforeAll(async () => {
   // Sequential: a release's place is its first run's creation time.
   for (let i = 0; i < 12; i++) {
     await storeSyntheticRun(api.url, { seed: 50 + i, service: SERVICE, release: `v${i + 1}`, levels: [1, 2, 4, 8], seconds: 3, workers: 4, ...(i >= 6 ? { qpsScale: 0.8, latencyScale: 1.25 } : {}) });
+  }
+  // Two releases, the second 1.5× the first: too few to look for a change point, and the page must not call that steady.
+  for (const [i, release] of ['v1', 'v2'].entries()) {
+    await storeSyntheticRun(api.url, { seed: 80 + i, service: TWO_RELEASES, release, levels: [1, 2, 4, 8], seconds: 3, workers: 4, ...(i === 1 ? { qpsScale: 1.5 } : {}) });
   }
   web = await startNextApp({ apiUrl: api.url });
   browser = await launchChromium();
@@ -49,6 +55,7 @@ describe('a service history on its page', () => {
     expect(await qps.locator('.trend-dot').count()).toBe(12);
     const listed = await page.getByTestId('history-changes').textContent();
     expect(listed).toMatch(/Peak throughput −(19|20|21)% at v7/);
+    expect(await page.getByTestId('history-no-change').count()).toBe(0);
     await section.screenshot({ path: path.join(SCREENSHOT_DIR, 'service-history.png') });
 
     await page.getByTestId('history-changes').getByRole('link').first().click();
@@ -65,5 +72,16 @@ describe('a service history on its page', () => {
     await phone.getByTestId('history-trends').waitFor();
     expect((await overflow(phone)).culprits).toEqual([]);
     await phone.close();
+  });
+
+  it('says no change point was looked for in a series of two releases, not that it held steady', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${web.url}/services/${TWO_RELEASES}`);
+    await page.getByTestId('history-trends').waitFor();
+    expect(await page.getByTestId('history-no-change').textContent()).toBe(
+      'No change point looked for yet: the search needs 6 releases with a value, and this series has 2. Compare the releases below to see what changed.',
+    );
+    expect(await page.getByTestId('history-changes').count()).toBe(0);
+    await page.close();
   });
 });

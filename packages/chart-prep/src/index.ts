@@ -9,6 +9,7 @@ export {
   LOG_X_SPAN,
   LOG_X_STEP,
   niceCeil,
+  rangeAxis,
   sweepXScale,
   type ScaleKind,
 } from './scales.ts';

@@ -135,17 +135,29 @@ export function linearAxis(values: ReadonlyArray<number | null | undefined>): { 
   const finite = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   const max = finite.length > 0 ? Math.max(0, ...finite) : 0;
   if (max === 0) return { domain: [0, 1], ticks: [0, 0.25, 0.5, 0.75, 1] };
-  const rough = max / MAX_LINEAR_STEPS;
+  return rangeAxis(0, max);
+}
+
+/** The smallest round step (1, 2, 2.5, 5 × 10ⁿ) that covers `span` in at most MAX_LINEAR_STEPS steps. */
+function roundStep(span: number): number {
+  const rough = span / MAX_LINEAR_STEPS;
   const exp = Math.floor(Math.log10(rough));
-  let step = Math.pow(10, exp + 1);
   for (const m of LINEAR_STEPS) {
     const candidate = m * Math.pow(10, exp);
-    if (candidate >= rough) {
-      step = candidate;
-      break;
-    }
+    if (candidate >= rough) return candidate;
   }
-  const n = Math.ceil(max / step - 1e-9);
-  const ticks = Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(12)));
-  return { domain: [0, ticks[ticks.length - 1] ?? max], ticks };
+  return Math.pow(10, exp + 1);
+}
+
+/**
+ * A linear axis over lo…hi (lo < hi, not necessarily from 0): bounds and ticks on multiples of a
+ * round step, at most seven ticks — for a chart whose values sit in a narrow band far from zero.
+ */
+export function rangeAxis(lo: number, hi: number): { domain: [number, number]; ticks: number[] } {
+  if (!(hi > lo)) return rangeAxis(lo - 0.5, lo + 0.5);
+  const step = roundStep(hi - lo);
+  const first = Math.floor(lo / step + 1e-9);
+  const last = Math.ceil(hi / step - 1e-9);
+  const ticks = Array.from({ length: last - first + 1 }, (_, i) => Number(((first + i) * step).toPrecision(12)));
+  return { domain: [ticks[0]!, ticks[ticks.length - 1]!], ticks };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultXScale, isPowersOfTwo, sweepXScale, levelDomain, levelTicks, linearAxis, logAxis, logSafe, niceCeil } from '../src/scales.ts';
+import { defaultXScale, isPowersOfTwo, sweepXScale, levelDomain, levelTicks, linearAxis, logAxis, logSafe, niceCeil, rangeAxis } from '../src/scales.ts';
 
 describe('x scale', () => {
   it('is log when levels span more than 8×, linear otherwise', () => {
@@ -109,5 +109,16 @@ describe('linear y axis', () => {
   it('gives a unit axis when there is nothing to draw', () => {
     expect(linearAxis([]).domain).toEqual([0, 1]);
     expect(linearAxis([null, 0]).domain).toEqual([0, 1]);
+  });
+});
+
+describe('rangeAxis', () => {
+  it('puts a narrow band far from zero on round ticks, never two alike', () => {
+    // p99 at the knee 34.8-45.4 ms: 2 ms steps, not the band's own ends.
+    expect(rangeAxis(34.8, 45.4)).toEqual({ domain: [34, 46], ticks: [34, 36, 38, 40, 42, 44, 46] });
+    expect(rangeAxis(22.75, 25.15)).toEqual({ domain: [22.5, 25.5], ticks: [22.5, 23, 23.5, 24, 24.5, 25, 25.5] });
+    expect(rangeAxis(0, 355)).toEqual(linearAxis([355]));
+    // A single value: a band of one around it.
+    expect(rangeAxis(4, 4)).toEqual({ domain: [3.4, 4.6], ticks: [3.4, 3.6, 3.8, 4, 4.2, 4.4, 4.6] });
   });
 });

@@ -62,6 +62,8 @@ export const SeriesHistory = z.object({
     releases: z.array(ReleasePoint),
   }),
   change_points: z.array(FeatureChangePoint),
+  /** Releases with a value a feature needs before a change point can be found in it (two segments of the detector's minimum size): below it, none is looked for. */
+  change_point_min_releases: z.number().int().positive(),
 });
 export type SeriesHistory = z.infer<typeof SeriesHistory>;
 

@@ -1,4 +1,4 @@
-import { changePoints, type ChangePointOptions } from './change-points.ts';
+import { CHANGE_POINT_DEFAULTS, changePoints, type ChangePointOptions } from './change-points.ts';
 import { HISTORY_FEATURES, releasePoints, type HistoryFeature, type RunFeatures, type SeriesPoints } from './release-points.ts';
 import type { ComparableSeries, HistoryRun } from './series.ts';
 import { groupSeries } from './series.ts';
@@ -22,6 +22,11 @@ export interface SeriesHistory {
   series: ComparableSeries;
   points: SeriesPoints;
   change_points: FeatureChangePoint[];
+  /**
+   * How many releases with a value a feature needs before a change can be found in it at all: two
+   * segments of the detector's minimum size. Below it "no change point" means "not looked for".
+   */
+  change_point_min_releases: number;
 }
 
 /**
@@ -55,6 +60,6 @@ export function serviceHistory(runs: readonly HistoryRun[], features: readonly R
         });
       }
     }
-    return { series, points, change_points: found };
+    return { series, points, change_points: found, change_point_min_releases: 2 * (options.minSize ?? CHANGE_POINT_DEFAULTS.minSize) };
   });
 }

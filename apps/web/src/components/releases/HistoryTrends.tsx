@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import Link from 'next/link';
 import { CartesianGrid, ErrorBar, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatLevel, formatMs, formatQps } from '@kneeboard/contracts/figures';
-import type { FeatureTrend, SeriesTrends, TrendPoint } from '../../lib/history-trends.ts';
+import { noChangeNote, type FeatureTrend, type SeriesTrends, type TrendPoint } from '../../lib/history-trends.ts';
 import './history-trends.css';
 
 const FORMAT: Record<string, (v: number | null) => string> = { 'req/s': formatQps, ms: formatMs, level: (v) => (v === null ? '–' : formatLevel(v)) };
@@ -56,7 +56,7 @@ function FeatureChart({ trend }: { trend: FeatureTrend }) {
           >
             <CartesianGrid stroke="#e5e7eb" vertical={false} />
             <XAxis dataKey="release" tick={{ fontSize: 11 }} interval="preserveStartEnd" />
-            <YAxis tickFormatter={(v: number) => format(v)} tick={{ fontSize: 11 }} width={56} domain={['auto', 'auto']} />
+            <YAxis tickFormatter={(v: number) => format(v)} tick={{ fontSize: 11 }} width={56} domain={trend.axis.domain} ticks={trend.axis.ticks} />
             <Tooltip content={<TrendTooltip unit={trend.unit} />} />
             {trend.changes.map((c) => (
               <ReferenceLine key={c.release} x={c.release} stroke="#b42318" strokeDasharray="4 3" label={{ value: c.label, position: 'top', fontSize: 11, fill: '#b42318' }} />
@@ -104,7 +104,9 @@ export function HistoryTrends({ series }: { series: SeriesTrends[] }) {
                 ))}
               </ul>
             ) : (
-              <p className="muted small">No change point: every feature holds steady across these releases.</p>
+              <p className="muted small" data-testid="history-no-change">
+                {noChangeNote(s)}
+              </p>
             )}
           </section>
         );
