@@ -1,5 +1,6 @@
 //! What std does not offer: a wake-up timer finer than epoll's milliseconds (timerfd), the
-//! process's CPU time (getrusage), and stdout as a plain descriptor with a large kernel buffer.
+//! process's CPU time (getrusage), stdout as a plain descriptor with a large kernel buffer, and a
+//! worker thread's real-time priority one above the CLI's.
 
 use mio::unix::SourceFd;
 use mio::{Interest, Registry, Token};
@@ -115,5 +116,142 @@ impl io::Write for RawStdout {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+/// The real-time priority a worker thread takes when the engine was started at real-time priority
+/// (`chrt -r 10 kneeboard sweep …`, inherited from the CLI): one above it, so a worker woken by its
+/// timer or a socket preempts the CLI's turn and the engine's own writer instead of waiting for its
+/// end (under SCHED_RR/FIFO a woken thread never preempts one of equal priority; the CLI shares the
+/// core and its turn over a frame or an upload lasts 0.05–3 ms). `None`: not a real-time policy
+/// (the kernel's fair scheduler already lets a woken thread in first), or already the highest.
+pub fn raised_rt_priority(policy: libc::c_int, priority: libc::c_int, max: libc::c_int) -> Option<libc::c_int> {
+    ((policy == libc::SCHED_RR || policy == libc::SCHED_FIFO) && priority < max).then_some(priority + 1)
+}
+
+/// The calling thread's scheduling policy and priority.
+fn this_thread_sched() -> Option<(libc::c_int, libc::sched_param)> {
+    // SAFETY: pthread_self is always valid for the calling thread; the param struct is plain data
+    // filled by pthread_getschedparam before it is read.
+    unsafe {
+        let mut policy: libc::c_int = 0;
+        let mut param: libc::sched_param = std::mem::zeroed();
+        (libc::pthread_getschedparam(libc::pthread_self(), &mut policy, &mut param) == 0).then_some((policy, param))
+    }
+}
+
+/// Sets the calling thread's priority within `policy`; false when the kernel refused.
+fn set_this_thread_priority(policy: libc::c_int, mut param: libc::sched_param, priority: libc::c_int) -> bool {
+    param.sched_priority = priority;
+    // SAFETY: pthread_self is valid; `param` lives across the call.
+    unsafe { libc::pthread_setschedparam(libc::pthread_self(), policy, &param) == 0 }
+}
+
+/// A worker thread raised one real-time priority above the CLI (`raised_rt_priority`), which gives
+/// it back with `lower` when its own turns come near filling its core (`engine_bound`).
+pub struct RtRaise {
+    policy: libc::c_int,
+    param: libc::sched_param,
+    base: libc::c_int,
+}
+
+impl RtRaise {
+    /// Raises the calling thread; `None` when there was nothing to raise or the kernel refused (no
+    /// CAP_SYS_NICE and RLIMIT_RTPRIO at the inherited priority): the thread then runs as before.
+    pub fn this_thread() -> Option<RtRaise> {
+        let (policy, param) = this_thread_sched()?;
+        // SAFETY: a plain query with the policy the kernel just gave us.
+        let max = unsafe { libc::sched_get_priority_max(policy) };
+        let raised = raised_rt_priority(policy, param.sched_priority, max)?;
+        set_this_thread_priority(policy, param, raised).then_some(RtRaise {
+            policy,
+            param,
+            base: param.sched_priority,
+        })
+    }
+
+    /// Back to the inherited priority (call on the raised thread).
+    pub fn lower(self) {
+        set_this_thread_priority(self.policy, self.param, self.base);
+    }
+}
+
+/// How long the worker's busy share is measured over before it decides to keep its raise (ns).
+pub const RT_CHECK_NS: u64 = 50_000_000;
+
+/// Whether a worker whose turns took `busy_ns` of the last `elapsed_ns` is near its limit (more
+/// than three quarters busy). Then the CLI's turns, cut into pieces by every preemption (each
+/// costing it a context switch and a cold cache), come out of the worker's own time: HTTP/1.1 at
+/// c = 256 through the CLI lost ~4 % of its rate with the raise held at 80–100 % busy, while an
+/// HTTP/2 worker waiting on nginx is ~50 % busy. Past the limit there is worse: real-time threads
+/// of a higher priority never share the core, so the CLI would get no time at all until the step
+/// ends (the live view, `stop`, the uploads).
+pub fn engine_bound(busy_ns: u64, elapsed_ns: u64) -> bool {
+    busy_ns.saturating_mul(4) > elapsed_ns.saturating_mul(3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_real_time_priority_is_raised_by_one_below_the_maximum_only() {
+        assert_eq!(raised_rt_priority(libc::SCHED_RR, 10, 99), Some(11));
+        assert_eq!(raised_rt_priority(libc::SCHED_FIFO, 1, 99), Some(2));
+        assert_eq!(raised_rt_priority(libc::SCHED_RR, 99, 99), None);
+        assert_eq!(raised_rt_priority(libc::SCHED_OTHER, 0, 0), None);
+    }
+
+    #[test]
+    fn a_worker_is_engine_bound_above_three_quarters_of_its_time_busy() {
+        assert!(engine_bound(50_000_000, 50_000_000));
+        assert!(engine_bound(38_000_000, 50_000_000));
+        assert!(!engine_bound(37_500_000, 50_000_000));
+        assert!(!engine_bound(25_000_000, 50_000_000));
+        assert!(!engine_bound(0, 0));
+    }
+
+    fn this_thread() -> (libc::c_int, libc::c_int) {
+        // SAFETY: as in this_thread_sched.
+        unsafe {
+            let mut policy: libc::c_int = 0;
+            let mut param: libc::sched_param = std::mem::zeroed();
+            assert_eq!(libc::pthread_getschedparam(libc::pthread_self(), &mut policy, &mut param), 0);
+            (policy, param.sched_priority)
+        }
+    }
+
+    #[test]
+    fn a_thread_at_normal_priority_is_left_as_it_is() {
+        std::thread::spawn(|| {
+            // SAFETY: sets only this short-lived thread's policy, to the default one.
+            let param = libc::sched_param { sched_priority: 0 };
+            assert_eq!(
+                unsafe { libc::pthread_setschedparam(libc::pthread_self(), libc::SCHED_OTHER, &param) },
+                0
+            );
+            assert!(RtRaise::this_thread().is_none());
+            assert_eq!(this_thread(), (libc::SCHED_OTHER, 0));
+        })
+        .join()
+        .unwrap();
+    }
+
+    #[test]
+    fn a_real_time_thread_goes_one_above_where_the_kernel_allows_it() {
+        std::thread::spawn(|| {
+            // SAFETY: sets only this short-lived thread's policy. Without the right to real-time
+            // priority (not root, no RLIMIT_RTPRIO) there is nothing to test here.
+            let param = libc::sched_param { sched_priority: 10 };
+            if unsafe { libc::pthread_setschedparam(libc::pthread_self(), libc::SCHED_RR, &param) } != 0 {
+                return;
+            }
+            let raise = RtRaise::this_thread().expect("raised");
+            assert_eq!(this_thread(), (libc::SCHED_RR, 11));
+            raise.lower();
+            assert_eq!(this_thread(), (libc::SCHED_RR, 10));
+        })
+        .join()
+        .unwrap();
     }
 }

@@ -11,7 +11,7 @@ use crate::h2;
 use crate::http;
 use crate::loop_stats::LoopStats;
 use crate::mix::{Entry, Picker};
-use crate::sys::Timer;
+use crate::sys::{self, Timer};
 use crate::tls::HandshakeStats;
 use crate::wire::{Event, EventBatch};
 use conn::Conn;
@@ -233,6 +233,11 @@ impl Worker {
             }
         }
         let mut abandoned = false;
+        // Started at real-time priority: one above the CLI and the writer, which share the core,
+        // until the worker's own turns come near filling it (then as before, for the rest of the step).
+        let mut rt_raise = sys::RtRaise::this_thread();
+        let mut rt_check_from = self.now();
+        let mut rt_busy = 0;
         loop {
             let turn_start = self.now();
             if self.shared.cancel.load(Ordering::Relaxed) {
@@ -279,6 +284,18 @@ impl Worker {
             let turn_end = self.now();
             if turn_start >= self.plan.window_from_ns && turn_start < self.plan.window_to_ns.min(stop_ns) {
                 loop_stats.add(turn_end - turn_start);
+            }
+            if rt_raise.is_some() {
+                rt_busy += turn_end - turn_start;
+                if turn_end - rt_check_from >= sys::RT_CHECK_NS {
+                    if sys::engine_bound(rt_busy, turn_end - rt_check_from) {
+                        if let Some(raise) = rt_raise.take() {
+                            raise.lower();
+                        }
+                    }
+                    rt_check_from = turn_end;
+                    rt_busy = 0;
+                }
             }
             if done {
                 break;
