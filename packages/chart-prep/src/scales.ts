@@ -150,11 +150,16 @@ function roundStep(span: number): number {
 }
 
 /**
- * A linear axis over lo…hi (lo < hi, not necessarily from 0): bounds and ticks on multiples of a
- * round step, at most seven ticks — for a chart whose values sit in a narrow band far from zero.
+ * A linear axis over lo…hi (not necessarily from 0): bounds and ticks on multiples of a round step,
+ * seven ticks or eight (when lo and hi both fall between steps) — for a chart whose values sit in a
+ * narrow band far from zero. An empty or unordered band (hi ≤ lo, or not numbers) becomes a band of
+ * one around lo (around 0 when lo is not a number either).
  */
 export function rangeAxis(lo: number, hi: number): { domain: [number, number]; ticks: number[] } {
-  if (!(hi > lo)) return rangeAxis(lo - 0.5, lo + 0.5);
+  if (!(hi > lo) || !Number.isFinite(hi - lo)) {
+    const centre = Number.isFinite(lo) ? lo : 0;
+    [lo, hi] = [centre - 0.5, centre + 0.5];
+  }
   const step = roundStep(hi - lo);
   const first = Math.floor(lo / step + 1e-9);
   const last = Math.ceil(hi / step - 1e-9);

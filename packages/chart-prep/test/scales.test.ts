@@ -120,5 +120,9 @@ describe('rangeAxis', () => {
     expect(rangeAxis(0, 355)).toEqual(linearAxis([355]));
     // A single value: a band of one around it.
     expect(rangeAxis(4, 4)).toEqual({ domain: [3.4, 4.6], ticks: [3.4, 3.6, 3.8, 4, 4.2, 4.4, 4.6] });
+    // Not numbers: a band of one around 0, never a loop or NaN ticks.
+    expect(rangeAxis(Number.NaN, Number.NaN)).toEqual({ domain: [-0.6, 0.6], ticks: [-0.6, -0.4, -0.2, 0, 0.2, 0.4, 0.6] });
+    // Both ends between steps: eight ticks, the most it gives.
+    expect(rangeAxis(0.5, 6.5).ticks).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
   });
 });
